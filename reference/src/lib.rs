@@ -1,0 +1,9 @@
+//! Pure game code for `grader`: rules, evaluators, search with visited-node traces, and bots.
+//!
+//! Nothing in this crate performs I/O. Every function is deterministic given its inputs (bots take an
+//! explicit seed), so golden outputs and tournaments are reproducible byte for byte.
+
+pub mod game;
+pub mod rng;
+
+pub use game::{Game, Outcome, Player};

@@ -1,0 +1,56 @@
+//! The command line: argument definitions and dispatch to each command's module.
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::exit::CliError;
+
+/// An autograder and test harness for game-playing AI assignments.
+#[derive(Debug, Parser)]
+#[command(name = "grader", version, about, max_term_width = 100)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run a reference solver exactly as the assignment asks of a student program.
+    Solve(crate::solve::Args),
+}
+
+/// Parses the process arguments, runs the command, and maps the outcome to an exit code.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Solve(args) => crate::solve::run(args),
+    };
+    match result {
+        Ok(exit) => exit.into(),
+        Err(CliError { exit, error }) => {
+            report_error(&error);
+            exit.into()
+        }
+    }
+}
+
+/// Prints an error and its causes to stderr, one line each, in the house format.
+fn report_error(error: &anyhow::Error) {
+    let color = use_color(&std::io::stderr());
+    let label = if color {
+        "\x1b[1;31merror\x1b[0m"
+    } else {
+        "error"
+    };
+    eprintln!("{label}: {error}");
+    for cause in error.chain().skip(1) {
+        eprintln!("  caused by: {cause}");
+    }
+}
+
+/// Colour only on a terminal, and never when `NO_COLOR` is set (<https://no-color.org>).
+pub fn use_color(stream: &impl IsTerminal) -> bool {
+    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && stream.is_terminal()
+}

@@ -1,0 +1,10 @@
+//! `grader`: an autograder and test harness for game-playing AI assignments.
+//!
+//! Data flows one way: suite + submission → build → sandboxed runs → judge/arena → results → grade →
+//! reports. Game rules live in the `reference` crate and never touch processes; the sandbox knows nothing
+//! of games; reports read only results.
+
+pub mod cli;
+pub mod exit;
+pub mod sandbox;
+pub mod solve;

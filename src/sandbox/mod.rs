@@ -1,0 +1,168 @@
+//! The one door every build and run goes through: a `Sandbox` spawns a command under limits and reports
+//! a structured `Outcome`. It knows nothing about games, suites or grades.
+//!
+//! Tiers (probed at start-up, printed by `run` and `check`):
+//! - `full`: namespaces, minimal root, cgroups, seccomp (Linux, where the kernel allows it);
+//! - `basic`: own process group, rlimits, wall timeout with SIGTERM → grace → SIGKILL, output caps;
+//! - `none`: explicit only; plain spawn, still with timeouts and caps.
+
+use std::ffi::OsString;
+use std::fmt;
+use std::fs::File;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// How strongly a sandbox isolates what it runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Tier {
+    None,
+    Basic,
+    Full,
+}
+
+impl fmt::Display for Tier {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Tier::None => "none",
+            Tier::Basic => "basic",
+            Tier::Full => "full",
+        })
+    }
+}
+
+/// Resource limits for one run. Sizes are in bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// CPU time of the whole process tree (RLIMIT_CPU per process in `basic`; cgroup accounting in `full`).
+    pub cpu: Duration,
+    /// Wall-clock time from spawn to exit.
+    pub wall: Duration,
+    /// Memory of the whole tree in `full` (cgroup); per process address space or data in `basic`.
+    pub memory: u64,
+    /// Bytes kept of stdout and of stderr; more than this on stdout is an output-limit verdict.
+    pub output: u64,
+    /// Largest file the program may write (RLIMIT_FSIZE).
+    pub file_size: u64,
+    /// Processes/threads in the tree (cgroup pids in `full`).
+    pub processes: u32,
+    /// Open file descriptors per process.
+    pub open_files: u64,
+    /// Stack per process.
+    pub stack: u64,
+    /// RLIMIT_AS when set; off for the JVM, which reserves far more address space than it uses.
+    pub address_space: Option<u64>,
+}
+
+/// What the program reads on stdin.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stdin {
+    /// `/dev/null`.
+    Null,
+    /// These bytes, then end of file.
+    Bytes(Vec<u8>),
+    /// A pipe the caller writes to (`Running::take_stdin`): for interactive players.
+    Piped,
+}
+
+/// One command to run.
+#[derive(Clone, Debug)]
+pub struct Spec {
+    /// The program: an absolute path, or a name looked up on the sandbox's `PATH`.
+    pub program: OsString,
+    pub args: Vec<OsString>,
+    /// The one writable directory; the program's working directory.
+    pub workdir: PathBuf,
+    /// The complete environment (nothing is inherited). Sandboxes add a default `PATH` when absent.
+    pub env: Vec<(OsString, OsString)>,
+    pub stdin: Stdin,
+    pub limits: Limits,
+    /// Extra paths the program may read (bound read-only in `full`), beyond the toolchain defaults.
+    pub read_only: Vec<PathBuf>,
+}
+
+/// How the main process ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Exited(i32),
+    Signaled(i32),
+}
+
+/// A limit the sandbox enforced by stopping the program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LimitHit {
+    Cpu,
+    Wall,
+    Memory,
+    Output,
+}
+
+/// Everything the sandbox observed about one run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    pub status: Status,
+    pub cpu: Duration,
+    pub wall: Duration,
+    /// Peak memory of the tree where the tier can measure it (`full`: cgroup; `basic`: max RSS of the
+    /// main process and its reaped children).
+    pub peak_memory: Option<u64>,
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+    pub stdout_truncated: bool,
+    pub stderr_truncated: bool,
+    /// Set when the sandbox stopped the program for a limit.
+    pub limit: Option<LimitHit>,
+}
+
+/// Resource use of a running or finished tree, as far as the tier can tell.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Usage {
+    pub cpu: Duration,
+    pub peak_memory: Option<u64>,
+    /// The kernel killed something for memory (cgroup OOM).
+    pub oom: bool,
+}
+
+/// The sandbox failed to do its job: always the grader's (or the machine's) fault, never the student's.
+#[derive(Debug, thiserror::Error)]
+pub enum SandboxError {
+    #[error("cannot start `{program}`")]
+    Spawn {
+        program: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("the `{tier}` sandbox is not available here: {reason}")]
+    Unavailable { tier: Tier, reason: String },
+    #[error("sandbox I/O failed while {doing}")]
+    Io {
+        doing: &'static str,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// A started program. Dropping it must kill and reap the whole tree.
+pub trait Running: Send {
+    /// The write end of stdin, once, when the spec asked for `Stdin::Piped`.
+    fn take_stdin(&mut self) -> Option<File>;
+    /// The read ends of stdout and stderr, once each.
+    fn take_stdout(&mut self) -> Option<File>;
+    fn take_stderr(&mut self) -> Option<File>;
+    /// Reaps the main process if it has ended, without blocking.
+    fn try_wait(&mut self) -> Result<Option<Status>, SandboxError>;
+    /// Asks the whole tree to stop (SIGTERM).
+    fn terminate(&mut self);
+    /// Stops the whole tree now (SIGKILL) and reaps what can be reaped.
+    fn kill(&mut self);
+    /// CPU and memory of the whole tree so far.
+    fn usage(&mut self) -> Usage;
+}
+
+/// Spawns programs under a tier's isolation.
+pub trait Sandbox: Send + Sync {
+    fn tier(&self) -> Tier;
+    /// Starts `spec` and hands back the live program; the caller drives its pipes and its clock.
+    fn spawn(&self, spec: &Spec) -> Result<Box<dyn Running>, SandboxError>;
+    /// Runs `spec` to completion under its limits.
+    fn run(&self, spec: &Spec) -> Result<Outcome, SandboxError>;
+}
