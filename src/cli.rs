@@ -19,6 +19,18 @@ pub struct Cli {
 pub enum Command {
     /// Run a reference solver exactly as the assignment asks of a student program.
     Solve(crate::solve::Args),
+    /// Grade submissions: `grader run suites/ submissions/` or `grader run suites/NAME STUDENTS/`.
+    Run(crate::grade::Args),
+    /// Run a suite's public cases on one submission folder (default `.`) and explain each failure.
+    Check(crate::grade::CheckArgs),
+    /// Check a suite's files without running anything.
+    Validate(crate::suite::validate::Args),
+    /// Write a suite's golden files from the reference solver, or check them with `--check`.
+    Golden(crate::golden::Args),
+    /// Play a match between two players: submission folders or bot names.
+    Play(crate::arena::play::Args),
+    /// Run a tournament and print standings.
+    Tournament(crate::arena::tournament::Args),
 }
 
 /// Parses the process arguments, runs the command, and maps the outcome to an exit code.
@@ -26,6 +38,12 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Solve(args) => crate::solve::run(args),
+        Command::Run(args) => crate::grade::run(args),
+        Command::Check(args) => crate::grade::check(args),
+        Command::Validate(args) => crate::suite::validate::run(args),
+        Command::Golden(args) => crate::golden::run(args),
+        Command::Play(args) => crate::arena::play::run(args),
+        Command::Tournament(args) => crate::arena::tournament::run(args),
     };
     match result {
         Ok(exit) => exit.into(),

@@ -4,7 +4,15 @@
 //! reports. Game rules live in the `reference` crate and never touch processes; the sandbox knows nothing
 //! of games; reports read only results.
 
+pub mod arena;
+pub mod build;
 pub mod cli;
+pub mod config;
 pub mod exit;
+pub mod golden;
+pub mod grade;
+pub mod judge;
+pub mod report;
 pub mod sandbox;
 pub mod solve;
+pub mod suite;

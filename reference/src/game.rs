@@ -92,3 +92,16 @@ pub trait Game: Clone + fmt::Debug {
         out
     }
 }
+
+/// A one-line text form of positions and moves that mirrors the seed's own data structure (the raster
+/// string for the Adelaide games, the handout's list notation for Oska, ...). The arena's protocols and
+/// the golden files speak it.
+pub trait Notation: Game {
+    /// The position as one line (no newline).
+    fn encode(&self) -> String;
+    /// A move as the protocol writes it (no newline).
+    fn format_move(&self, mv: Self::Move) -> String;
+    /// Reads a move written by a player, in this position. The error says what is wrong in words a
+    /// student understands ("cell 4 is taken", "expected two numbers, got `a7`").
+    fn parse_move(&self, text: &str) -> Result<Self::Move, String>;
+}

@@ -3,7 +3,11 @@
 //! Nothing in this crate performs I/O. Every function is deterministic given its inputs (bots take an
 //! explicit seed), so golden outputs and tournaments are reproducible byte for byte.
 
+pub mod adelaide;
+pub mod bots;
 pub mod game;
+pub mod games;
 pub mod rng;
+pub mod search;
 
-pub use game::{Game, Outcome, Player};
+pub use game::{Game, Notation, Outcome, Player};

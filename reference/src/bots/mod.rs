@@ -1,0 +1,1 @@
+//! Benchmark bots, one ladder per game: random, offensive, defensive, minimax, mcts, perfect.

@@ -1,0 +1,1 @@
+//! Game-tree search over any `Game`: minimax, alpha-beta, depth-limited, with visited-node traces.

@@ -1,0 +1,16 @@
+//! `grader play`: one match between two players (submissions or bots).
+
+use crate::exit::{CliError, CmdResult};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Arguments (to be defined).
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+    pub rest: Vec<String>,
+}
+
+pub fn run(_args: Args) -> CmdResult {
+    Err(CliError::internal(anyhow::anyhow!(
+        "`grader play` is not built yet"
+    )))
+}

@@ -1,0 +1,1 @@
+//! Reports: result.json per submission, grades.csv per suite, terminal tables and student feedback.

@@ -1,0 +1,3 @@
+//! The one integration test binary: exercises the `grader` CLI end to end.
+
+mod util;
