@@ -135,7 +135,7 @@ mod tests {
         assert!(trimmed.contains("line 59\n"));
         assert!(!trimmed.contains("line 60\n"));
         assert!(
-            trimmed.ends_with("[… 40 more lines (340 bytes) cut]\n"),
+            trimmed.ends_with("[… 40 more lines (320 bytes) cut]\n"),
             "{trimmed}"
         );
     }
