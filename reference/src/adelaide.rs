@@ -233,27 +233,32 @@ fn raster_string(cells: &[u8; 9]) -> String {
     cells.iter().map(|&b| char::from(b)).collect()
 }
 
-/// Appends `STATE VALUE\n` without allocating.
+/// Appends `STATE VALUE\n` without allocating: assembled on the stack, then copied once.
 fn push_line(buf: &mut Vec<u8>, line: &Line) {
-    buf.extend_from_slice(&line.state);
-    buf.push(b' ');
-    let v = line.value;
-    if v < 0 {
-        buf.push(b'-');
+    let mut tmp = [0u8; 9 + 1 + 11 + 1];
+    tmp[..9].copy_from_slice(&line.state);
+    tmp[9] = b' ';
+    let mut n = 10;
+    if line.value < 0 {
+        tmp[n] = b'-';
+        n += 1;
     }
-    let mut n = v.unsigned_abs();
     let mut digits = [0u8; 10];
-    let mut i = digits.len();
+    let mut d = digits.len();
+    let mut v = line.value.unsigned_abs();
     loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
+        d -= 1;
+        digits[d] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
             break;
         }
     }
-    buf.extend_from_slice(&digits[i..]);
-    buf.push(b'\n');
+    let len = digits.len() - d;
+    tmp[n..n + len].copy_from_slice(&digits[d..]);
+    n += len;
+    tmp[n] = b'\n';
+    buf.extend_from_slice(&tmp[..=n]);
 }
 
 /// The tic-tac-toe solver: what `tictactoe STATE PATH [prune [PLY]]` prints and writes.

@@ -8,11 +8,31 @@ use crate::game::{Game, Notation, Outcome, Player};
 use crate::games::raster::{self, has_line, symbol, StateError, LINES};
 
 /// A tic-tac-toe position: the nine cells as the raster bytes `x`, `o`, `-`, and the side to move
-/// (always derivable from the counts; stored so search does not recount).
+/// (always derivable from the counts; stored so search does not recount). Bit masks of each side's
+/// cells (bit i = cell i) mirror the bytes so that line tests and move generation are a few
+/// instructions: the solver visits half a million nodes for the blank board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TicTacToe {
     cells: [u8; 9],
     to_move: Player,
+    masks: [u16; 2],
+}
+
+/// The eight lines as bit masks.
+const LINE_MASKS: [u16; 8] = {
+    let mut m = [0u16; 8];
+    let mut i = 0;
+    while i < 8 {
+        m[i] = (1 << LINES[i][0]) | (1 << LINES[i][1]) | (1 << LINES[i][2]);
+        i += 1;
+    }
+    m
+};
+
+const FULL: u16 = 0x1FF;
+
+fn mask_has_line(mask: u16) -> bool {
+    LINE_MASKS.iter().any(|&l| mask & l == l)
 }
 
 impl Default for TicTacToe {
@@ -20,6 +40,7 @@ impl Default for TicTacToe {
         TicTacToe {
             cells: [b'-'; 9],
             to_move: Player::First,
+            masks: [0; 2],
         }
     }
 }
@@ -66,9 +87,15 @@ impl TicTacToe {
         } else {
             Player::Second
         };
+        let mask = |piece| {
+            (0..9)
+                .filter(|&i| p.cells[i] == piece)
+                .fold(0u16, |m, i| m | 1 << i)
+        };
         Ok(TicTacToe {
             cells: p.cells,
             to_move,
+            masks: [mask(b'x'), mask(b'o')],
         })
     }
 
@@ -81,9 +108,9 @@ impl TicTacToe {
     /// The side with a line of three, if any.
     #[must_use]
     pub fn winner(&self) -> Option<Player> {
-        if has_line(&self.cells, b'x', &LINES) {
+        if mask_has_line(self.masks[0]) {
             Some(Player::First)
-        } else if has_line(&self.cells, b'o', &LINES) {
+        } else if mask_has_line(self.masks[1]) {
             Some(Player::Second)
         } else {
             None
@@ -120,19 +147,24 @@ impl Game for TicTacToe {
         if self.outcome().is_some() {
             return;
         }
-        out.extend((0..9u8).filter(|&i| self.cells[usize::from(i)] == b'-'));
+        let mut blanks = !(self.masks[0] | self.masks[1]) & FULL;
+        while blanks != 0 {
+            out.push(blanks.trailing_zeros() as u8);
+            blanks &= blanks - 1;
+        }
     }
 
     fn apply(&mut self, mv: u8) {
         debug_assert_eq!(self.cells[usize::from(mv)], b'-', "cell {mv} is taken");
         self.cells[usize::from(mv)] = symbol(self.to_move);
+        self.masks[self.to_move.index()] |= 1 << mv;
         self.to_move = self.to_move.opponent();
     }
 
     fn outcome(&self) -> Option<Outcome> {
         match self.winner() {
             Some(p) => Some(Outcome::Win(p)),
-            None if !self.cells.contains(&b'-') => Some(Outcome::Draw),
+            None if self.masks[0] | self.masks[1] == FULL => Some(Outcome::Draw),
             None => None,
         }
     }

@@ -6,11 +6,13 @@
 
 pub mod alphabeta;
 pub mod minimax;
+pub mod retrograde;
 pub mod trace;
 
 use crate::game::{Game, Outcome};
 pub use alphabeta::{alphabeta, AlphaBeta, Cut, RootWindow, Values};
 pub use minimax::{minimax, Minimax};
+pub use retrograde::{Solved, Table};
 pub use trace::{Trace, Visit};
 
 /// Values the leaves of a search, from Max's (`First`'s) point of view: larger is better for Max.
