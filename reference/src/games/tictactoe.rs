@@ -32,7 +32,14 @@ const LINE_MASKS: [u16; 8] = {
 const FULL: u16 = 0x1FF;
 
 fn mask_has_line(mask: u16) -> bool {
-    LINE_MASKS.iter().any(|&l| mask & l == l)
+    let mut i = 0;
+    while i < LINE_MASKS.len() {
+        if mask & LINE_MASKS[i] == LINE_MASKS[i] {
+            return true;
+        }
+        i += 1;
+    }
+    false
 }
 
 impl Default for TicTacToe {
