@@ -296,7 +296,7 @@ pub fn tictactoe_answer(state: &str, mode: Mode, variant: Variant) -> Result<Ans
             }
         }
     };
-    Ok(answer(searched, variant, |s| *s.cells()))
+    Ok(answer(searched, variant, TicTacToe::cells))
 }
 
 /// The Three Men's Morris solver: what `tmmorris STATE PATH PLY TURN` prints and writes. Always
@@ -417,11 +417,11 @@ impl Evaluator<TicTacToe> for TicTacToeEval {
         if self.terminal_utility {
             outcome.utility()
         } else {
-            tictactoe::evaluate(state.cells())
+            tictactoe::evaluate(&state.cells())
         }
     }
     fn horizon(&self, state: &TicTacToe) -> i32 {
-        tictactoe::evaluate(state.cells())
+        tictactoe::evaluate(&state.cells())
     }
 }
 
