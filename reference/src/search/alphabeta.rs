@@ -47,6 +47,9 @@ pub struct AlphaBeta {
     pub trace: bool,
     /// Stop (with `Searched::complete` false) after visiting this many nodes.
     pub max_nodes: Option<u64>,
+    /// Trace entries to reserve up front: an overestimate costs only address space (untouched pages are
+    /// never faulted in), while growing a half-million-entry trace copies it several times.
+    pub capacity: usize,
     pub cut: Cut,
     pub root_window: RootWindow,
     pub values: Values,
@@ -59,7 +62,7 @@ where
     E: Evaluator<G>,
 {
     let mut s = Search {
-        walker: Walker::new(opts.trace, opts.repetition, opts.max_nodes),
+        walker: Walker::new(opts.trace, opts.repetition, opts.max_nodes, opts.capacity),
         eval,
         opts,
         best: None,

@@ -64,9 +64,14 @@ pub(crate) struct Walker<G: Game> {
 }
 
 impl<G: Game + PartialEq> Walker<G> {
-    pub fn new(record: bool, repetition: bool, max_nodes: Option<u64>) -> Walker<G> {
+    pub fn new(
+        record: bool,
+        repetition: bool,
+        max_nodes: Option<u64>,
+        capacity: usize,
+    ) -> Walker<G> {
         Walker {
-            trace: record.then(Vec::new),
+            trace: record.then(|| Vec::with_capacity(capacity)),
             path: Vec::new(),
             repetition,
             buffers: Vec::new(),
