@@ -375,3 +375,22 @@ fn parallel_runs_keep_their_own_usage() {
         assert_eq!(out.stdout, format!("{i}\n").into_bytes());
     }
 }
+
+#[test]
+fn escaped_process_holding_stdout_does_not_hang_the_driver() {
+    let dir = crate::util::scratch();
+    // `setsid` leaves the process group, so the group kill misses it: only the drain grace saves us.
+    let spec = sh(dir.path(), "setsid sleep 3 & echo $!; sleep 0.2");
+    let t = Instant::now();
+    let out = run(&spec);
+    let elapsed = t.elapsed();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    if let Ok(pid) = text.trim().parse::<i32>() {
+        // SAFETY: plain syscall; cleaning up the stray this test made on purpose.
+        unsafe {
+            libc::kill(pid, libc::SIGKILL);
+        }
+    }
+    assert_eq!(out.status, Status::Exited(0));
+    assert!(elapsed < Duration::from_secs(2), "took {elapsed:?}");
+}
