@@ -2,4 +2,5 @@
 
 mod build;
 mod sandbox;
+mod solve;
 mod util;
