@@ -394,3 +394,40 @@ fn escaped_process_holding_stdout_does_not_hang_the_driver() {
     assert_eq!(out.status, Status::Exited(0));
     assert!(elapsed < Duration::from_secs(2), "took {elapsed:?}");
 }
+
+#[test]
+fn chatty_stderr_is_drained_while_playing() {
+    let dir = crate::util::scratch();
+    // 1 MB of stderr before the answer: without a drain the pipe fills and the player blocks.
+    let mut spec = sh(
+        dir.path(),
+        "read a; head -c 1000000 /dev/zero >&2; echo move $a; while :; do :; done",
+    );
+    spec.stdin = Stdin::Piped;
+    spec.limits.cpu = Duration::from_millis(400);
+    let started = Instant::now();
+    let mut running = BasicSandbox.spawn(&spec).unwrap();
+    let drain = sandbox::Drain::start(running.take_stderr().unwrap(), 1000).unwrap();
+    let mut stdin = running.take_stdin().unwrap();
+    let mut reader = LineReader::new(running.take_stdout().unwrap()).unwrap();
+    let soon = || Instant::now() + Duration::from_secs(5);
+    sandbox::write_all_by(&mut stdin, b"7\n", soon()).unwrap();
+    assert_eq!(
+        reader.read_line(soon(), 100).unwrap(),
+        ReadLine::Line(b"move 7".to_vec())
+    );
+    assert_eq!(
+        sandbox::over_limit(running.as_mut(), &spec.limits, started),
+        None
+    );
+    // The busy loop now burns CPU until the check notices.
+    let hit = (0..200).find_map(|_| {
+        std::thread::sleep(Duration::from_millis(10));
+        sandbox::over_limit(running.as_mut(), &spec.limits, started)
+    });
+    assert_eq!(hit, Some(LimitHit::Cpu));
+    running.kill();
+    let (kept, truncated) = drain.finish();
+    assert_eq!(kept.len(), 1000);
+    assert!(truncated);
+}

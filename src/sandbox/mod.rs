@@ -13,7 +13,7 @@ pub mod process;
 
 pub use basic::{BasicSandbox, NoSandbox};
 pub use drive::drive;
-pub use line::{write_all_by, LineReader, ReadLine, Written};
+pub use line::{over_limit, write_all_by, Drain, LineReader, ReadLine, Written};
 
 use std::ffi::OsString;
 use std::fmt;
