@@ -109,10 +109,13 @@ impl Toolchain {
         tc
     }
 
-    /// Puts the directory holding `exe` on the sandbox `PATH` (once).
+    /// Puts the directory holding `exe` on the sandbox `PATH` (once; system directories come last, in
+    /// their usual order).
     fn add_dir(&mut self, exe: &Path) {
         if let Some(dir) = exe.parent() {
-            self.add_path(dir);
+            if !SYSTEM_PATH.iter().any(|s| Path::new(s) == dir) {
+                self.add_path(dir);
+            }
         }
     }
 
