@@ -431,3 +431,23 @@ fn chatty_stderr_is_drained_while_playing() {
     assert_eq!(kept.len(), 1000);
     assert!(truncated);
 }
+
+#[test]
+fn files_written_lists_what_the_run_left() {
+    let dir = crate::util::scratch();
+    let spec = sh(
+        dir.path(),
+        "mkdir -p out/deep; printf abc > out/deep/trace.txt; printf 12345 > visited; ln -s /etc/passwd link",
+    );
+    assert_eq!(run(&spec).status, Status::Exited(0));
+    let listed = sandbox::files_written(dir.path()).unwrap();
+    let names: Vec<(String, u64, bool)> = listed
+        .files
+        .iter()
+        .map(|f| (f.path.display().to_string(), f.size, f.special))
+        .collect();
+    assert_eq!(names[0], ("link".to_string(), 11, true));
+    assert_eq!(names[1], ("out/deep/trace.txt".to_string(), 3, false));
+    assert_eq!(names[2], ("visited".to_string(), 5, false));
+    assert!(!listed.truncated);
+}

@@ -8,11 +8,13 @@
 
 pub mod basic;
 pub mod drive;
+pub mod files;
 pub mod line;
 pub mod process;
 
 pub use basic::{BasicSandbox, NoSandbox};
 pub use drive::drive;
+pub use files::{files_written, FilesWritten, WrittenFile};
 pub use line::{over_limit, write_all_by, Drain, LineReader, ReadLine, Written};
 
 use std::ffi::OsString;
