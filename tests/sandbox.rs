@@ -451,3 +451,70 @@ fn files_written_lists_what_the_run_left() {
     assert_eq!(names[2], ("visited".to_string(), 5, false));
     assert!(!listed.truncated);
 }
+
+#[test]
+fn live_groups_are_tracked_until_reaped() {
+    use grader::sandbox::Running;
+    let dir = crate::util::scratch();
+    let mut running = BasicSandbox
+        .spawn_group(&sh(dir.path(), "sleep 5"))
+        .unwrap();
+    let pid = running.pid();
+    assert!(sandbox::cleanup::live_groups().contains(&pid));
+    running.kill();
+    assert!(!sandbox::cleanup::live_groups().contains(&pid));
+    assert!(!pid_alive(pid));
+}
+
+/// Run by `interrupt_kills_live_groups` in a child copy of this test binary: starts a long program
+/// under the interrupt handler, says its pid, and waits to be signalled.
+#[test]
+#[ignore = "a helper for interrupt_kills_live_groups"]
+fn interrupt_helper() {
+    if std::env::var_os("GRADER_INTERRUPT_HELPER").is_none() {
+        return;
+    }
+    sandbox::cleanup::install_interrupt_handler().unwrap();
+    let dir = crate::util::scratch();
+    let running = BasicSandbox
+        .spawn_group(&sh(dir.path(), "sleep 100"))
+        .unwrap();
+    println!("PID {}", running.pid());
+    std::thread::sleep(Duration::from_secs(20));
+}
+
+#[test]
+fn interrupt_kills_live_groups() {
+    use std::io::BufRead;
+    let mut helper = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "sandbox::interrupt_helper",
+            "--ignored",
+            "--nocapture",
+        ])
+        .env("GRADER_INTERRUPT_HELPER", "1")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = std::io::BufReader::new(helper.stdout.take().unwrap());
+    let pid: i32 = stdout
+        .lines()
+        .map_while(Result::ok)
+        .find_map(|l| l.strip_prefix("PID ").map(|p| p.parse().unwrap()))
+        .expect("the helper reports its program's pid");
+    assert!(pid_alive(pid));
+    // SAFETY: plain syscall on our own child.
+    unsafe {
+        libc::kill(helper.id() as i32, libc::SIGTERM);
+    }
+    let status = helper.wait().unwrap();
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(status.signal(), Some(libc::SIGTERM));
+    let gone = (0..100).any(|_| {
+        std::thread::sleep(Duration::from_millis(10));
+        !pid_alive(pid)
+    });
+    assert!(gone, "pid {pid} outlived the interrupted grader");
+}

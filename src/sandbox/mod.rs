@@ -7,6 +7,7 @@
 //! - `none`: explicit only; plain spawn, still with timeouts and caps.
 
 pub mod basic;
+pub mod cleanup;
 pub mod drive;
 pub mod files;
 pub mod line;
