@@ -519,3 +519,65 @@ fn interrupt_kills_live_groups() {
     });
     assert!(gone, "pid {pid} outlived the interrupted grader");
 }
+
+const PROBE_C: &str = r#"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+static int depth(int n) { volatile char pad[4096]; pad[0] = (char)n; return n == 0 ? pad[0] : depth(n - 1) + pad[0]; }
+int main(int argc, char **argv) {
+    if (argc < 2) return 2;
+    if (!strcmp(argv[1], "abort")) abort();
+    if (!strcmp(argv[1], "recurse")) return depth(1 << 20) == 7;
+    if (!strcmp(argv[1], "malloc")) {
+        char *p = malloc((size_t)1 << 30);
+        if (!p) { puts("no memory"); return 42; }
+        memset(p, 1, (size_t)1 << 30);
+        return 0;
+    }
+    return 3;
+}
+"#;
+
+/// Compiles the probe program into `dir`, or says why not.
+fn probe_program(dir: &Path) -> Option<std::path::PathBuf> {
+    let Some(cc) = grader::toolchain::Toolchain::global().tool("cc") else {
+        eprintln!("skipped: no C compiler");
+        return None;
+    };
+    std::fs::write(dir.join("probe.c"), PROBE_C).unwrap();
+    let mut spec = sh(dir, "");
+    spec.program = cc.into();
+    spec.args = vec!["-O0".into(), "-o".into(), "probe".into(), "probe.c".into()];
+    let out = run(&spec);
+    assert_eq!(
+        out.status,
+        Status::Exited(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(dir.join("probe"))
+}
+
+#[test]
+fn c_program_crashes_and_rlimits() {
+    let dir = crate::util::scratch();
+    let Some(probe) = probe_program(dir.path()) else {
+        return;
+    };
+    let mut spec = sh(dir.path(), "");
+    spec.program = probe.into();
+
+    spec.args = vec!["abort".into()];
+    assert_eq!(run(&spec).status, Status::Signaled(libc::SIGABRT));
+
+    spec.args = vec!["recurse".into()];
+    spec.limits.stack = 1 << 20;
+    assert_eq!(run(&spec).status, Status::Signaled(libc::SIGSEGV));
+
+    spec.args = vec!["malloc".into()];
+    spec.limits.address_space = Some(256 << 20);
+    let out = run(&spec);
+    assert_eq!(out.status, Status::Exited(42));
+    assert_eq!(out.stdout, b"no memory\n");
+}
