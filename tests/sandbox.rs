@@ -581,3 +581,14 @@ fn c_program_crashes_and_rlimits() {
     assert_eq!(out.status, Status::Exited(42));
     assert_eq!(out.stdout, b"no memory\n");
 }
+
+#[test]
+fn a_program_that_stops_itself_is_still_killed() {
+    let dir = crate::util::scratch();
+    let mut spec = sh(dir.path(), "kill -STOP $$; echo never");
+    spec.limits.wall = Duration::from_millis(200);
+    let out = run(&spec);
+    assert_eq!(out.limit, Some(LimitHit::Wall));
+    assert_eq!(out.status, Status::Signaled(libc::SIGKILL));
+    assert!(out.stdout.is_empty());
+}
