@@ -421,3 +421,21 @@ fn toolchain_sees_through_shims_and_builds_a_clean_env() {
         }
     }
 }
+
+#[test]
+fn a_build_output_that_is_not_a_program_is_a_compile_error() {
+    if !have("make") {
+        return;
+    }
+    let sub = submission(&[(
+        "Makefile",
+        "tictactoe:\n\techo 'just text' > tictactoe.bin\n\tchmod +x tictactoe.bin\n",
+    )]);
+    let scratch = crate::util::scratch();
+    match build_in(sub.path(), scratch.path(), &build_limits()) {
+        BuildOutcome::CompileError { log, .. } => {
+            assert!(log.contains("`tictactoe.bin` is not a program"), "{log}")
+        }
+        other => panic!("{other:#?}"),
+    }
+}

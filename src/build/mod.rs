@@ -384,12 +384,28 @@ fn missing_program(recipe: &Recipe, command: &[String], dir: &Path) -> Option<St
                 if executable && m.permissions().mode() & 0o111 == 0 {
                     return Some(format!("`{shown}` is not executable"));
                 }
+                // The kernel would refuse it (ENOEXEC), and that must be the student's verdict, not a
+                // sandbox failure.
+                if executable && !starts_like_a_program(&path) {
+                    return Some(format!(
+                        "`{shown}` is not a program (neither a native executable nor a `#!` script)"
+                    ));
+                }
             }
             Ok(m) if m.is_dir() && !executable => {}
             _ => return Some(format!("the build left no `{shown}` to run")),
         }
     }
     None
+}
+
+fn starts_like_a_program(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 4];
+    let n = std::fs::File::open(path)
+        .and_then(|mut f| f.read(&mut head))
+        .unwrap_or(0);
+    head[..n].starts_with(b"\x7fELF") || head[..n].starts_with(b"#!")
 }
 
 /// The outcome reported when no build command ran.
