@@ -7,13 +7,16 @@
 //! - `none`: explicit only; plain spawn, still with timeouts and caps.
 
 pub mod basic;
+pub mod cleanup;
 pub mod drive;
+pub mod files;
 pub mod line;
 pub mod process;
 
 pub use basic::{BasicSandbox, NoSandbox};
 pub use drive::drive;
-pub use line::{write_all_by, LineReader, ReadLine, Written};
+pub use files::{files_written, FilesWritten, WrittenFile};
+pub use line::{over_limit, write_all_by, Drain, LineReader, ReadLine, Written};
 
 use std::ffi::OsString;
 use std::fmt;
