@@ -6,7 +6,7 @@ mod sexpr;
 pub mod sttt;
 pub mod tictactoe;
 pub mod tmmorris;
-mod tri;
+pub(crate) mod tri;
 pub mod ut3;
 
 pub use decode::DecodeError;

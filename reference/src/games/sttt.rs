@@ -9,7 +9,8 @@
 use crate::game::{Game, Notation, Outcome, Player};
 use crate::games::decode::DecodeError;
 use crate::games::sexpr::{self, Sx};
-use crate::games::tri::{has_line, FULL};
+use crate::games::tri::{has_line, FULL, LINES};
+use crate::rng::Rng;
 
 /// One placement: big square and little square, both `0..9` here (the handout writes them 1-based).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -149,14 +150,33 @@ impl Sttt {
         }
     }
 
-    #[allow(dead_code)] // used by the bots
-    pub(crate) fn own_cells(&self, side: Player, b: usize) -> u16 {
-        self.cells[side.index()][b]
+    /// Per little board, the squares `side` holds and the squares the other side holds.
+    pub(crate) fn cell_masks(&self, side: Player) -> ([u16; 9], [u16; 9]) {
+        (
+            self.cells[side.index()],
+            self.cells[side.opponent().index()],
+        )
     }
 
-    #[allow(dead_code)] // used by the bots
     pub(crate) fn won_mask(&self, side: Player) -> u16 {
         self.won[side.index()]
+    }
+
+    /// Boards closed without a winner: full, nobody's line.
+    pub(crate) fn dead_boards(&self) -> u16 {
+        let won = self.won[0] | self.won[1];
+        (0..9)
+            .filter(|&b| won >> b & 1 == 0 && (self.cells[0][b] | self.cells[1][b]) == FULL)
+            .fold(0, |m, b| m | 1 << b)
+    }
+
+    /// The `k`-th set bit of `mask` (0-based).
+    #[inline]
+    fn nth_bit(mut mask: u16, k: u32) -> usize {
+        for _ in 0..k {
+            mask &= mask - 1;
+        }
+        mask.trailing_zeros() as usize
     }
 
     /// How many open squares are left on the whole board.
@@ -190,6 +210,65 @@ impl Sttt {
         if self.open_count() == 0 {
             self.outcome = Some(Outcome::Draw);
         }
+    }
+
+    /// Random placements, two a turn, until the game ends or `max_turns` turns are played, without
+    /// allocating.
+    pub(crate) fn random_playout(&mut self, rng: &mut Rng, max_turns: usize) -> Option<Outcome> {
+        for _ in 0..max_turns {
+            for _ in 0..2 {
+                if self.outcome.is_some() {
+                    return self.outcome;
+                }
+                let mut k = rng.below(self.open_count() as usize) as u32;
+                for b in 0..9 {
+                    let cells = self.open_cells(b);
+                    let c = cells.count_ones();
+                    if k < c {
+                        self.place(Placement {
+                            big: b as u8,
+                            little: Self::nth_bit(cells, k) as u8,
+                        });
+                        break;
+                    }
+                    k -= c;
+                }
+            }
+            if self.outcome.is_none() {
+                self.end_turn();
+            }
+        }
+        self.outcome
+    }
+
+    /// The fewest placements `side` needs to hold three big squares in a line (at least 3 when far
+    /// off): each little board is independent, so the costs of a line's boards add up.
+    #[must_use]
+    pub fn placements_to_win(&self, side: Player) -> u32 {
+        const FAR: u32 = 9;
+        let (own, other) = self.cell_masks(side);
+        let won_own = self.won_mask(side);
+        let closed = won_own | self.won_mask(side.opponent()) | self.dead_boards();
+        let cost = |b: usize| -> u32 {
+            if won_own >> b & 1 == 1 {
+                0
+            } else if closed >> b & 1 == 1 {
+                FAR
+            } else {
+                LINES
+                    .iter()
+                    .filter(|&&l| l & other[b] == 0)
+                    .map(|&l| 3 - (l & own[b]).count_ones())
+                    .min()
+                    .unwrap_or(FAR)
+            }
+        };
+        let costs: Vec<u32> = (0..9).map(cost).collect();
+        LINES
+            .iter()
+            .map(|&l| (0..9).filter(|b| l >> b & 1 == 1).map(|b| costs[b]).sum())
+            .min()
+            .unwrap_or(FAR)
     }
 
     /// Ends the turn: the other side moves next.

@@ -42,24 +42,6 @@ pub fn has_line(mask: u16) -> bool {
     WINS[usize::from(mask & FULL)]
 }
 
-/// How many lines of three are still open to a side holding `own` when the other holds `other`, and how
-/// many of those already hold two (threats): the raw material of the line-counting evaluators.
-#[must_use]
-#[allow(dead_code)] // used by the bots
-pub fn line_counts(own: u16, other: u16) -> (i32, i32) {
-    let mut open = 0;
-    let mut twos = 0;
-    for &l in &LINES {
-        if l & other == 0 {
-            open += 1;
-            if (l & own).count_ones() == 2 {
-                twos += 1;
-            }
-        }
-    }
-    (open, twos)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,6 +9,7 @@
 use crate::game::{Game, Notation, Outcome, Player};
 use crate::games::decode::DecodeError;
 use crate::games::tri::{has_line, FULL};
+use crate::rng::Rng;
 
 /// A placement: row and column on the 9×9 board, both `0..9`, as the handout's `(row, col)` tuple.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -157,14 +158,33 @@ impl Ut3 {
         }
     }
 
-    #[allow(dead_code)] // used by the bots
-    pub(crate) fn own_cells(&self, side: Player, b: usize) -> u16 {
-        self.cells[side.index()][b]
+    /// Per little board, the squares `side` holds and the squares the other side holds.
+    pub(crate) fn cell_masks(&self, side: Player) -> ([u16; 9], [u16; 9]) {
+        (
+            self.cells[side.index()],
+            self.cells[side.opponent().index()],
+        )
     }
 
-    #[allow(dead_code)] // used by the bots
     pub(crate) fn won_mask(&self, side: Player) -> u16 {
         self.won[side.index()]
+    }
+
+    /// Boards closed without a winner: full, nobody's line.
+    pub(crate) fn dead_blocks(&self) -> u16 {
+        let won = self.won[0] | self.won[1];
+        (0..9)
+            .filter(|&b| won >> b & 1 == 0 && (self.cells[0][b] | self.cells[1][b]) == FULL)
+            .fold(0, |m, b| m | 1 << b)
+    }
+
+    /// The `k`-th set bit of `mask` (0-based).
+    #[inline]
+    fn nth_bit(mut mask: u16, k: u32) -> usize {
+        for _ in 0..k {
+            mask &= mask - 1;
+        }
+        mask.trailing_zeros() as usize
     }
 
     /// Blocks that are neither won nor full.
@@ -193,6 +213,34 @@ impl Ut3 {
         }
         let target = TARGETS[p] & open;
         self.allowed = if target == 0 { open } else { target };
+    }
+
+    /// Uniformly random moves until the game ends or `max_plies` moves are made, without allocating.
+    pub(crate) fn random_playout(&mut self, rng: &mut Rng, max_plies: usize) -> Option<Outcome> {
+        for _ in 0..max_plies {
+            if self.outcome.is_some() {
+                break;
+            }
+            let mut open = [0u16; 9];
+            let mut total = 0;
+            let mut a = self.allowed;
+            while a != 0 {
+                let b = a.trailing_zeros() as usize;
+                a &= a - 1;
+                open[b] = self.open_cells(b);
+                total += open[b].count_ones();
+            }
+            let mut k = rng.below(total as usize) as u32;
+            for (b, &cells) in open.iter().enumerate() {
+                let c = cells.count_ones();
+                if k < c {
+                    self.place(b, Self::nth_bit(cells, k));
+                    break;
+                }
+                k -= c;
+            }
+        }
+        self.outcome
     }
 
     /// Whether `mv` is legal here (inside the board, empty, in an allowed block, game not over).
