@@ -12,6 +12,7 @@ mod mcts;
 mod minimax;
 mod perfect;
 mod random;
+pub mod solve;
 
 use std::time::Duration;
 

@@ -2,6 +2,7 @@
 
 pub mod decode;
 pub mod oska;
+pub mod raster;
 mod sexpr;
 pub mod sttt;
 pub mod tictactoe;

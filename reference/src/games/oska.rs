@@ -175,6 +175,23 @@ impl Oska {
         p != 0 && p & !self.goal(side) == 0
     }
 
+    /// The total number of rows `side`'s pieces still have to cross to reach the far row.
+    #[must_use]
+    pub fn rows_to_go(&self, side: Player) -> u32 {
+        let g = self.geo();
+        let last = g.rows.len() - 1;
+        let own = self.pieces[side.index()];
+        g.rows
+            .iter()
+            .enumerate()
+            .map(|(r, &(s, k))| {
+                let on_row = (own >> s & ((1u128 << k) - 1)).count_ones();
+                let to_go = if side == Player::First { last - r } else { r };
+                on_row * to_go as u32
+            })
+            .sum()
+    }
+
     /// The rows from the top, each square's piece (`None` for empty).
     #[must_use]
     pub fn rows(&self) -> Vec<Vec<Option<Player>>> {

@@ -1,4 +1,9 @@
-//! Oska for the bots: material and advancement.
+//! Oska for the bots: the race to the far row.
+//!
+//! Every move advances a piece, so both sides race at the same pace; what decides the race is the
+//! rows still to go. A piece is worth nothing by itself: a capture shortens the victim's race (the
+//! handout's remark on sacrifices), and measured against `random` any positive piece value made
+//! minimax weaker (`examples/ladder.rs`). Elimination is caught by the search as a terminal position.
 
 use crate::bots::Playable;
 use crate::game::Player;
@@ -9,19 +14,8 @@ impl Playable for Oska {
     /// Above the longest possible game for n ≤ 11: every move advances a piece, passes alternate.
     const MAX_PLIES: usize = 2_000;
 
-    /// 100 a piece, plus 10 a row each piece has advanced, plus 50 a piece already on the far row.
+    /// Minus ten for each row between one of `side`'s pieces and the far row.
     fn own_score(&self, side: Player) -> i32 {
-        let rows = self.rows();
-        let last = rows.len() - 1;
-        let mut s = 0;
-        for (r, row) in rows.iter().enumerate() {
-            let advanced = match side {
-                Player::First => r,
-                Player::Second => last - r,
-            } as i32;
-            let n = row.iter().filter(|&&c| c == Some(side)).count() as i32;
-            s += n * (100 + 10 * advanced + if advanced == last as i32 { 50 } else { 0 });
-        }
-        s
+        -10 * self.rows_to_go(side) as i32
     }
 }
