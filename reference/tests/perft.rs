@@ -167,9 +167,9 @@ type PlainSttt = ([[char; 9]; 9], [char; 9], char, bool);
 fn plain_sttt(g: &Sttt) -> PlainSttt {
     let mut b = [['-'; 9]; 9];
     let mut won = ['-'; 9];
-    for big in 0..9 {
-        for little in 0..9 {
-            b[big][little] = match g.square(Placement {
+    for (big, board) in b.iter_mut().enumerate() {
+        for (little, cell) in board.iter_mut().enumerate() {
+            *cell = match g.square(Placement {
                 big: big as u8,
                 little: little as u8,
             }) {
