@@ -5,6 +5,8 @@
 use std::time::Instant;
 
 use reference::bots::{bot, duel, Playable};
+use reference::games::tictactoe::TicTacToe;
+use reference::games::tmmorris::Morris;
 use reference::games::{Oska, Sttt, Ut3};
 use reference::rng::Rng;
 use reference::{Outcome, Player};
@@ -94,24 +96,53 @@ fn ladder<G: Playable>(label: &str, start: G, rungs: &[&str], args: &Args) {
     println!();
 }
 
+/// The rungs of each game's ladder, weakest first.
+const LADDERS: [(&str, &[&str]); 5] = [
+    (
+        "tictactoe",
+        &[
+            "random",
+            "offensive",
+            "defensive",
+            "minimax:2",
+            "mcts:2000",
+            "perfect",
+        ],
+    ),
+    (
+        "morris",
+        &[
+            "random",
+            "offensive",
+            "defensive",
+            "minimax:4",
+            "mcts:2000",
+            "perfect",
+        ],
+    ),
+    (
+        "ut3",
+        &["random", "offensive", "defensive", "minimax:3", "mcts:3000"],
+    ),
+    (
+        "sttt",
+        &["random", "offensive", "defensive", "minimax:2", "mcts:300"],
+    ),
+    (
+        "oska4",
+        &["random", "offensive", "defensive", "minimax:4", "mcts:2000"],
+    ),
+];
+
 fn main() {
     let args = parse_args();
-    ladder(
-        "ut3",
-        Ut3::new(),
-        &["random", "offensive", "defensive", "minimax:3", "mcts:3000"],
-        &args,
-    );
-    ladder(
-        "sttt",
-        Sttt::new(),
-        &["random", "offensive", "defensive", "minimax:2", "mcts:300"],
-        &args,
-    );
-    ladder(
-        "oska4",
-        Oska::new(4),
-        &["random", "offensive", "defensive", "minimax:4", "mcts:2000"],
-        &args,
-    );
+    for (label, rungs) in LADDERS {
+        match label {
+            "tictactoe" => ladder(label, TicTacToe::new(), rungs, &args),
+            "morris" => ladder(label, Morris::new(), rungs, &args),
+            "ut3" => ladder(label, Ut3::new(), rungs, &args),
+            "sttt" => ladder(label, Sttt::new(), rungs, &args),
+            _ => ladder(label, Oska::new(4), rungs, &args),
+        }
+    }
 }
