@@ -121,20 +121,17 @@ pub fn compare_reader(expected: &str, actual: impl Read) -> io::Result<TraceRepo
         if a.is_some() {
             fa.add(&at);
         }
-        if e.is_none() || a.is_none() {
-            states_agree = false;
-        } else if et.first() != at.first() {
+        if e.is_none() || a.is_none() || et.first() != at.first() {
             states_agree = false;
         } else if et != at {
             value_differences += 1;
         }
         if divergence.is_none() {
-            if e.is_some() && a.is_some() && et == at {
-                let (n, line) = a.expect("checked above");
+            if let (Some(_), Some((n, line)), true) = (e, &a, et == at) {
                 if context.len() == 2 {
                     context.pop_front();
                 }
-                context.push_back((n, line));
+                context.push_back((*n, line.clone()));
             } else {
                 divergence = Some(Divergence {
                     line: a.as_ref().map_or(actual.number + 1, |(n, _)| *n),
