@@ -20,6 +20,9 @@ use crate::sandbox::Limits;
 use oracle::{Oracle, Solved};
 use raw::{RawCase, RawExpect, RawGroup, RawSuite};
 
+/// (program, concrete arguments, variant name).
+type VariantKey = (String, Vec<String>, String);
+
 /// The file every suite folder holds.
 pub const SUITE_FILE: &str = "suite.toml";
 
@@ -38,7 +41,7 @@ pub struct Suite {
     pub groups: Vec<Group>,
     oracle: Arc<dyn Oracle>,
     /// Variant outputs computed on demand, keyed by (program, args, variant).
-    cache: Mutex<HashMap<(String, Vec<String>, String), Arc<Solved>>>,
+    cache: Mutex<HashMap<VariantKey, Arc<Solved>>>,
 }
 
 /// How to build and run one language.
