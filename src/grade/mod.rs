@@ -1,5 +1,12 @@
 //! Grading: runs a suite's cases on submissions, judges them, applies the rubric (`run`, `check`).
 
+pub mod case;
+pub mod pipeline;
+pub mod score;
+
+#[cfg(test)]
+mod tests;
+
 use crate::exit::{CliError, CmdResult};
 
 #[derive(Debug, clap::Args)]

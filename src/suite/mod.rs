@@ -68,7 +68,7 @@ pub struct VariantCredit {
 }
 
 /// How a group turns case credits into points.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum CreditRule {
     /// Points × the mean of the cases' credit.
@@ -77,7 +77,7 @@ pub enum CreditRule {
     AllOrNothing,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Visibility {
     /// Students may run it with `grader check`.
