@@ -1,4 +1,7 @@
 //! The one integration test binary: exercises the `grader` CLI end to end.
 
+mod build;
+mod sandbox;
+mod solve;
 mod suite;
 mod util;
