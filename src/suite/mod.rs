@@ -8,7 +8,7 @@ pub mod oracle;
 pub mod raw;
 pub mod validate;
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -48,7 +48,8 @@ pub struct Suite {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Language {
     pub name: String,
-    /// File names or globs (`*.c`) whose presence selects this language, in suite order.
+    /// Files that must all exist for this recipe to be chosen; recipes are tried in suite order, and
+    /// several may share a language name (C++ from `tictactoe.cpp` or `tictactoe.cc`).
     pub detect: Vec<String>,
     pub build: Vec<Vec<String>>,
     /// `{dir}` is the built copy of the submission.
@@ -132,6 +133,25 @@ const PLACEHOLDERS: &[&str] = &["{work}"];
 impl Suite {
     /// Loads and checks `dir/suite.toml`.
     pub fn load(dir: &Path, config: &Config, oracle: Arc<dyn Oracle>) -> Result<Suite, SuiteError> {
+        Suite::load_with(dir, config, oracle, false)
+    }
+
+    /// Loads for `grader golden`: a golden file that is missing (or stale) is fine when its reference
+    /// solver can compute it; the expected text then comes from the reference.
+    pub fn load_for_golden(
+        dir: &Path,
+        config: &Config,
+        oracle: Arc<dyn Oracle>,
+    ) -> Result<Suite, SuiteError> {
+        Suite::load_with(dir, config, oracle, true)
+    }
+
+    fn load_with(
+        dir: &Path,
+        config: &Config,
+        oracle: Arc<dyn Oracle>,
+        golden_optional: bool,
+    ) -> Result<Suite, SuiteError> {
         let path = dir.join(SUITE_FILE);
         if !path.is_file() {
             return Err(SuiteError::NotASuite {
@@ -153,6 +173,7 @@ impl Suite {
             path: &path,
             text: &text,
             oracle: &*oracle,
+            golden_optional,
         }
         .suite(raw, name, config, oracle.clone())
     }
@@ -200,6 +221,7 @@ struct Loader<'a> {
     path: &'a Path,
     text: &'a str,
     oracle: &'a dyn Oracle,
+    golden_optional: bool,
 }
 
 fn is_name(s: &str) -> bool {
@@ -247,12 +269,6 @@ impl Loader<'_> {
         let mut languages = Vec::new();
         for l in raw.languages {
             let lname = self.name("language", &l.name)?;
-            if languages.iter().any(|x: &Language| x.name == lname) {
-                return self.err(
-                    l.name.span(),
-                    format!("language `{lname}` is declared twice"),
-                );
-            }
             if l.detect.get_ref().is_empty() {
                 return self.err(l.detect.span(), format!("language `{lname}` has an empty `detect` list\nhint: name the files that identify it, e.g. `[\"tictactoe.py\"]`"));
             }
@@ -311,14 +327,15 @@ impl Loader<'_> {
         }
         let mut groups: Vec<Group> = Vec::new();
         for g in raw.groups {
+            let name_span = g.get_ref().name.span();
             let group = self.group(g.into_inner(), &limits)?;
-            groups.push(group);
-        }
-        let mut seen = BTreeSet::new();
-        for g in &groups {
-            if !seen.insert(g.name.clone()) {
-                return self.err(0..0, format!("group `{}` is declared twice", g.name));
+            if groups.iter().any(|x| x.name == group.name) {
+                return self.err(
+                    name_span,
+                    format!("group `{}` is declared twice", group.name),
+                );
             }
+            groups.push(group);
         }
         Ok(Suite {
             name,
@@ -504,7 +521,8 @@ impl Loader<'_> {
                 }
                 let full = self.dir.join(&rel);
                 match std::fs::read_to_string(&full) {
-                    Ok(text) => Some((rel, text)),
+                    Ok(text) => Some((rel, Some(text))),
+                    Err(_) if self.golden_optional && e.reference.is_some() => Some((rel, None)),
                     Err(err) => {
                         return self.err(g.span(), format!("cannot read golden file `{}`: {}\nhint: write it with `grader golden {}`", g.get_ref(), err.to_string().to_lowercase(), self.dir.display()));
                     }
@@ -533,8 +551,8 @@ impl Loader<'_> {
             }
         };
         let text: Arc<str> = match (&golden, &reference) {
-            (Some((_, text)), _) => text.as_str().into(),
-            (None, Some(program)) => {
+            (Some((_, Some(text))), _) => text.as_str().into(),
+            (_, Some(program)) => {
                 if solved.is_none() {
                     let concrete: Vec<String> = args.iter().map(|a| a.replace("{work}", "work")).collect();
                     match self.oracle.solve(program, &concrete, None) {
@@ -548,7 +566,7 @@ impl Loader<'_> {
                     Some(_) => s.file.as_str().into(),
                 }
             }
-            (None, None) => return self.err(span, format!("an expected output of case `{case}` gives neither `golden` nor `reference`\nhint: `{{ golden = \"golden/NAME\" }}` or `{{ reference = \"tictactoe\" }}`")),
+            (_, None) => return self.err(span, format!("an expected output of case `{case}` gives neither `golden` nor `reference`\nhint: `{{ golden = \"golden/NAME\" }}` or `{{ reference = \"tictactoe\" }}`")),
         };
         Ok(Expect {
             comparator,
