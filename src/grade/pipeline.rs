@@ -92,7 +92,11 @@ pub fn grade_submission(
             )
         }
         Prepared::NoLanguage { message } => {
-            let cases = not_run(&selected, Verdict::CompileError, &message);
+            let cases = not_run(
+                &selected,
+                Verdict::CompileError,
+                &format!("no program found: {message}"),
+            );
             (
                 BuildReport {
                     status: "no-language".into(),

@@ -82,7 +82,7 @@ impl Prepare for Builder {
                     })
                     .collect();
                 Prepared::NoLanguage {
-                    message: format!("no program found: the suite accepts {}", options.join(", ")),
+                    message: format!("the suite accepts {}", options.join(", ")),
                 }
             }
             Err(e) if !e.is_internal() => Prepared::NoLanguage {

@@ -47,7 +47,7 @@ pub fn student_report(r: &SubmissionResult, paint: Paint) -> String {
                     "your {} program did not compile",
                     r.build.language.as_deref().unwrap_or("")
                 ),
-                "no-language" => "no program found in this folder".to_string(),
+                "no-language" => "no program found in this folder:".to_string(),
                 _ => {
                     "the grader could not build your program (not your fault; tell your instructor)"
                         .to_string()
