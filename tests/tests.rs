@@ -1,6 +1,9 @@
 //! The one integration test binary: exercises the `grader` CLI end to end.
 
 mod build;
+mod check;
+mod run;
 mod sandbox;
 mod solve;
+mod suite;
 mod util;
