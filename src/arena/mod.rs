@@ -1,3 +1,13 @@
-//! The arena: player protocols, the referee, matches and tournaments.
+//! The arena: player protocols, the referee, game records, matches and tournaments.
+
+pub mod game;
 pub mod play;
+pub mod record;
+pub mod referee;
+pub mod seat;
 pub mod tournament;
+
+#[cfg(test)]
+mod testgame;
+#[cfg(test)]
+mod tests;
