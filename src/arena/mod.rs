@@ -1,12 +1,18 @@
 //! The arena: player protocols, the referee, game records, matches and tournaments.
 
 pub mod game;
+pub mod lines;
+pub mod persistent;
 pub mod play;
 pub mod record;
 pub mod referee;
 pub mod seat;
 pub mod tournament;
 
+#[cfg(test)]
+mod proctests;
+#[cfg(test)]
+mod testbox;
 #[cfg(test)]
 mod testgame;
 #[cfg(test)]

@@ -113,7 +113,7 @@ where
         }
     }
 
-    let mut last: Option<G::Move> = None;
+    let mut last: Option<String> = None;
     let mut legal = Vec::new();
     let verdict = if let Some(v) = started {
         v
@@ -163,7 +163,7 @@ where
             }
 
             let asked = Instant::now();
-            let reply = seats[i].request(&state, last, policy.deadline());
+            let reply = seats[i].request(&state, last.as_deref(), policy.deadline());
             let took = asked.elapsed();
             let over = policy.deadline().is_some_and(|d| took > d);
             let reply = if over { Reply::Timeout } else { reply };
@@ -202,7 +202,7 @@ where
             };
             let applied = state.format_move(mv);
             state.apply(mv);
-            last = Some(mv);
+            last = Some(applied.clone());
             let entry = MoveRecord {
                 side: i,
                 sent,

@@ -50,7 +50,7 @@ where
 
     /// Asks for a move in `state` (where it is this seat's turn). `deadline` is the full allowance
     /// (limit plus margin), or `None` for no limit; a seat that talks to a process must stop waiting then.
-    fn request(&mut self, state: &G, last: Option<G::Move>, deadline: Option<Duration>) -> Reply;
+    fn request(&mut self, state: &G, last: Option<&str>, deadline: Option<Duration>) -> Reply;
 
     /// The game is over; `summary` is the result line. Process seats tell the program, then stop it.
     fn finish(&mut self, _summary: &str) {}
@@ -92,7 +92,7 @@ where
         Ok(())
     }
 
-    fn request(&mut self, state: &G, _last: Option<G::Move>, _deadline: Option<Duration>) -> Reply {
+    fn request(&mut self, state: &G, _last: Option<&str>, _deadline: Option<Duration>) -> Reply {
         let mv = (self.pick)(state);
         Reply::Line(state.format_move(mv))
     }
@@ -120,12 +120,7 @@ where
         Ok(())
     }
 
-    fn request(
-        &mut self,
-        _state: &G,
-        _last: Option<G::Move>,
-        _deadline: Option<Duration>,
-    ) -> Reply {
+    fn request(&mut self, _state: &G, _last: Option<&str>, _deadline: Option<Duration>) -> Reply {
         let i = self.next.min(self.replies.len().saturating_sub(1));
         self.next += 1;
         self.replies

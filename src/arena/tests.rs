@@ -111,7 +111,7 @@ fn a_slow_in_process_reply_is_a_timeout() {
         fn start(&mut self, _: &super::seat::Start) -> Result<(), Reply> {
             Ok(())
         }
-        fn request(&mut self, _: &Race, _: Option<u32>, _: Option<Duration>) -> Reply {
+        fn request(&mut self, _: &Race, _: Option<&str>, _: Option<Duration>) -> Reply {
             std::thread::sleep(Duration::from_millis(30));
             Reply::Line("1".into())
         }

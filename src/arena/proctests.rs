@@ -1,0 +1,133 @@
+//! The persistent protocol against real processes: a good player finishes; players that hang, flood,
+//! crash, speak garbage, close stdout, fork a pipe-holder or ignore SIGTERM lose cleanly and promptly.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::sandbox::{Spec, Stdin};
+
+use super::persistent::PersistentSeat;
+use super::record::{Ending, GameRecord, GameResult};
+use super::referee::{play, Match, Policy};
+use super::seat::{Reply, ScriptSeat, Seat};
+use super::testbox::{limits, TestBox};
+use super::testgame::Race;
+
+/// A `/bin/sh` player: answers `ready` to `game`, runs `on_turn` for each `turn`, exits on `end`.
+fn player(dir: &Path, name: &str, on_turn: &str) -> PersistentSeat {
+    let script = format!(
+        "while IFS= read -r line; do\n  case \"$line\" in\n    game*) echo ready ;;\n    turn*) {on_turn} ;;\n    end*) exit 0 ;;\n  esac\ndone\n"
+    );
+    let path = dir.join(name);
+    std::fs::write(&path, script).unwrap();
+    let spec = Spec {
+        program: "/bin/sh".into(),
+        args: vec![path.into()],
+        workdir: dir.to_path_buf(),
+        env: Vec::new(),
+        stdin: Stdin::Piped,
+        limits: limits(),
+        read_only: Vec::new(),
+    };
+    PersistentSeat::new(Arc::new(TestBox), spec, Duration::from_secs(5))
+}
+
+fn against_script(seat: &mut PersistentSeat) -> (GameRecord, Duration) {
+    let policy = Policy {
+        limit: Some(Duration::from_millis(300)),
+        ..Policy::default()
+    };
+    let mut other = ScriptSeat::new(vec![Reply::Line("1".into())]);
+    let who = Match {
+        players: ["script".into(), "process".into()],
+        seed: 3,
+    };
+    let t = Instant::now();
+    let seats: [&mut dyn Seat<Race>; 2] = [&mut other, seat];
+    let r = play(Race::new(), seats, &who, &policy, &mut |_, _| {});
+    (r, t.elapsed())
+}
+
+fn assert_loses(r: &GameRecord, took: Duration, reason: &str) {
+    assert_eq!(r.result, GameResult::Win(0), "{}", r.reason);
+    assert_eq!(r.ending, Ending::Fault);
+    assert!(r.reason.contains(reason), "`{}` lacks `{reason}`", r.reason);
+    assert!(took < Duration::from_secs(3), "took {took:?}");
+}
+
+#[test]
+fn a_well_behaved_player_finishes_the_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut seat = player(dir.path(), "good.sh", "echo 2");
+    let (r, _) = against_script(&mut seat);
+    // 1,2,1,2,1,2,1 = 10 → x wins on turn 7, by the rules.
+    assert_eq!(r.ending, Ending::Rules, "{}", r.reason);
+    assert_eq!(r.moves.len(), 7);
+    assert!(r
+        .moves
+        .iter()
+        .filter(|m| m.side == 1)
+        .all(|m| m.sent == "2"));
+}
+
+#[test]
+fn process_faults_lose_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        ("hang.sh", "sleep 100", "timed out"),
+        (
+            "flood.sh",
+            "head -c 100000000 /dev/zero | tr '\\0' a",
+            "flooded its output",
+        ),
+        ("crash.sh", "exit 3", "crashed (exit status 3)"),
+        ("garbage.sh", "printf '\\377\\376\\n'", "not UTF-8"),
+        ("close.sh", "exec 1>&-; sleep 100", "closed its pipe"),
+        (
+            "fork.sh",
+            "sh -c 'trap \"\" TERM; echo $$ > holder.pid; exec sleep 100' & exit 0",
+            "timed out",
+        ),
+        ("stubborn.sh", "trap '' TERM; sleep 100", "timed out"),
+        ("illegal.sh", "echo 9", "sent `9`"),
+    ];
+    for (name, on_turn, reason) in cases {
+        let mut seat = player(dir.path(), name, on_turn);
+        let (r, took) = against_script(&mut seat);
+        assert_loses(&r, took, reason);
+    }
+    // The forked pipe-holder went with its parent's group: dead (gone or a zombie awaiting init).
+    let pid = std::fs::read_to_string(dir.path().join("holder.pid")).unwrap();
+    std::thread::sleep(Duration::from_millis(50));
+    let stat = std::fs::read_to_string(format!("/proc/{}/stat", pid.trim())).unwrap_or_default();
+    let state = stat.rsplit(')').next().unwrap_or("").trim().chars().next();
+    assert!(
+        matches!(state, None | Some('Z' | 'X')),
+        "holder still alive: {stat}"
+    );
+}
+
+#[test]
+fn a_player_that_never_says_ready_loses_at_the_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mute.sh");
+    std::fs::write(&path, "echo hello\nsleep 100\n").unwrap();
+    let spec = Spec {
+        program: "/bin/sh".into(),
+        args: vec![path.into()],
+        workdir: dir.path().to_path_buf(),
+        env: Vec::new(),
+        stdin: Stdin::Piped,
+        limits: limits(),
+        read_only: Vec::new(),
+    };
+    let mut seat = PersistentSeat::new(Arc::new(TestBox), spec, Duration::from_millis(500));
+    let (r, took) = against_script(&mut seat);
+    assert_loses(
+        &r,
+        took,
+        "failed to start: could not be asked for a move: it answered `hello`",
+    );
+    assert!(r.moves.is_empty());
+}
