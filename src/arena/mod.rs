@@ -1,12 +1,15 @@
 //! The arena: player protocols, the referee, game records, matches and tournaments.
 
+pub mod elo;
 pub mod game;
 pub mod lines;
 pub mod persistent;
 pub mod play;
 pub mod record;
 pub mod referee;
+pub mod schedule;
 pub mod seat;
+pub mod standings;
 pub mod tournament;
 
 #[cfg(test)]

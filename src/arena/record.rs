@@ -79,6 +79,16 @@ impl GameRecord {
         }
     }
 
+    /// The record with every move time zeroed: what determinism promises to reproduce byte for byte.
+    #[must_use]
+    pub fn without_timings(&self) -> GameRecord {
+        let mut r = self.clone();
+        for m in &mut r.moves {
+            m.micros = 0;
+        }
+        r
+    }
+
     /// A one-line summary: `x (random) beats o (offensive): three in a row`.
     #[must_use]
     pub fn summary(&self) -> String {

@@ -140,3 +140,104 @@ fn records_round_trip_through_json() {
     assert_eq!(back, r);
     assert!(json.contains("\"final\": \"2\""), "{json}");
 }
+
+/// Random players for the test game, seeded per game.
+struct RandomMaker;
+
+impl super::schedule::SeatMaker<Race> for RandomMaker {
+    fn seat(&self, who: usize, seed: u64) -> Box<dyn Seat<Race>> {
+        let mut rng = reference::rng::Rng::new(seed ^ who as u64);
+        // Entrant 0 plays perfectly (leave a total of 1 mod 3), so it should top the table.
+        Box::new(super::seat::FnSeat::new(move |state: &Race| {
+            if who == 0 {
+                if (state.total + 2) % 3 == 1 {
+                    2
+                } else {
+                    1
+                }
+            } else {
+                1 + rng.below(2) as u32
+            }
+        }))
+    }
+}
+
+fn tournament(jobs: usize, stages: &[super::schedule::Stage]) -> super::schedule::Results {
+    let names: Vec<String> = (0..6).map(|i| format!("p{i}")).collect();
+    let policy = Policy {
+        limit: None,
+        ..Policy::default()
+    };
+    let plan = super::schedule::Plan {
+        names: &names,
+        games: 3,
+        seed: 11,
+        jobs,
+        stages,
+        scoring: super::standings::Scoring::STANDARD,
+        policy: &policy,
+    };
+    super::schedule::run(&Race::new(), &plan, &RandomMaker, &|_, _| {})
+}
+
+#[test]
+fn a_tournament_is_the_same_for_any_number_of_jobs() {
+    let one = tournament(1, &[]);
+    let three = tournament(3, &[]);
+    assert_eq!(one.stages.len(), 1);
+    let plain = |r: &super::schedule::Results| -> Vec<_> {
+        r.stages
+            .iter()
+            .flat_map(|s| {
+                s.records
+                    .iter()
+                    .map(super::record::GameRecord::without_timings)
+            })
+            .collect()
+    };
+    assert!(
+        plain(&one) == plain(&three),
+        "records differ between 1 and 3 jobs"
+    );
+    assert_eq!(one.stages[0].rows, three.stages[0].rows);
+    assert_eq!(one.stages[0].records.len(), 15 * 6);
+    let top = &one.stages[0].rows[0];
+    assert_eq!(
+        top.name,
+        "p0",
+        "{}",
+        super::standings::table(&one.stages[0].rows)
+    );
+    assert!(top.elo > 1500.0);
+}
+
+#[test]
+fn a_staged_tournament_advances_the_top_of_each_group() {
+    let stages = [super::schedule::Stage {
+        groups: 2,
+        advance: 2,
+    }];
+    let r = tournament(2, &stages);
+    assert_eq!(r.stages.len(), 3);
+    assert_eq!(r.stages[0].rows.len(), 3);
+    let finalists: Vec<&str> = r.stages[2].rows.iter().map(|x| x.name.as_str()).collect();
+    assert_eq!(finalists.len(), 4);
+    assert!(finalists.contains(&"p0"));
+    for g in &r.stages[..2] {
+        for row in &g.rows[..2] {
+            assert!(finalists.contains(&row.name.as_str()));
+        }
+    }
+    let again = tournament(1, &stages);
+    let plain = |r: &super::schedule::Results| -> Vec<_> {
+        r.stages[2]
+            .records
+            .iter()
+            .map(super::record::GameRecord::without_timings)
+            .collect()
+    };
+    assert!(
+        plain(&again) == plain(&r),
+        "the final differs between 1 and 2 jobs"
+    );
+}
