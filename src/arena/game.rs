@@ -35,6 +35,15 @@ where
         None
     }
 
+    /// The legal move that leads to the position `reply` encodes, for players that answer with the next
+    /// state instead of a move. Games whose encoding carries more than the board override this.
+    fn move_from_state(&self, reply: &str) -> Option<Self::Move> {
+        let want = reply.trim();
+        self.moves()
+            .into_iter()
+            .find(|&mv| self.after(mv).encode() == want)
+    }
+
     /// The move that stands in for an unusable reply when the suite forfeits placements instead of games
     /// (Super-TTT: the reply's legal placements, possibly none). `None`: the game has no such move, and the
     /// player loses instead.

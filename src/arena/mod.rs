@@ -3,6 +3,7 @@
 pub mod elo;
 pub mod game;
 pub mod lines;
+pub mod permove;
 pub mod persistent;
 pub mod play;
 pub mod record;

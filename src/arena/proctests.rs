@@ -131,3 +131,75 @@ fn a_player_that_never_says_ready_loses_at_the_start() {
     );
     assert!(r.moves.is_empty());
 }
+
+fn per_move(dir: &Path, name: &str, body: &str) -> super::permove::PerMoveSeat {
+    let path = dir.join(name);
+    std::fs::write(&path, body).unwrap();
+    let spec = Spec {
+        program: "/bin/sh".into(),
+        args: vec![path.into(), "{state}".into(), "{side}".into()],
+        workdir: dir.to_path_buf(),
+        env: Vec::new(),
+        stdin: Stdin::Null,
+        limits: limits(),
+        read_only: Vec::new(),
+    };
+    super::permove::PerMoveSeat::new(Arc::new(TestBox), spec)
+}
+
+#[test]
+fn per_move_players_answer_with_the_next_state() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = Policy {
+        limit: Some(Duration::from_millis(300)),
+        reply: super::referee::ReplyForm::State,
+        ..Policy::default()
+    };
+    // Adds one, and says which side it thinks it is on stderr first (ignored).
+    let mut good = per_move(
+        dir.path(),
+        "good.sh",
+        "echo \"I am $2\" >&2\necho thinking\necho $(( $1 + 1 ))\n",
+    );
+    let mut liar = per_move(dir.path(), "liar.sh", "echo $(( $1 + 5 ))\n");
+    let who = Match {
+        players: ["good".into(), "liar".into()],
+        seed: 1,
+    };
+    let r = play(
+        Race::new(),
+        [&mut good as &mut dyn Seat<Race>, &mut liar],
+        &who,
+        &policy,
+        &mut |_, _| {},
+    );
+    assert_eq!(r.result, GameResult::Win(0));
+    assert_eq!(r.moves.len(), 1);
+    assert_eq!(r.moves[0].sent, "1");
+    assert!(
+        r.reason
+            .contains("o sent `6`: not a position one legal move away"),
+        "{}",
+        r.reason
+    );
+    assert_eq!(r.stderr[0].as_deref(), Some("I am x\n"));
+
+    for (name, body, reason) in [
+        ("slow.sh", "sleep 100\n", "timed out"),
+        ("crash.sh", "exit 4\n", "crashed (exit status 4)"),
+    ] {
+        let mut bad = per_move(dir.path(), name, body);
+        let mut good = per_move(dir.path(), "good.sh", "");
+        let t = Instant::now();
+        let r = play(
+            Race::new(),
+            [&mut bad as &mut dyn Seat<Race>, &mut good],
+            &who,
+            &policy,
+            &mut |_, _| {},
+        );
+        assert_eq!(r.result, GameResult::Win(1), "{}", r.reason);
+        assert!(r.reason.contains(reason), "{}", r.reason);
+        assert!(t.elapsed() < Duration::from_secs(3));
+    }
+}

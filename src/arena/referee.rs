@@ -22,6 +22,16 @@ pub enum IllegalPolicy {
     Forfeit,
 }
 
+/// What a player's reply names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReplyForm {
+    /// A move in the game's notation.
+    Move,
+    /// The position after its move, in the game's encoding (Adelaide: "print the board state resulting
+    /// from the best move"; Oska's `NextBoard`).
+    State,
+}
+
 /// The referee's half of a suite's arena config.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Policy {
@@ -31,6 +41,7 @@ pub struct Policy {
     pub illegal: IllegalPolicy,
     /// Turns before the game is adjudicated a draw (scored with the game's tie-break).
     pub move_cap: Option<u32>,
+    pub reply: ReplyForm,
 }
 
 impl Default for Policy {
@@ -40,6 +51,7 @@ impl Default for Policy {
             margin: DEFAULT_MARGIN,
             illegal: IllegalPolicy::Lose,
             move_cap: Some(500),
+            reply: ReplyForm::Move,
         }
     }
 }
@@ -180,7 +192,13 @@ where
                 }
             };
             let sent = text.trim().to_string();
-            let checked = match state.parse_move(&sent) {
+            let parsed = match policy.reply {
+                ReplyForm::Move => state.parse_move(&sent),
+                ReplyForm::State => state
+                    .move_from_state(&sent)
+                    .ok_or_else(|| "not a position one legal move away".to_string()),
+            };
+            let checked = match parsed {
                 Ok(mv) if legal.contains(&mv) => Ok(mv),
                 Ok(_) => Err(format!("`{sent}` is not a legal move here")),
                 Err(why) => Err(format!("`{sent}`: {why}")),

@@ -123,6 +123,12 @@ impl Sandbox for TestBox {
         let start = Instant::now();
         let mut running = self.spawn(spec)?;
         let out = running.take_stdout().expect("stdout");
+        let mut err = running.take_stderr().expect("stderr");
+        let errs = std::thread::spawn(move || {
+            let mut v = Vec::new();
+            let _ = std::io::Read::read_to_end(&mut err, &mut v);
+            v
+        });
         let mut reader = super::lines::LineReader::new(out, spec.limits.output as usize);
         let mut stdout = Vec::new();
         let deadline = Some(start + spec.limits.wall);
@@ -163,7 +169,7 @@ impl Sandbox for TestBox {
             wall: start.elapsed(),
             peak_memory: None,
             stdout,
-            stderr: Vec::new(),
+            stderr: errs.join().unwrap_or_default(),
             stdout_truncated: false,
             stderr_truncated: false,
             limit,
