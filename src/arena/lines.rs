@@ -118,7 +118,11 @@ fn set_nonblocking(file: &File) -> io::Result<()> {
 }
 
 /// Waits until `file` is ready for `events` (or hung up); false on the deadline.
-fn wait(file: &File, events: libc::c_short, deadline: Option<Instant>) -> io::Result<bool> {
+pub(crate) fn wait(
+    file: &File,
+    events: libc::c_short,
+    deadline: Option<Instant>,
+) -> io::Result<bool> {
     loop {
         let timeout = match deadline {
             None => -1,

@@ -190,7 +190,7 @@ impl Drop for PersistentSeat {
 }
 
 /// Keeps the tail of a player's stderr without ever blocking the player on a full pipe.
-fn drain_stderr(mut file: File, keep: Arc<Mutex<Vec<u8>>>) {
+pub(crate) fn drain_stderr(mut file: File, keep: Arc<Mutex<Vec<u8>>>) {
     std::thread::spawn(move || {
         let mut chunk = [0u8; 8 * 1024];
         while let Ok(n) = file.read(&mut chunk) {

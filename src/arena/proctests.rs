@@ -203,3 +203,81 @@ fn per_move_players_answer_with_the_next_state() {
         assert!(t.elapsed() < Duration::from_secs(3));
     }
 }
+
+fn dialogue_script() -> super::dialogue::Script {
+    use regex::Regex;
+    super::dialogue::Script {
+        opening: vec![super::dialogue::Step {
+            expect: Regex::new(r"Shall I go first\?").unwrap(),
+            send: "{first}".into(),
+        }],
+        prompt: Regex::new(r"Your move: ").unwrap(),
+        send: "{move}".into(),
+        reply: Regex::new(r"I add (?P<move>\d+)").unwrap(),
+        expect_timeout: Duration::from_secs(2),
+    }
+}
+
+#[test]
+fn a_dialogue_program_plays_through_its_prompts() {
+    let dir = tempfile::tempdir().unwrap();
+    let human = "printf 'Welcome!\\nShall I go first? '\nread a\n[ \"$a\" = y ] && echo 'I add 1'\n\
+                 while true; do printf 'Your move: '; read m || exit 0; echo \"You said $m.\"; echo 'I add 1'; done\n";
+    let path = dir.path().join("human.sh");
+    std::fs::write(&path, human).unwrap();
+    let spec = Spec {
+        program: "/bin/sh".into(),
+        args: vec![path.into()],
+        workdir: dir.path().to_path_buf(),
+        env: Vec::new(),
+        stdin: Stdin::Piped,
+        limits: limits(),
+        read_only: Vec::new(),
+    };
+    let policy = Policy {
+        limit: Some(Duration::from_millis(500)),
+        ..Policy::default()
+    };
+    let who = Match {
+        players: ["human".into(), "script".into()],
+        seed: 1,
+    };
+    for (side, expect_moves) in [(0usize, 7usize), (1, 7)] {
+        let mut prog =
+            super::dialogue::DialogueSeat::new(Arc::new(TestBox), spec.clone(), dialogue_script());
+        let mut other = ScriptSeat::new(vec![Reply::Line("2".into())]);
+        let seats: [&mut dyn Seat<Race>; 2] = if side == 0 {
+            [&mut prog, &mut other]
+        } else {
+            [&mut other, &mut prog]
+        };
+        let r = play(Race::new(), seats, &who, &policy, &mut |_, _| {});
+        assert_eq!(r.ending, Ending::Rules, "{}", r.reason);
+        assert_eq!(r.moves.len(), expect_moves, "{r:?}");
+        assert!(r
+            .moves
+            .iter()
+            .filter(|m| m.side == side)
+            .all(|m| m.sent == "1"));
+    }
+
+    // A program that never prompts times out at the opening.
+    std::fs::write(dir.path().join("mute.sh"), "sleep 100\n").unwrap();
+    let mut mute_spec = spec.clone();
+    mute_spec.args = vec![dir.path().join("mute.sh").into()];
+    let mut script = dialogue_script();
+    script.expect_timeout = Duration::from_millis(200);
+    let mut prog = super::dialogue::DialogueSeat::new(Arc::new(TestBox), mute_spec, script);
+    let mut other = ScriptSeat::new(vec![Reply::Line("2".into())]);
+    let t = Instant::now();
+    let r = play(
+        Race::new(),
+        [&mut prog as &mut dyn Seat<Race>, &mut other],
+        &who,
+        &policy,
+        &mut |_, _| {},
+    );
+    assert_eq!(r.result, GameResult::Win(1));
+    assert!(r.reason.contains("failed to start"), "{}", r.reason);
+    assert!(t.elapsed() < Duration::from_secs(2));
+}
