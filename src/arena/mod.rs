@@ -1,5 +1,6 @@
 //! The arena: player protocols, the referee, game records, matches and tournaments.
 
+pub mod config;
 pub mod dialogue;
 pub mod elo;
 pub mod game;
