@@ -159,10 +159,7 @@ impl DialogueSeat {
     }
 }
 
-impl<G: ArenaGame> Seat<G> for DialogueSeat
-where
-    G::Move: Send,
-{
+impl<G: ArenaGame> Seat<G> for DialogueSeat {
     fn start(&mut self, start: &Start) -> Result<(), Reply> {
         let mut running = self
             .sandbox

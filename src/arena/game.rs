@@ -4,10 +4,7 @@
 use reference::{Game, Notation, Player};
 
 /// A game the referee can run. Every method but `name` has a default, so wiring a new game is one `impl`.
-pub trait ArenaGame: Game + Notation + Send + 'static
-where
-    Self::Move: Send,
-{
+pub trait ArenaGame: Game<Move: Send + Sync> + Notation + Send + Sync + 'static {
     /// The game's name on the command line and in records (`ut3`, `oska:5`).
     fn name(&self) -> String;
 

@@ -8,10 +8,13 @@ pub mod lines;
 pub mod permove;
 pub mod persistent;
 pub mod play;
+pub mod players;
 pub mod record;
 pub mod referee;
+pub mod registry;
 pub mod schedule;
 pub mod seat;
+pub mod setup;
 pub mod standings;
 pub mod tournament;
 

@@ -60,10 +60,7 @@ fn answer(stdout: &[u8]) -> Result<String, Reply> {
         .to_string())
 }
 
-impl<G: ArenaGame> Seat<G> for PerMoveSeat
-where
-    G::Move: Send,
-{
+impl<G: ArenaGame> Seat<G> for PerMoveSeat {
     fn start(&mut self, start: &Start) -> Result<(), Reply> {
         self.seed = start.seed;
         self.limit = start.limit;

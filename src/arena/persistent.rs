@@ -116,10 +116,7 @@ pub fn describe(status: Status) -> String {
     }
 }
 
-impl<G: ArenaGame> Seat<G> for PersistentSeat
-where
-    G::Move: Send,
-{
+impl<G: ArenaGame> Seat<G> for PersistentSeat {
     fn start(&mut self, start: &Start) -> Result<(), Reply> {
         let mut running = self
             .sandbox

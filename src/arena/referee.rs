@@ -79,10 +79,7 @@ pub fn play<G: ArenaGame>(
     who: &Match,
     policy: &Policy,
     observe: &mut dyn FnMut(&G, &MoveRecord),
-) -> GameRecord
-where
-    G::Move: Send,
-{
+) -> GameRecord {
     let [first, second] = seats;
     let mut seats: [&mut dyn Seat<G>; 2] = [first, second];
     let colours = [

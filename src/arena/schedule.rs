@@ -14,10 +14,7 @@ use super::seat::Seat;
 use super::standings::{standings, Row, Scoring};
 
 /// Makes a fresh seat for entrant `who` for one game (a bot seeded with `seed`, or a process).
-pub trait SeatMaker<G: ArenaGame>: Sync
-where
-    G::Move: Send,
-{
+pub trait SeatMaker<G: ArenaGame>: Sync {
     fn seat(&self, who: usize, seed: u64) -> Box<dyn Seat<G>>;
 }
 
@@ -60,7 +57,7 @@ pub struct Stage {
 }
 
 /// Plays `fixtures` on `jobs` threads; records come back in fixture order.
-pub fn run_fixtures<G: ArenaGame + Sync>(
+pub fn run_fixtures<G: ArenaGame>(
     initial: &G,
     names: &[String],
     fixtures: &[Fixture],
@@ -68,10 +65,7 @@ pub fn run_fixtures<G: ArenaGame + Sync>(
     policy: &Policy,
     jobs: usize,
     done: &(dyn Fn(usize, &GameRecord) + Sync),
-) -> Vec<GameRecord>
-where
-    G::Move: Send,
-{
+) -> Vec<GameRecord> {
     let next = AtomicUsize::new(0);
     let slots: Mutex<Vec<Option<GameRecord>>> = Mutex::new(vec![None; fixtures.len()]);
     let worker = || loop {
@@ -134,15 +128,12 @@ pub struct Plan<'a> {
 }
 
 /// Runs `plan.stages` then a final round robin. With no stages this is a plain round robin.
-pub fn run<G: ArenaGame + Sync>(
+pub fn run<G: ArenaGame>(
     initial: &G,
     plan: &Plan<'_>,
     maker: &dyn SeatMaker<G>,
     done: &(dyn Fn(usize, &GameRecord) + Sync),
-) -> Results
-where
-    G::Move: Send,
-{
+) -> Results {
     let mut alive: Vec<usize> = (0..plan.names.len()).collect();
     let root = Rng::new(plan.seed);
     let mut stages = Vec::new();

@@ -40,10 +40,7 @@ pub struct Start {
 }
 
 /// One player in one game.
-pub trait Seat<G: ArenaGame>: Send
-where
-    G::Move: Send,
-{
+pub trait Seat<G: ArenaGame>: Send {
     /// Gets ready to play `start.side`. A seat that cannot start answers `Reply::Broken` (or another
     /// fault) here and the referee records the loss.
     fn start(&mut self, start: &Start) -> Result<(), Reply>;
@@ -66,28 +63,24 @@ pub type Pick<G> = Box<dyn FnMut(&G) -> <G as reference::Game>::Move + Send>;
 
 /// An in-process player: anything that picks a move for a position. The arena wraps the reference
 /// crate's bots in this.
-pub struct FnSeat<G: ArenaGame>
-where
-    G::Move: Send,
-{
+pub struct FnSeat<G: ArenaGame> {
     pick: Pick<G>,
 }
 
-impl<G: ArenaGame> FnSeat<G>
-where
-    G::Move: Send,
-{
+impl<G: ArenaGame> FnSeat<G> {
     pub fn new(pick: impl FnMut(&G) -> G::Move + Send + 'static) -> FnSeat<G> {
         FnSeat {
             pick: Box::new(pick),
         }
     }
+
+    #[must_use]
+    pub fn from_pick(pick: Pick<G>) -> FnSeat<G> {
+        FnSeat { pick }
+    }
 }
 
-impl<G: ArenaGame> Seat<G> for FnSeat<G>
-where
-    G::Move: Send,
-{
+impl<G: ArenaGame> Seat<G> for FnSeat<G> {
     fn start(&mut self, _start: &Start) -> Result<(), Reply> {
         Ok(())
     }
@@ -112,10 +105,7 @@ impl ScriptSeat {
     }
 }
 
-impl<G: ArenaGame> Seat<G> for ScriptSeat
-where
-    G::Move: Send,
-{
+impl<G: ArenaGame> Seat<G> for ScriptSeat {
     fn start(&mut self, _start: &Start) -> Result<(), Reply> {
         Ok(())
     }
