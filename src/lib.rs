@@ -16,3 +16,4 @@ pub mod report;
 pub mod sandbox;
 pub mod solve;
 pub mod suite;
+pub mod toolchain;

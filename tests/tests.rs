@@ -1,3 +1,6 @@
 //! The one integration test binary: exercises the `grader` CLI end to end.
 
+mod build;
+mod sandbox;
+mod solve;
 mod util;

@@ -1,1 +1,412 @@
 //! The Adelaide 2021 A1 solvers behind `grader solve`: exact stdout and visited-node traces.
+//!
+//! Semantics (INDEX.md, "Decisions"): the trace lists every visited node except the root, each before
+//! its children (pre-order), children in the raster order of the blank filled; `prune` is AIMA
+//! alpha-beta (max stops on v ≥ β, min on v ≤ α, the value written is the value the node's search
+//! returned, the root passes its window on); with a ply limit, a node `PLY` moves below the root, or a
+//! finished game reached before that, is a leaf valued by E(s) = M(s) − O(s); ties go to the earliest
+//! blank. A board with a line or no blank has no move: nothing printed, nothing written.
+//!
+//! Three Men's Morris (`tmmorris`) fills the handout's gaps as documented in `games::tmmorris`.
+//!
+//! [`Variant`]s reproduce the common student deviations so the judge can name them instead of showing a
+//! bare diff. A variant that does not apply to a mode (see [`Variant::applies_to`]) yields the golden
+//! search unchanged.
+
+use std::io::{self, Write};
+
+use crate::game::{Game, Outcome, Player};
+use crate::games::raster::symbol;
+pub use crate::games::raster::{parse_ply, parse_turn, StateError};
+use crate::games::tictactoe::{self, TicTacToe};
+use crate::games::tmmorris::{self, Morris};
+use crate::search::{self, AlphaBeta, Cut, Evaluator, RootWindow, Searched, Values, Visit};
+
+/// Which tic-tac-toe search the command line asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// `STATE PATH`: plain minimax over the whole tree.
+    Plain,
+    /// `STATE PATH prune`: alpha-beta over the whole tree.
+    Prune,
+    /// `STATE PATH prune PLY`: alpha-beta with leaves `PLY` (≥ 1) moves below the root valued by E(s).
+    Ply(u32),
+}
+
+/// A named way of running the search: the golden one, or a common student deviation from it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Variant {
+    Golden,
+    PostOrder,
+    PruneStrict,
+    RootWindowNotPassed,
+    FailHard,
+    WithRoot,
+    PlyTerminalUtility,
+    PlyWithoutPruning,
+}
+
+impl Variant {
+    /// Every variant, golden first.
+    pub const ALL: &'static [Variant] = &[
+        Variant::Golden,
+        Variant::PostOrder,
+        Variant::PruneStrict,
+        Variant::RootWindowNotPassed,
+        Variant::FailHard,
+        Variant::WithRoot,
+        Variant::PlyTerminalUtility,
+        Variant::PlyWithoutPruning,
+    ];
+
+    /// The kebab-case name used on the command line and in reports.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Golden => "golden",
+            Variant::PostOrder => "post-order",
+            Variant::PruneStrict => "prune-strict",
+            Variant::RootWindowNotPassed => "root-window-not-passed",
+            Variant::FailHard => "fail-hard",
+            Variant::WithRoot => "with-root",
+            Variant::PlyTerminalUtility => "ply-terminal-utility",
+            Variant::PlyWithoutPruning => "ply-without-pruning",
+        }
+    }
+
+    /// One sentence a student understands.
+    #[must_use]
+    pub fn describe(self) -> &'static str {
+        match self {
+            Variant::Golden => "the expected search: each node written before its children, AIMA alpha-beta when pruning",
+            Variant::PostOrder => "the same search, but each node is written after its children instead of before them",
+            Variant::PruneStrict => "alpha-beta that cuts only when a value goes strictly past the bound (v > beta, v < alpha) instead of reaching it",
+            Variant::RootWindowNotPassed => "alpha-beta where the root searches every child with the full window instead of passing its updated alpha or beta on",
+            Variant::FailHard => "alpha-beta that writes values clamped into the node's window (fail-hard) instead of the value the node's search reached",
+            Variant::WithRoot => "the expected search, but the root (the input state) is written too",
+            Variant::PlyTerminalUtility => "with a ply limit, a finished game before the limit is valued by its true utility instead of E(s)",
+            Variant::PlyWithoutPruning => "with a ply limit, plain minimax instead of alpha-beta",
+        }
+    }
+
+    /// Reads a name as [`Variant::name`] writes it.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Variant> {
+        Variant::ALL.iter().copied().find(|v| v.name() == name)
+    }
+
+    /// Whether this variant changes the tic-tac-toe search in `mode` (otherwise the golden search runs).
+    #[must_use]
+    pub fn applies_to(self, mode: Mode) -> bool {
+        match self {
+            Variant::Golden | Variant::PostOrder | Variant::WithRoot => true,
+            Variant::PruneStrict | Variant::RootWindowNotPassed | Variant::FailHard => {
+                mode != Mode::Plain
+            }
+            Variant::PlyTerminalUtility | Variant::PlyWithoutPruning => {
+                matches!(mode, Mode::Ply(_))
+            }
+        }
+    }
+
+    /// Whether this variant changes the Three Men's Morris search (always alpha-beta with a ply limit;
+    /// finished games always take their utility there).
+    #[must_use]
+    pub fn applies_to_tmmorris(self) -> bool {
+        self != Variant::PlyTerminalUtility
+    }
+}
+
+/// One line of the visited file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TraceLine {
+    pub state: String,
+    pub value: i32,
+}
+
+/// What a student program should produce: the board it prints and the lines it writes to PATH.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// `None` when no move is possible (then the trace is empty too).
+    pub board: Option<String>,
+    pub trace: Vec<TraceLine>,
+}
+
+impl Solution {
+    /// `"BOARD\n"`, or `""` when no move is possible.
+    #[must_use]
+    pub fn stdout(&self) -> String {
+        self.board
+            .as_ref()
+            .map_or(String::new(), |b| format!("{b}\n"))
+    }
+
+    /// `"STATE VALUE\n"` per line, exactly as written to PATH.
+    #[must_use]
+    pub fn trace_text(&self) -> String {
+        let mut out = String::with_capacity(self.trace.len() * 13);
+        for l in &self.trace {
+            out.push_str(&l.state);
+            out.push(' ');
+            out.push_str(&l.value.to_string());
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// A [`Solution`] in compact form (raster bytes, no per-line allocation), for writing huge traces fast.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer {
+    pub board: Option<[u8; 9]>,
+    pub lines: Vec<Line>,
+}
+
+/// One line of the visited file, compactly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Line {
+    pub state: [u8; 9],
+    pub value: i32,
+}
+
+impl Answer {
+    fn none() -> Answer {
+        Answer {
+            board: None,
+            lines: Vec::new(),
+        }
+    }
+
+    /// `"BOARD\n"`, or `""` when no move is possible.
+    #[must_use]
+    pub fn stdout(&self) -> String {
+        self.board
+            .map_or(String::new(), |b| format!("{}\n", raster_string(&b)))
+    }
+
+    /// Writes the visited file's contents.
+    pub fn write_trace(&self, out: &mut impl Write) -> io::Result<()> {
+        let mut buf = Vec::with_capacity(64 * 1024);
+        for l in &self.lines {
+            push_line(&mut buf, l);
+            if buf.len() >= 60 * 1024 {
+                out.write_all(&buf)?;
+                buf.clear();
+            }
+        }
+        out.write_all(&buf)
+    }
+
+    /// The visited file's contents as one string.
+    #[must_use]
+    pub fn trace_text(&self) -> String {
+        let mut buf = Vec::with_capacity(self.lines.len() * 13);
+        for l in &self.lines {
+            push_line(&mut buf, l);
+        }
+        String::from_utf8(buf).expect("raster bytes and digits are ASCII")
+    }
+
+    #[must_use]
+    pub fn into_solution(self) -> Solution {
+        Solution {
+            board: self.board.map(|b| raster_string(&b)),
+            trace: self
+                .lines
+                .iter()
+                .map(|l| TraceLine {
+                    state: raster_string(&l.state),
+                    value: l.value,
+                })
+                .collect(),
+        }
+    }
+}
+
+fn raster_string(cells: &[u8; 9]) -> String {
+    cells.iter().map(|&b| char::from(b)).collect()
+}
+
+/// Appends `STATE VALUE\n` without allocating.
+fn push_line(buf: &mut Vec<u8>, line: &Line) {
+    buf.extend_from_slice(&line.state);
+    buf.push(b' ');
+    let v = line.value;
+    if v < 0 {
+        buf.push(b'-');
+    }
+    let mut n = v.unsigned_abs();
+    let mut digits = [0u8; 10];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    buf.extend_from_slice(&digits[i..]);
+    buf.push(b'\n');
+}
+
+/// The tic-tac-toe solver: what `tictactoe STATE PATH [prune [PLY]]` prints and writes.
+pub fn tictactoe(state: &str, mode: Mode, variant: Variant) -> Result<Solution, StateError> {
+    Ok(tictactoe_answer(state, mode, variant)?.into_solution())
+}
+
+/// [`tictactoe`] in compact form.
+pub fn tictactoe_answer(state: &str, mode: Mode, variant: Variant) -> Result<Answer, StateError> {
+    let root = TicTacToe::from_raster(state)?;
+    if let Mode::Ply(0) = mode {
+        return Err(StateError::BadPly {
+            ply: "0".to_owned(),
+        });
+    }
+    if root.outcome().is_some() {
+        return Ok(Answer::none());
+    }
+    let variant = if variant.applies_to(mode) {
+        variant
+    } else {
+        Variant::Golden
+    };
+    let searched = match mode {
+        Mode::Plain => search::minimax(&root, &search::Utility, plain_options(None)),
+        Mode::Prune => search::alphabeta(&root, &search::Utility, ab_options(None, variant)),
+        Mode::Ply(n) => {
+            let eval = TicTacToeEval {
+                terminal_utility: variant == Variant::PlyTerminalUtility,
+            };
+            if variant == Variant::PlyWithoutPruning {
+                search::minimax(&root, &eval, plain_options(Some(n)))
+            } else {
+                search::alphabeta(&root, &eval, ab_options(Some(n), variant))
+            }
+        }
+    };
+    Ok(answer(searched, variant, |s| *s.cells()))
+}
+
+/// The Three Men's Morris solver: what `tmmorris STATE PATH PLY TURN` prints and writes. Always
+/// alpha-beta (the handout's default) with the ply limit and the rules in `games::tmmorris`.
+pub fn tmmorris(
+    state: &str,
+    ply: u32,
+    turn: Player,
+    variant: Variant,
+) -> Result<Solution, StateError> {
+    Ok(tmmorris_answer(state, ply, turn, variant)?.into_solution())
+}
+
+/// [`tmmorris`] in compact form.
+pub fn tmmorris_answer(
+    state: &str,
+    ply: u32,
+    turn: Player,
+    variant: Variant,
+) -> Result<Answer, StateError> {
+    let root = Morris::from_raster(state, turn)?;
+    if ply == 0 {
+        return Err(StateError::BadPly {
+            ply: "0".to_owned(),
+        });
+    }
+    if root.outcome().is_some() {
+        return Ok(Answer::none());
+    }
+    let variant = if variant.applies_to_tmmorris() {
+        variant
+    } else {
+        Variant::Golden
+    };
+    let eval = tmmorris::MorrisEval;
+    let searched = if variant == Variant::PlyWithoutPruning {
+        let mut o = plain_options(Some(ply));
+        o.repetition = true;
+        search::minimax(&root, &eval, o)
+    } else {
+        let mut o = ab_options(Some(ply), variant);
+        o.repetition = true;
+        search::alphabeta(&root, &eval, o)
+    };
+    Ok(answer(searched, variant, |s| *s.cells()))
+}
+
+fn plain_options(ply: Option<u32>) -> search::Minimax {
+    search::Minimax {
+        ply,
+        repetition: false,
+        trace: true,
+    }
+}
+
+fn ab_options(ply: Option<u32>, variant: Variant) -> AlphaBeta {
+    AlphaBeta {
+        ply,
+        repetition: false,
+        trace: true,
+        cut: if variant == Variant::PruneStrict {
+            Cut::BeyondBound
+        } else {
+            Cut::AtBound
+        },
+        root_window: if variant == Variant::RootWindowNotPassed {
+            RootWindow::Full
+        } else {
+            RootWindow::Passed
+        },
+        values: if variant == Variant::FailHard {
+            Values::FailHard
+        } else {
+            Values::FailSoft
+        },
+    }
+}
+
+fn answer<G: Game>(
+    searched: Searched<G>,
+    variant: Variant,
+    cells: impl Fn(&G) -> [u8; 9],
+) -> Answer {
+    let root = &searched.trace.visits[0].state;
+    let board = searched.best.map(|mv| cells(&root.after(mv)));
+    let line = |v: &Visit<G>| Line {
+        state: cells(&v.state),
+        value: v.value,
+    };
+    let skip = usize::from(variant != Variant::WithRoot);
+    let lines = if variant == Variant::PostOrder {
+        let mut post = searched.trace.into_post_order();
+        post.pop(); // the root comes last in post-order
+        post.iter().map(line).collect()
+    } else {
+        searched.trace.visits.iter().skip(skip).map(line).collect()
+    };
+    Answer { board, lines }
+}
+
+/// E(s) at the ply limit and, as the handout requires, for finished games reached before it too.
+struct TicTacToeEval {
+    /// The `ply-terminal-utility` variant: finished games keep their true utility.
+    terminal_utility: bool,
+}
+
+impl Evaluator<TicTacToe> for TicTacToeEval {
+    fn terminal(&self, state: &TicTacToe, outcome: Outcome, _: u32) -> i32 {
+        if self.terminal_utility {
+            outcome.utility()
+        } else {
+            tictactoe::evaluate(state.cells())
+        }
+    }
+    fn horizon(&self, state: &TicTacToe) -> i32 {
+        tictactoe::evaluate(state.cells())
+    }
+}
+
+/// The piece symbol of `player` as a char, for messages.
+#[must_use]
+pub fn side_char(player: Player) -> char {
+    char::from(symbol(player))
+}

@@ -6,6 +6,15 @@
 //! - `basic`: own process group, rlimits, wall timeout with SIGTERM → grace → SIGKILL, output caps;
 //! - `none`: explicit only; plain spawn, still with timeouts and caps.
 
+pub mod basic;
+pub mod drive;
+pub mod line;
+pub mod process;
+
+pub use basic::{BasicSandbox, NoSandbox};
+pub use drive::drive;
+pub use line::{write_all_by, LineReader, ReadLine, Written};
+
 use std::ffi::OsString;
 use std::fmt;
 use std::fs::File;
@@ -165,4 +174,39 @@ pub trait Sandbox: Send + Sync {
     fn spawn(&self, spec: &Spec) -> Result<Box<dyn Running>, SandboxError>;
     /// Runs `spec` to completion under its limits.
     fn run(&self, spec: &Spec) -> Result<Outcome, SandboxError>;
+}
+
+/// Whether a tier can run on this machine, and why not.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Probe {
+    pub tier: Tier,
+    /// `None` when the tier works here; otherwise the reason it does not.
+    pub unavailable: Option<String>,
+}
+
+/// Which tiers work on this machine, weakest first.
+pub fn probe() -> Vec<Probe> {
+    [Tier::None, Tier::Basic, Tier::Full]
+        .into_iter()
+        .map(|tier| Probe {
+            tier,
+            unavailable: select(tier).err().map(|e| match e {
+                SandboxError::Unavailable { reason, .. } => reason,
+                other => other.to_string(),
+            }),
+        })
+        .collect()
+}
+
+/// The sandbox for `requested`, or why this machine cannot provide it. Never silently weaker: a caller
+/// that accepts a lower tier asks for it.
+pub fn select(requested: Tier) -> Result<Box<dyn Sandbox>, SandboxError> {
+    match requested {
+        Tier::None => Ok(Box::new(NoSandbox)),
+        Tier::Basic => Ok(Box::new(BasicSandbox)),
+        Tier::Full => Err(SandboxError::Unavailable {
+            tier: Tier::Full,
+            reason: "the full tier is not built yet".to_string(),
+        }),
+    }
 }

@@ -1,0 +1,372 @@
+//! Builds a submission in a scratch copy from the suite's language recipes, through the sandbox.
+//!
+//! The student's folder is only ever read. A build that fails, hits a limit, or leaves no program to
+//! run is a compile-error verdict carrying the (trimmed) compiler output; only the grader's own
+//! failures (a missing compiler, an unwritable scratch folder, a sandbox fault) are `BuildError`s.
+
+mod copy;
+mod recipe;
+
+pub use copy::{copy_submission, Copied, MAX_FILE, MAX_FILES, MAX_TOTAL};
+pub use recipe::{trim_log, Recipe, DIR, LOG_BYTES, LOG_LINES};
+
+use std::ffi::OsString;
+use std::fmt::Write as _;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::sandbox::{LimitHit, Limits, Outcome, Sandbox, SandboxError, Spec, Status, Stdin};
+use crate::toolchain::Toolchain;
+
+/// A submission that built: where, and how to run it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Built {
+    pub language: String,
+    /// The absolute path of the built copy (the `{dir}` of the run command).
+    pub dir: PathBuf,
+    /// The run command with `{dir}` filled in and the interpreter resolved to its real path.
+    pub command: Vec<String>,
+    /// What the copy and the build printed (trimmed).
+    pub log: String,
+    /// The last build command's outcome; `None` when the recipe has no build step.
+    pub outcome: Option<Outcome>,
+    /// Whether runs get RLIMIT_AS (the recipe's choice; off for the JVM).
+    pub address_space: bool,
+}
+
+/// The result of a build.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BuildOutcome {
+    Built(Built),
+    /// The build failed, hit a limit, or left no program to run.
+    CompileError {
+        language: String,
+        /// Trimmed compiler output, ending with the reason when it was not the compiler's exit code.
+        log: String,
+        outcome: Outcome,
+    },
+    /// Nothing the suite allows was found: each recipe's language and the files it looked for.
+    NoLanguage {
+        looked_for: Vec<(String, Vec<String>)>,
+    },
+}
+
+/// The grader could not build (its fault or the machine's), as opposed to a compile-error verdict.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    #[error("cannot read the submission at `{}`", path.display())]
+    Submission {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("cannot prepare the build folder `{}`", path.display())]
+    Scratch {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("the build folder `{}` is not empty\nhint: give each build a fresh folder", path.display())]
+    ScratchNotEmpty { path: PathBuf },
+    #[error(
+        "the build folder `{}` lies inside the submission `{}`\nhint: build outside the student's folder",
+        scratch.display(),
+        submission.display()
+    )]
+    ScratchInsideSubmission {
+        scratch: PathBuf,
+        submission: PathBuf,
+    },
+    #[error("cannot copy `{}` to `{}`", from.display(), to.display())]
+    Copy {
+        from: PathBuf,
+        to: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(
+        "the `{language}` recipe has an empty {what} command\nhint: fix the recipe in suite.toml"
+    )]
+    EmptyCommand {
+        language: String,
+        what: &'static str,
+    },
+    #[error(
+        "the `{language}` recipe needs `{tool}`, which this machine lacks: {reason}\nhint: install it, or remove `{language}` from the suite"
+    )]
+    MissingTool {
+        language: String,
+        tool: String,
+        reason: String,
+    },
+    #[error("the sandbox failed while building `{language}`")]
+    Sandbox {
+        language: String,
+        #[source]
+        source: SandboxError,
+    },
+}
+
+impl BuildError {
+    /// True for the grader's or the machine's faults; false for bad input (an unreadable submission,
+    /// a broken recipe).
+    pub fn is_internal(&self) -> bool {
+        !matches!(
+            self,
+            BuildError::Submission { .. } | BuildError::EmptyCommand { .. }
+        )
+    }
+}
+
+/// Builds `submission` in `scratch` (created if missing; must be empty) with the first recipe whose
+/// `detect` files all exist, running each build command through `sandbox` under `limits` (without
+/// RLIMIT_AS when the recipe turns it off).
+pub fn build(
+    sandbox: &dyn Sandbox,
+    recipes: &[Recipe],
+    submission: &Path,
+    scratch: &Path,
+    limits: &Limits,
+) -> Result<BuildOutcome, BuildError> {
+    build_with(
+        sandbox,
+        Toolchain::global(),
+        recipes,
+        submission,
+        scratch,
+        limits,
+    )
+}
+
+/// [`build`] with an explicit toolchain.
+pub fn build_with(
+    sandbox: &dyn Sandbox,
+    toolchain: &Toolchain,
+    recipes: &[Recipe],
+    submission: &Path,
+    scratch: &Path,
+    limits: &Limits,
+) -> Result<BuildOutcome, BuildError> {
+    let meta = std::fs::metadata(submission).map_err(|source| BuildError::Submission {
+        path: submission.to_path_buf(),
+        source,
+    })?;
+    if !meta.is_dir() {
+        return Err(BuildError::Submission {
+            path: submission.to_path_buf(),
+            source: std::io::Error::new(std::io::ErrorKind::NotADirectory, "not a folder"),
+        });
+    }
+    let Some(recipe) = recipes
+        .iter()
+        .find(|r| r.detect.iter().all(|f| submission.join(f).is_file()))
+    else {
+        return Ok(BuildOutcome::NoLanguage {
+            looked_for: recipes
+                .iter()
+                .map(|r| (r.language.clone(), r.detect.clone()))
+                .collect(),
+        });
+    };
+    if recipe.run.is_empty() {
+        return Err(BuildError::EmptyCommand {
+            language: recipe.language.clone(),
+            what: "run",
+        });
+    }
+    let dir = prepare_scratch(submission, scratch)?;
+    let copied = copy_submission(submission, &dir)?;
+
+    let mut log = String::new();
+    for (path, why) in &copied.skipped {
+        let _ = writeln!(log, "not copied: {} ({why})", path.display());
+    }
+    let dir_str = dir.to_string_lossy().into_owned();
+    let limits = Limits {
+        address_space: limits.address_space.filter(|_| recipe.address_space),
+        ..limits.clone()
+    };
+    let mut env = toolchain.env(&dir);
+    env.push(("CARGO_TARGET_DIR".into(), dir.join("target").into()));
+
+    let mut last = None;
+    for argv in &recipe.build {
+        let argv = fill(argv, &dir_str);
+        let Some((program, args)) = argv.split_first() else {
+            return Err(BuildError::EmptyCommand {
+                language: recipe.language.clone(),
+                what: "build",
+            });
+        };
+        let spec = Spec {
+            program: resolve(toolchain, &recipe.language, program)?.into(),
+            args: args.iter().map(OsString::from).collect(),
+            workdir: dir.clone(),
+            env: env.clone(),
+            stdin: Stdin::Null,
+            limits: limits.clone(),
+            read_only: Vec::new(),
+        };
+        let outcome = sandbox.run(&spec).map_err(|source| BuildError::Sandbox {
+            language: recipe.language.clone(),
+            source,
+        })?;
+        let _ = writeln!(log, "$ {}", argv.join(" "));
+        log.push_str(&String::from_utf8_lossy(&outcome.stdout));
+        log.push_str(&String::from_utf8_lossy(&outcome.stderr));
+        if let Some(why) = failure(&outcome, &limits) {
+            let mut log = trim_log(&log);
+            let _ = writeln!(log, "build failed: {why}");
+            return Ok(BuildOutcome::CompileError {
+                language: recipe.language.clone(),
+                log,
+                outcome,
+            });
+        }
+        last = Some(outcome);
+    }
+
+    let command = fill(&recipe.run, &dir_str);
+    if let Some(why) = missing_program(recipe, &command, &dir) {
+        let mut log = trim_log(&log);
+        let _ = writeln!(log, "build failed: {why}");
+        return Ok(BuildOutcome::CompileError {
+            language: recipe.language.clone(),
+            log,
+            outcome: last.unwrap_or_else(nothing_ran),
+        });
+    }
+    let mut command = command;
+    command[0] = resolve(toolchain, &recipe.language, &command[0])?;
+    Ok(BuildOutcome::Built(Built {
+        language: recipe.language.clone(),
+        dir,
+        command,
+        log: trim_log(&log),
+        outcome: last,
+        address_space: recipe.address_space,
+    }))
+}
+
+/// Creates `scratch` if needed, checks it is empty and outside the submission, and returns its
+/// absolute path.
+fn prepare_scratch(submission: &Path, scratch: &Path) -> Result<PathBuf, BuildError> {
+    let err = |source| BuildError::Scratch {
+        path: scratch.to_path_buf(),
+        source,
+    };
+    std::fs::create_dir_all(scratch).map_err(err)?;
+    let dir = scratch.canonicalize().map_err(err)?;
+    let root = submission
+        .canonicalize()
+        .map_err(|source| BuildError::Submission {
+            path: submission.to_path_buf(),
+            source,
+        })?;
+    if dir.starts_with(&root) {
+        return Err(BuildError::ScratchInsideSubmission {
+            scratch: dir,
+            submission: root,
+        });
+    }
+    if std::fs::read_dir(&dir).map_err(err)?.next().is_some() {
+        return Err(BuildError::ScratchNotEmpty { path: dir });
+    }
+    Ok(dir)
+}
+
+fn fill(argv: &[String], dir: &str) -> Vec<String> {
+    argv.iter().map(|a| a.replace(DIR, dir)).collect()
+}
+
+/// A bare tool name becomes the machine's real executable; paths are left alone.
+fn resolve(toolchain: &Toolchain, language: &str, program: &str) -> Result<String, BuildError> {
+    if program.contains('/') {
+        return Ok(program.to_string());
+    }
+    if let Some(path) = toolchain.tool(program) {
+        return Ok(path.to_string_lossy().into_owned());
+    }
+    match toolchain.missing(program) {
+        Some(reason) => Err(BuildError::MissingTool {
+            language: language.to_string(),
+            tool: program.to_string(),
+            reason: reason.to_string(),
+        }),
+        // Not a tool we track: the sandbox looks it up on the toolchain `PATH`.
+        None => Ok(program.to_string()),
+    }
+}
+
+/// Why a build command counts as failed, if it does.
+fn failure(outcome: &Outcome, limits: &Limits) -> Option<String> {
+    if let Some(hit) = outcome.limit {
+        return Some(match hit {
+            LimitHit::Cpu => format!("the CPU limit of {} was reached", secs(limits.cpu)),
+            LimitHit::Wall => format!("the wall-clock limit of {} was reached", secs(limits.wall)),
+            LimitHit::Memory => format!(
+                "the memory limit of {} MiB was reached",
+                limits.memory >> 20
+            ),
+            LimitHit::Output => format!("more than {} bytes of output", limits.output),
+        });
+    }
+    match outcome.status {
+        Status::Exited(0) => None,
+        Status::Exited(code) => Some(format!("the compiler exited with status {code}")),
+        Status::Signaled(signal) => Some(format!("the compiler was killed by signal {signal}")),
+    }
+}
+
+fn secs(d: Duration) -> String {
+    format!("{}s", d.as_secs_f64())
+}
+
+/// Checks the build left a program to run: every `{dir}/…` file in the run command (the first one
+/// executable), and for Java the main class.
+fn missing_program(recipe: &Recipe, command: &[String], dir: &Path) -> Option<String> {
+    let mut expected: Vec<(PathBuf, bool)> = command
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| Path::new(a.as_str()).starts_with(dir))
+        .map(|(i, a)| (PathBuf::from(a), i == 0))
+        .collect();
+    if recipe.language == "java" {
+        if let Some(class) = command.last() {
+            expected.push((dir.join(format!("{class}.class")), false));
+        }
+    }
+    for (path, executable) in expected {
+        let shown = path
+            .strip_prefix(dir)
+            .unwrap_or(&path)
+            .display()
+            .to_string();
+        match path.metadata() {
+            Ok(m) if m.is_file() => {
+                if executable && m.permissions().mode() & 0o111 == 0 {
+                    return Some(format!("`{shown}` is not executable"));
+                }
+            }
+            Ok(m) if m.is_dir() && !executable => {}
+            _ => return Some(format!("the build left no `{shown}` to run")),
+        }
+    }
+    None
+}
+
+/// The outcome reported when no build command ran.
+fn nothing_ran() -> Outcome {
+    Outcome {
+        status: Status::Exited(0),
+        cpu: Duration::ZERO,
+        wall: Duration::ZERO,
+        peak_memory: None,
+        stdout: Vec::new(),
+        stderr: Vec::new(),
+        stdout_truncated: false,
+        stderr_truncated: false,
+        limit: None,
+    }
+}

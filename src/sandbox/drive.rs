@@ -1,0 +1,283 @@
+//! The one driver behind every tier's `Sandbox::run`: feeds stdin, reads stdout and stderr under their
+//! caps, enforces the wall, CPU and memory limits, and turns what happened into an `Outcome`.
+//!
+//! Guarantees: the driver never blocks forever. A program that never reads its stdin cannot stall it
+//! (writes are non-blocking and `EPIPE` ends them), a flood on stdout stops the program at the cap, a
+//! flood on stderr is drained and thrown away past the cap (the wall limit bounds it), and once the main
+//! process has ended the driver reads what is left for at most [`DRAIN_GRACE`], even when an escaped
+//! process still holds the pipes open.
+
+use std::fs::File;
+use std::io::{self, Read, Write};
+use std::os::fd::AsRawFd;
+use std::time::{Duration, Instant};
+
+use super::{LimitHit, Outcome, Running, SandboxError, Spec, Status, Stdin};
+
+/// Between SIGTERM at the wall limit and SIGKILL of the whole group.
+pub const TERM_GRACE: Duration = Duration::from_millis(100);
+/// How long the driver keeps reading the pipes after the main process has ended.
+pub const DRAIN_GRACE: Duration = Duration::from_millis(200);
+/// The longest the driver sleeps between checks of the clock and the process.
+const TICK: Duration = Duration::from_millis(5);
+/// How often CPU time and memory are sampled (a `/proc` read in `basic`).
+const SAMPLE_EVERY: Duration = Duration::from_millis(20);
+/// Reads per pipe per wake-up, so a flood cannot keep the driver from its clock.
+const READS_PER_WAKE: usize = 16;
+const CHUNK: usize = 64 * 1024;
+
+/// Runs a started program to completion under `spec.limits` and reports what happened.
+///
+/// `Stdin::Bytes` is written and then closed; `Stdin::Piped` is closed at once (nobody is there to
+/// write it); `Stdin::Null` needs nothing. Wall time is measured from the call.
+pub fn drive(mut running: Box<dyn Running>, spec: &Spec) -> Result<Outcome, SandboxError> {
+    let start = Instant::now();
+    let limits = &spec.limits;
+    let cap = usize::try_from(limits.output).unwrap_or(usize::MAX);
+    let mut stdin = match &spec.stdin {
+        Stdin::Bytes(bytes) => match running.take_stdin() {
+            Some(file) => {
+                set_nonblocking(&file).map_err(io_err("setting up stdin"))?;
+                Some(Feed {
+                    file,
+                    bytes,
+                    written: 0,
+                })
+            }
+            None => None,
+        },
+        Stdin::Piped => {
+            drop(running.take_stdin());
+            None
+        }
+        Stdin::Null => None,
+    };
+    let mut stdout = Capture::new(running.take_stdout(), cap)?;
+    let mut stderr = Capture::new(running.take_stderr(), cap)?;
+
+    let deadline = start + limits.wall;
+    let mut limit: Option<LimitHit> = None;
+    let mut status: Option<Status> = None;
+    let mut ended_at: Option<Instant> = None;
+    let mut terminated_at: Option<Instant> = None;
+    let mut sampled_at = start;
+
+    loop {
+        if status.is_none() {
+            status = running.try_wait()?;
+            if status.is_some() {
+                ended_at = Some(Instant::now());
+                stdin = None;
+            }
+        }
+        let now = Instant::now();
+        let wake_by = if let Some(ended) = ended_at {
+            if stdout.done() && stderr.done() || now >= ended + DRAIN_GRACE {
+                break;
+            }
+            ended + DRAIN_GRACE
+        } else {
+            if now >= deadline && terminated_at.is_none() {
+                limit.get_or_insert(LimitHit::Wall);
+                running.terminate();
+                terminated_at = Some(now);
+            }
+            if let Some(at) = terminated_at {
+                if now >= at + TERM_GRACE {
+                    running.kill();
+                    continue;
+                }
+            }
+            if now >= sampled_at + SAMPLE_EVERY {
+                sampled_at = now;
+                let usage = running.usage();
+                let over_memory = usage.oom || usage.peak_memory.is_some_and(|m| m > limits.memory);
+                if usage.cpu > limits.cpu || over_memory {
+                    limit.get_or_insert(if over_memory {
+                        LimitHit::Memory
+                    } else {
+                        LimitHit::Cpu
+                    });
+                    running.kill();
+                    stdin = None;
+                    continue;
+                }
+            }
+            match terminated_at {
+                Some(at) => at + TERM_GRACE,
+                None => deadline,
+            }
+        };
+        let timeout = wake_by.saturating_duration_since(now).min(TICK);
+
+        let mut fds = Vec::with_capacity(3);
+        for file in [stdout.file.as_ref(), stderr.file.as_ref()]
+            .into_iter()
+            .flatten()
+        {
+            fds.push(pollfd(file, libc::POLLIN));
+        }
+        if let Some(feed) = &stdin {
+            fds.push(pollfd(&feed.file, libc::POLLOUT));
+        }
+        poll(&mut fds, timeout).map_err(io_err("waiting for output"))?;
+
+        if stdout.read().map_err(io_err("reading stdout"))? {
+            limit.get_or_insert(LimitHit::Output);
+            running.kill();
+            stdin = None;
+        }
+        // Past its cap stderr is only drained: a chatty program is not a failing one.
+        stderr.read().map_err(io_err("reading stderr"))?;
+        if let Some(feed) = &mut stdin {
+            if feed.write().map_err(io_err("writing stdin"))? {
+                stdin = None;
+            }
+        }
+    }
+
+    let ended_at = ended_at.unwrap_or_else(Instant::now);
+    let status = status.unwrap_or(Status::Signaled(libc::SIGKILL));
+    let usage = running.usage();
+    if limit.is_none() {
+        limit = match status {
+            Status::Signaled(libc::SIGXCPU) => Some(LimitHit::Cpu),
+            Status::Signaled(libc::SIGKILL) if usage.cpu >= limits.cpu => Some(LimitHit::Cpu),
+            _ if usage.oom => Some(LimitHit::Memory),
+            _ => None,
+        };
+    }
+    Ok(Outcome {
+        status,
+        cpu: usage.cpu,
+        wall: ended_at - start,
+        peak_memory: usage.peak_memory,
+        stdout: stdout.buf,
+        stderr: stderr.buf,
+        stdout_truncated: stdout.truncated,
+        stderr_truncated: stderr.truncated,
+        limit,
+    })
+}
+
+/// Bytes still to be written to the program's stdin.
+struct Feed<'a> {
+    file: File,
+    bytes: &'a [u8],
+    written: usize,
+}
+
+impl Feed<'_> {
+    /// Writes what the pipe takes now; true when finished (all written, or the reader is gone).
+    fn write(&mut self) -> io::Result<bool> {
+        while self.written < self.bytes.len() {
+            match self.file.write(&self.bytes[self.written..]) {
+                Ok(0) => return Ok(true),
+                Ok(n) => self.written += n,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(false),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                // The program closed stdin or ended without reading it all: its business, not ours.
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(true),
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(true)
+    }
+}
+
+/// One output pipe and what has been kept of it.
+struct Capture {
+    file: Option<File>,
+    buf: Vec<u8>,
+    cap: usize,
+    truncated: bool,
+}
+
+impl Capture {
+    fn new(file: Option<File>, cap: usize) -> Result<Capture, SandboxError> {
+        if let Some(file) = &file {
+            set_nonblocking(file).map_err(io_err("setting up output pipes"))?;
+        }
+        Ok(Capture {
+            file,
+            buf: Vec::new(),
+            cap,
+            truncated: false,
+        })
+    }
+
+    fn done(&self) -> bool {
+        self.file.is_none()
+    }
+
+    /// Reads what is available; true the first time the output goes past the cap.
+    fn read(&mut self) -> io::Result<bool> {
+        let Some(file) = &mut self.file else {
+            return Ok(false);
+        };
+        let mut chunk = vec![0u8; CHUNK];
+        let mut overflowed = false;
+        for _ in 0..READS_PER_WAKE {
+            match file.read(&mut chunk) {
+                Ok(0) => {
+                    self.file = None;
+                    break;
+                }
+                Ok(n) => {
+                    let room = self.cap.saturating_sub(self.buf.len());
+                    self.buf.extend_from_slice(&chunk[..n.min(room)]);
+                    if n > room && !self.truncated {
+                        self.truncated = true;
+                        overflowed = true;
+                    }
+                }
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(overflowed)
+    }
+}
+
+fn pollfd(file: &File, events: libc::c_short) -> libc::pollfd {
+    libc::pollfd {
+        fd: file.as_raw_fd(),
+        events,
+        revents: 0,
+    }
+}
+
+/// poll(2) for at most `timeout` (rounded up to whole milliseconds); EINTR counts as a wake-up.
+pub(crate) fn poll(fds: &mut [libc::pollfd], timeout: Duration) -> io::Result<usize> {
+    let ms = timeout.as_micros().div_ceil(1000).min(i32::MAX as u128) as libc::c_int;
+    // SAFETY: fds is a valid, exclusively borrowed slice of pollfd.
+    let r = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, ms) };
+    if r < 0 {
+        let err = io::Error::last_os_error();
+        if err.kind() == io::ErrorKind::Interrupted {
+            return Ok(0);
+        }
+        return Err(err);
+    }
+    Ok(r as usize)
+}
+
+/// Sets O_NONBLOCK on our end of a pipe (the program's end is a separate open file and stays blocking).
+pub fn set_nonblocking(file: &File) -> io::Result<()> {
+    let fd = file.as_raw_fd();
+    // SAFETY: fcntl on a descriptor we own.
+    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+    if flags < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: as above.
+    if unsafe { libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK) } < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+fn io_err(doing: &'static str) -> impl Fn(io::Error) -> SandboxError {
+    move |source| SandboxError::Io { doing, source }
+}

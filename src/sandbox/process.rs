@@ -1,0 +1,338 @@
+//! A program spawned in its own process group on Unix: the `Running` shared by the `none` and `basic`
+//! tiers (and reusable by any tier that starts a plain child), plus the rlimits applied before `exec`.
+
+use std::fs::File;
+use std::io;
+use std::os::unix::process::CommandExt;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use super::{Limits, Running, SandboxError, Spec, Status, Stdin, Usage};
+
+/// `PATH` given to a program whose spec has none.
+pub const DEFAULT_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
+
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+type Resource = libc::__rlimit_resource_t;
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+type Resource = libc::c_int;
+
+/// One resource limit, computed before the fork so the child only makes the `setrlimit` call.
+#[derive(Clone, Copy, Debug)]
+pub struct Rlimit {
+    resource: Resource,
+    soft: libc::rlim_t,
+    hard: libc::rlim_t,
+}
+
+/// The rlimits of the `basic` tier for `limits`, clamped to the grader's own hard limits (an
+/// unprivileged grader cannot raise them).
+///
+/// CPU: soft = the limit rounded up to whole seconds, hard = soft + 1, so the kernel sends `SIGXCPU` a
+/// second before `SIGKILL`; the driver also watches CPU time and stops the program at the exact limit.
+pub fn rlimits(limits: &Limits) -> Vec<Rlimit> {
+    let cpu_secs = limits.cpu.as_secs() + u64::from(limits.cpu.subsec_nanos() > 0);
+    let cpu_secs = cpu_secs.max(1);
+    let mut out = vec![
+        rlimit(libc::RLIMIT_CPU, cpu_secs, cpu_secs + 1),
+        rlimit(libc::RLIMIT_FSIZE, limits.file_size, limits.file_size),
+        rlimit(libc::RLIMIT_NOFILE, limits.open_files, limits.open_files),
+        rlimit(libc::RLIMIT_CORE, 0, 0),
+        rlimit(libc::RLIMIT_STACK, limits.stack, limits.stack),
+    ];
+    if let Some(bytes) = limits.address_space {
+        out.push(rlimit(libc::RLIMIT_AS, bytes, bytes));
+    }
+    out
+}
+
+fn rlimit(resource: Resource, soft: u64, hard: u64) -> Rlimit {
+    let mut current = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: libc::RLIM_INFINITY,
+    };
+    // SAFETY: getrlimit writes into the struct we own.
+    if unsafe { libc::getrlimit(resource, &mut current) } != 0 {
+        current.rlim_max = libc::RLIM_INFINITY;
+    }
+    let max = current.rlim_max;
+    let clamp = |v: u64| -> libc::rlim_t {
+        let v = v as libc::rlim_t;
+        if max != libc::RLIM_INFINITY && v > max {
+            max
+        } else {
+            v
+        }
+    };
+    Rlimit {
+        resource,
+        soft: clamp(soft),
+        hard: clamp(hard),
+    }
+}
+
+/// Builds the command for `spec`: clean environment (only `spec.env`, plus `PATH` if absent), working
+/// directory, piped stdout/stderr, stdin per the spec, and a new process group.
+pub fn command(spec: &Spec) -> Command {
+    let mut cmd = Command::new(&spec.program);
+    cmd.args(&spec.args)
+        .current_dir(&spec.workdir)
+        .env_clear()
+        .stdin(match spec.stdin {
+            Stdin::Null => Stdio::null(),
+            Stdin::Bytes(_) | Stdin::Piped => Stdio::piped(),
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0);
+    for (key, value) in &spec.env {
+        cmd.env(key, value);
+    }
+    if !spec.env.iter().any(|(key, _)| key == "PATH") {
+        cmd.env("PATH", DEFAULT_PATH);
+    }
+    cmd
+}
+
+/// Makes the child apply `limits` between `fork` and `exec`.
+pub fn apply_rlimits(cmd: &mut Command, limits: Vec<Rlimit>) {
+    let hook = move || -> io::Result<()> {
+        for r in &limits {
+            let value = libc::rlimit {
+                rlim_cur: r.soft,
+                rlim_max: r.hard,
+            };
+            // SAFETY: setrlimit is async-signal-safe and reads a struct on our stack.
+            if unsafe { libc::setrlimit(r.resource, &value) } != 0 {
+                return Err(io::Error::last_os_error());
+            }
+        }
+        Ok(())
+    };
+    // SAFETY: the hook only calls setrlimit and reads errno, both async-signal-safe, and allocates
+    // nothing (the limits were computed before the fork).
+    unsafe {
+        cmd.pre_exec(hook);
+    }
+}
+
+/// Spawns `cmd` (built by [`command`]) and takes over its pid and pipes.
+pub fn spawn(mut cmd: Command, spec: &Spec) -> Result<GroupProcess, SandboxError> {
+    let mut child = cmd.spawn().map_err(|source| SandboxError::Spawn {
+        program: spec.program.to_string_lossy().into_owned(),
+        source,
+    })?;
+    let pid = child.id() as libc::pid_t;
+    // From here on we wait with wait4 (for the child's own rusage); `std::process::Child` never reaps on
+    // drop, so dropping it only closes the handles we did not take.
+    let stdin = child
+        .stdin
+        .take()
+        .map(|s| File::from(std::os::fd::OwnedFd::from(s)));
+    let stdout = child
+        .stdout
+        .take()
+        .map(|s| File::from(std::os::fd::OwnedFd::from(s)));
+    let stderr = child
+        .stderr
+        .take()
+        .map(|s| File::from(std::os::fd::OwnedFd::from(s)));
+    drop(child);
+    Ok(GroupProcess {
+        pid,
+        stdin,
+        stdout,
+        stderr,
+        status: None,
+        final_usage: None,
+        group_alive: true,
+    })
+}
+
+/// A child that leads its own process group.
+///
+/// The group is signalled only while the leader is unreaped (running or a zombie), so its pid, which is
+/// also the group id, cannot have been reused by an unrelated process. When the leader ends, the rest of
+/// its group is killed at once: background processes never outlive the program.
+#[derive(Debug)]
+pub struct GroupProcess {
+    pid: libc::pid_t,
+    stdin: Option<File>,
+    stdout: Option<File>,
+    stderr: Option<File>,
+    status: Option<Status>,
+    final_usage: Option<Usage>,
+    group_alive: bool,
+}
+
+impl GroupProcess {
+    /// The leader's pid (also the process group id).
+    pub fn pid(&self) -> libc::pid_t {
+        self.pid
+    }
+
+    fn signal_group(&self, signal: libc::c_int) {
+        if self.group_alive {
+            // SAFETY: plain syscall; the group id is still reserved by our unreaped leader.
+            unsafe {
+                libc::killpg(self.pid, signal);
+            }
+        }
+    }
+
+    /// Has the leader ended? Leaves it a zombie (WNOWAIT) so the group id stays reserved.
+    fn leader_ended(&self) -> Result<bool, SandboxError> {
+        loop {
+            // SAFETY: siginfo_t is plain data; waitid fills it.
+            let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+            // SAFETY: plain syscall on our own child.
+            let r = unsafe {
+                libc::waitid(
+                    libc::P_PID,
+                    self.pid as libc::id_t,
+                    &mut info,
+                    libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+                )
+            };
+            if r == -1 {
+                let err = io::Error::last_os_error();
+                if err.kind() == io::ErrorKind::Interrupted {
+                    continue;
+                }
+                return Err(SandboxError::Io {
+                    doing: "waiting for the program",
+                    source: err,
+                });
+            }
+            // SAFETY: waitid succeeded, so si_pid is initialised (0 when nothing has ended).
+            return Ok(unsafe { info.si_pid() } != 0);
+        }
+    }
+
+    /// Kills what is left of the group, then reaps the leader with its rusage.
+    fn reap(&mut self) -> Result<Status, SandboxError> {
+        self.signal_group(libc::SIGKILL);
+        let mut raw = 0;
+        // SAFETY: rusage is plain data; wait4 fills it.
+        let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+        loop {
+            // SAFETY: plain syscall on our own child.
+            let r = unsafe { libc::wait4(self.pid, &mut raw, 0, &mut ru) };
+            if r == -1 {
+                let err = io::Error::last_os_error();
+                if err.kind() == io::ErrorKind::Interrupted {
+                    continue;
+                }
+                self.group_alive = false;
+                return Err(SandboxError::Io {
+                    doing: "reaping the program",
+                    source: err,
+                });
+            }
+            break;
+        }
+        self.group_alive = false;
+        let status = if libc::WIFSIGNALED(raw) {
+            Status::Signaled(libc::WTERMSIG(raw))
+        } else {
+            Status::Exited(libc::WEXITSTATUS(raw))
+        };
+        let cpu = timeval(ru.ru_utime) + timeval(ru.ru_stime);
+        // ru_maxrss is in KiB on Linux.
+        let peak = u64::try_from(ru.ru_maxrss).unwrap_or(0) * 1024;
+        self.final_usage = Some(Usage {
+            cpu,
+            peak_memory: Some(peak),
+            oom: false,
+        });
+        self.status = Some(status);
+        Ok(status)
+    }
+}
+
+fn timeval(tv: libc::timeval) -> Duration {
+    Duration::from_secs(u64::try_from(tv.tv_sec).unwrap_or(0))
+        + Duration::from_micros(u64::try_from(tv.tv_usec).unwrap_or(0))
+}
+
+impl Running for GroupProcess {
+    fn take_stdin(&mut self) -> Option<File> {
+        self.stdin.take()
+    }
+
+    fn take_stdout(&mut self) -> Option<File> {
+        self.stdout.take()
+    }
+
+    fn take_stderr(&mut self) -> Option<File> {
+        self.stderr.take()
+    }
+
+    fn try_wait(&mut self) -> Result<Option<Status>, SandboxError> {
+        if let Some(status) = self.status {
+            return Ok(Some(status));
+        }
+        if self.leader_ended()? {
+            self.reap().map(Some)
+        } else {
+            Ok(None)
+        }
+    }
+
+    fn terminate(&mut self) {
+        self.signal_group(libc::SIGTERM);
+    }
+
+    fn kill(&mut self) {
+        if self.status.is_none() {
+            // Errors here mean the child is already gone; there is nothing more to do.
+            let _ = self.reap();
+        }
+    }
+
+    fn usage(&mut self) -> Usage {
+        if let Some(usage) = self.final_usage {
+            return usage;
+        }
+        live_usage(self.pid)
+    }
+}
+
+impl Drop for GroupProcess {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// CPU (self and reaped children) and peak resident memory of a live process, from `/proc`. Zero when
+/// unreadable (the process just ended, or no `/proc`).
+pub fn live_usage(pid: libc::pid_t) -> Usage {
+    let mut usage = Usage::default();
+    if let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // The command name may hold spaces and parentheses: fields start after the last ')'.
+        if let Some(rest) = stat.rsplit_once(')').map(|(_, rest)| rest) {
+            let fields: Vec<&str> = rest.split_whitespace().collect();
+            // utime, stime, cutime, cstime are fields 14..=17 of the full line, 11..=14 after ')'.
+            let ticks: u64 = fields
+                .get(11..15)
+                .map(|f| f.iter().filter_map(|v| v.parse::<u64>().ok()).sum())
+                .unwrap_or(0);
+            usage.cpu = ticks_to_duration(ticks);
+        }
+    }
+    if let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) {
+        usage.peak_memory = status
+            .lines()
+            .find_map(|line| line.strip_prefix("VmHWM:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            .map(|kib| kib * 1024);
+    }
+    usage
+}
+
+fn ticks_to_duration(ticks: u64) -> Duration {
+    // SAFETY: sysconf is a plain query.
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    let hz = u64::try_from(hz).ok().filter(|&hz| hz > 0).unwrap_or(100);
+    Duration::from_nanos(ticks.saturating_mul(1_000_000_000) / hz)
+}

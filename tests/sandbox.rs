@@ -1,0 +1,377 @@
+//! The `basic` and `none` sandboxes through the shared driver: statuses, limits, caps, pipes, groups.
+
+use std::ffi::OsString;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use grader::sandbox::{
+    self, BasicSandbox, LimitHit, LineReader, NoSandbox, ReadLine, Sandbox, Spec, Status, Stdin,
+    Tier, Written,
+};
+
+fn limits() -> sandbox::Limits {
+    sandbox::Limits {
+        cpu: Duration::from_secs(5),
+        wall: Duration::from_secs(10),
+        memory: 512 << 20,
+        output: 1 << 20,
+        file_size: 16 << 20,
+        processes: 64,
+        open_files: 64,
+        stack: 8 << 20,
+        address_space: None,
+    }
+}
+
+fn sh(dir: &Path, script: &str) -> Spec {
+    Spec {
+        program: "/bin/sh".into(),
+        args: vec!["-c".into(), script.into()],
+        workdir: dir.to_path_buf(),
+        env: Vec::new(),
+        stdin: Stdin::Null,
+        limits: limits(),
+        read_only: Vec::new(),
+    }
+}
+
+fn run(spec: &Spec) -> sandbox::Outcome {
+    BasicSandbox.run(spec).expect("the sandbox runs")
+}
+
+fn pid_alive(pid: i32) -> bool {
+    // A zombie is dead for our purposes; anything else in /proc is alive.
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => !stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
+        Err(_) => false,
+    }
+}
+
+#[test]
+fn exit_codes_and_output() {
+    let dir = crate::util::scratch();
+    let out = run(&sh(dir.path(), "echo out; echo err >&2; exit 3"));
+    assert_eq!(out.status, Status::Exited(3));
+    assert_eq!(out.stdout, b"out\n");
+    assert_eq!(out.stderr, b"err\n");
+    assert_eq!(out.limit, None);
+    assert!(!out.stdout_truncated && !out.stderr_truncated);
+    assert!(out.peak_memory.is_some_and(|m| m > 0));
+}
+
+#[test]
+fn abort_is_signal_6() {
+    let dir = crate::util::scratch();
+    let out = run(&sh(dir.path(), "kill -ABRT $$"));
+    assert_eq!(out.status, Status::Signaled(6));
+    assert_eq!(out.limit, None);
+}
+
+#[test]
+fn wall_timeout_kills_sleep() {
+    let dir = crate::util::scratch();
+    let mut spec = sh(dir.path(), "sleep 30");
+    spec.limits.wall = Duration::from_millis(300);
+    let t = Instant::now();
+    let out = run(&spec);
+    assert_eq!(out.limit, Some(LimitHit::Wall));
+    assert!(
+        matches!(out.status, Status::Signaled(_)),
+        "{:?}",
+        out.status
+    );
+    assert!(
+        t.elapsed() < Duration::from_secs(3),
+        "took {:?}",
+        t.elapsed()
+    );
+    assert!(out.wall >= Duration::from_millis(300));
+}
+
+#[test]
+fn sigterm_ignored_still_killed() {
+    let dir = crate::util::scratch();
+    let mut spec = sh(dir.path(), "trap '' TERM; while :; do sleep 0.05; done");
+    spec.limits.wall = Duration::from_millis(200);
+    let t = Instant::now();
+    let out = run(&spec);
+    assert_eq!(out.limit, Some(LimitHit::Wall));
+    assert_eq!(out.status, Status::Signaled(libc::SIGKILL));
+    assert!(
+        t.elapsed() < Duration::from_secs(3),
+        "took {:?}",
+        t.elapsed()
+    );
+}
+
+#[test]
+fn cpu_limit_on_busy_loop() {
+    let dir = crate::util::scratch();
+    let mut spec = sh(dir.path(), "while :; do :; done");
+    spec.limits.cpu = Duration::from_millis(300);
+    let out = run(&spec);
+    assert_eq!(out.limit, Some(LimitHit::Cpu));
+    assert!(out.cpu >= Duration::from_millis(300), "cpu {:?}", out.cpu);
+    assert!(out.cpu < Duration::from_secs(2), "cpu {:?}", out.cpu);
+}
+
+#[test]
+fn rlimit_cpu_sends_sigxcpu() {
+    // The kernel's SIGXCPU at the soft RLIMIT_CPU is reported as the CPU limit, whoever sent it.
+    let dir = crate::util::scratch();
+    let mut spec = sh(dir.path(), "kill -XCPU $$");
+    spec.limits.cpu = Duration::from_secs(1);
+    let out = run(&spec);
+    assert_eq!(out.status, Status::Signaled(libc::SIGXCPU));
+    assert_eq!(out.limit, Some(LimitHit::Cpu));
+}
+
+#[test]
+fn stdout_flood_hits_output_limit() {
+    let dir = crate::util::scratch();
+    let mut spec = sh(dir.path(), "yes");
+    spec.limits.output = 100_000;
+    let out = run(&spec);
+    assert_eq!(out.limit, Some(LimitHit::Output));
+    assert!(out.stdout_truncated);
+    assert_eq!(out.stdout.len(), 100_000);
+    assert!(out.stdout.starts_with(b"y\ny\n"));
+}
+
+#[test]
+fn stderr_flood_is_truncated_not_fatal() {
+    let dir = crate::util::scratch();
+    let mut spec = sh(
+        dir.path(),
+        "head -c 3000000 /dev/zero | tr '\\0' e >&2; echo done",
+    );
+    spec.limits.output = 1000;
+    let out = run(&spec);
+    assert_eq!(out.limit, None);
+    assert_eq!(out.status, Status::Exited(0));
+    assert!(out.stderr_truncated);
+    assert_eq!(out.stderr.len(), 1000);
+    assert_eq!(out.stdout, b"done\n");
+}
+
+#[test]
+fn stdin_bytes_are_delivered() {
+    let dir = crate::util::scratch();
+    let mut spec = sh(dir.path(), "cat");
+    let input: Vec<u8> = (0..200_000u32).map(|i| b'a' + (i % 26) as u8).collect();
+    spec.stdin = Stdin::Bytes(input.clone());
+    let out = run(&spec);
+    assert_eq!(out.status, Status::Exited(0));
+    assert_eq!(out.stdout, input);
+}
+
+#[test]
+fn unread_large_stdin_does_not_hang() {
+    let dir = crate::util::scratch();
+    let mut spec = sh(dir.path(), "echo ignored");
+    spec.stdin = Stdin::Bytes(vec![b'x'; 10 << 20]);
+    let t = Instant::now();
+    let out = run(&spec);
+    assert_eq!(out.status, Status::Exited(0));
+    assert_eq!(out.stdout, b"ignored\n");
+    assert!(
+        t.elapsed() < Duration::from_secs(3),
+        "took {:?}",
+        t.elapsed()
+    );
+}
+
+#[test]
+fn background_child_holding_stdout_is_killed() {
+    let dir = crate::util::scratch();
+    let spec = sh(dir.path(), "sleep 100 & echo $!; echo hi");
+    let t = Instant::now();
+    let out = run(&spec);
+    assert!(
+        t.elapsed() < Duration::from_secs(3),
+        "took {:?}",
+        t.elapsed()
+    );
+    assert_eq!(out.status, Status::Exited(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut lines = text.lines();
+    let pid: i32 = lines.next().unwrap().parse().unwrap();
+    assert_eq!(lines.next(), Some("hi"));
+    // SIGKILL is delivered asynchronously; give the kernel a moment.
+    let gone = (0..100).any(|_| {
+        std::thread::sleep(Duration::from_millis(10));
+        !pid_alive(pid)
+    });
+    assert!(gone, "background pid {pid} survived the run");
+}
+
+#[test]
+fn whole_group_killed_on_timeout() {
+    let dir = crate::util::scratch();
+    let mut spec = sh(dir.path(), "sleep 100 & echo $!; sleep 100");
+    spec.limits.wall = Duration::from_millis(300);
+    let out = run(&spec);
+    assert_eq!(out.limit, Some(LimitHit::Wall));
+    let pid: i32 = String::from_utf8(out.stdout)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let gone = (0..100).any(|_| {
+        std::thread::sleep(Duration::from_millis(10));
+        !pid_alive(pid)
+    });
+    assert!(gone, "pid {pid} survived the timeout");
+}
+
+#[test]
+fn environment_is_only_what_was_given() {
+    let dir = crate::util::scratch();
+    let mut spec = sh(dir.path(), "env | sort; pwd");
+    spec.env = vec![(OsString::from("ONLY"), OsString::from("this"))];
+    let out = run(&spec);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    let pwd = lines.pop().unwrap();
+    // sh itself may export PWD (and SHLVL); nothing from the grader's environment may appear.
+    let vars: Vec<&str> = lines
+        .into_iter()
+        .filter(|l| !l.starts_with("PWD=") && !l.starts_with("SHLVL=") && !l.starts_with("_="))
+        .collect();
+    assert_eq!(vars, ["ONLY=this", "PATH=/usr/local/bin:/usr/bin:/bin"]);
+    assert_eq!(Path::new(pwd), dir.path().canonicalize().unwrap());
+}
+
+#[test]
+fn rlimits_are_applied_by_basic_only() {
+    let dir = crate::util::scratch();
+    let mut spec = sh(dir.path(), "ulimit -n; ulimit -c; ulimit -t");
+    spec.limits.open_files = 37;
+    spec.limits.cpu = Duration::from_millis(1500);
+    let out = run(&spec);
+    assert_eq!(out.stdout, b"37\n0\n2\n");
+    let plain = NoSandbox.run(&spec).unwrap();
+    assert_ne!(plain.stdout, b"37\n0\n2\n");
+}
+
+#[test]
+fn file_size_limit_stops_big_writes() {
+    let dir = crate::util::scratch();
+    let mut spec = sh(dir.path(), "head -c 200000 /dev/zero > big");
+    spec.limits.file_size = 10_000;
+    let out = run(&spec);
+    assert_ne!(out.status, Status::Exited(0));
+    assert_eq!(
+        std::fs::metadata(dir.path().join("big")).unwrap().len(),
+        10_000
+    );
+}
+
+#[test]
+fn memory_watch_stops_a_hog() {
+    let dir = crate::util::scratch();
+    // Each `x=$x$x` doubles a shell string: well past 64 MiB within a few steps.
+    let mut spec = sh(dir.path(), "x=0123456789abcdef; while :; do x=$x$x; done");
+    spec.limits.memory = 64 << 20;
+    let out = run(&spec);
+    assert_eq!(out.limit, Some(LimitHit::Memory), "{out:?}");
+}
+
+#[test]
+fn missing_program_is_a_sandbox_error() {
+    let dir = crate::util::scratch();
+    let mut spec = sh(dir.path(), "");
+    spec.program = "/nonexistent/program".into();
+    let err = BasicSandbox.run(&spec).unwrap_err();
+    assert!(err.to_string().contains("/nonexistent/program"), "{err}");
+}
+
+#[test]
+fn select_and_probe() {
+    assert_eq!(sandbox::select(Tier::Basic).unwrap().tier(), Tier::Basic);
+    assert_eq!(sandbox::select(Tier::None).unwrap().tier(), Tier::None);
+    let probes = sandbox::probe();
+    assert_eq!(probes.len(), 3);
+    assert!(probes[1].unavailable.is_none());
+}
+
+#[test]
+fn interactive_lines_with_deadlines() {
+    let dir = crate::util::scratch();
+    let mut spec = sh(
+        dir.path(),
+        "read a; echo got $a; read b; printf 'partial'; sleep 5",
+    );
+    spec.stdin = Stdin::Piped;
+    let mut running = BasicSandbox.spawn(&spec).unwrap();
+    let mut stdin = running.take_stdin().unwrap();
+    let mut reader = LineReader::new(running.take_stdout().unwrap()).unwrap();
+    let soon = || Instant::now() + Duration::from_secs(3);
+    assert_eq!(
+        sandbox::write_all_by(&mut stdin, b"one\n", soon()).unwrap(),
+        Written::All
+    );
+    assert_eq!(
+        reader.read_line(soon(), 100).unwrap(),
+        ReadLine::Line(b"got one".to_vec())
+    );
+    sandbox::write_all_by(&mut stdin, b"two\n", soon()).unwrap();
+    let t = Instant::now();
+    let r = reader
+        .read_line(Instant::now() + Duration::from_millis(200), 100)
+        .unwrap();
+    assert_eq!(r, ReadLine::Timeout);
+    assert!(t.elapsed() < Duration::from_secs(1));
+    assert_eq!(reader.pending(), b"partial");
+    assert_eq!(reader.read_line(soon(), 3).unwrap(), ReadLine::TooLong);
+    running.kill();
+    assert!(matches!(
+        running.try_wait().unwrap(),
+        Some(Status::Signaled(9))
+    ));
+    assert_eq!(reader.read_line(soon(), 100).unwrap(), ReadLine::Eof);
+    assert_eq!(reader.pending(), b"partial");
+}
+
+#[test]
+fn line_reader_eof_and_closed_stdin() {
+    let dir = crate::util::scratch();
+    let mut spec = sh(dir.path(), "exec 0<&-; echo a; echo b");
+    spec.stdin = Stdin::Piped;
+    let mut running = NoSandbox.spawn(&spec).unwrap();
+    let mut stdin = running.take_stdin().unwrap();
+    let mut reader = LineReader::new(running.take_stdout().unwrap()).unwrap();
+    let soon = || Instant::now() + Duration::from_secs(3);
+    assert_eq!(
+        reader.read_line(soon(), 10).unwrap(),
+        ReadLine::Line(b"a".to_vec())
+    );
+    assert_eq!(
+        reader.read_line(soon(), 10).unwrap(),
+        ReadLine::Line(b"b".to_vec())
+    );
+    assert_eq!(reader.read_line(soon(), 10).unwrap(), ReadLine::Eof);
+    let big = vec![b'x'; 1 << 20];
+    assert_eq!(
+        sandbox::write_all_by(&mut stdin, &big, soon()).unwrap(),
+        Written::Closed
+    );
+}
+
+#[test]
+fn parallel_runs_keep_their_own_usage() {
+    let dir = crate::util::scratch();
+    let handles: Vec<_> = (0..4)
+        .map(|i| {
+            let spec = sh(dir.path(), &format!("echo {i}; exit {i}"));
+            std::thread::spawn(move || BasicSandbox.run(&spec).unwrap())
+        })
+        .collect();
+    for (i, h) in handles.into_iter().enumerate() {
+        let out = h.join().unwrap();
+        assert_eq!(out.status, Status::Exited(i as i32));
+        assert_eq!(out.stdout, format!("{i}\n").into_bytes());
+    }
+}
