@@ -4,6 +4,7 @@ pub mod config;
 pub mod dialogue;
 pub mod elo;
 pub mod game;
+pub mod games;
 pub mod lines;
 pub mod permove;
 pub mod persistent;
@@ -20,8 +21,6 @@ pub mod tournament;
 
 #[cfg(test)]
 mod proctests;
-#[cfg(test)]
-mod testbox;
 #[cfg(test)]
 mod testgame;
 #[cfg(test)]

@@ -51,10 +51,12 @@ struct Match2 {
     config: ArenaConfig,
 }
 
-/// The sandbox submissions run under, when the build has one.
+/// The sandbox submissions run under: the `basic` tier (own process group, rlimits, kill the group).
 #[must_use]
 pub fn sandbox() -> Option<Arc<dyn Sandbox>> {
-    None
+    crate::sandbox::select(crate::sandbox::Tier::Basic)
+        .ok()
+        .map(Arc::from)
 }
 
 impl Visitor for Match2 {

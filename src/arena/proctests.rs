@@ -11,8 +11,26 @@ use super::persistent::PersistentSeat;
 use super::record::{Ending, GameRecord, GameResult};
 use super::referee::{play, Match, Policy};
 use super::seat::{Reply, ScriptSeat, Seat};
-use super::testbox::{limits, TestBox};
 use super::testgame::Race;
+
+/// The real `basic` tier: what `grader play` uses.
+fn basic() -> Arc<dyn crate::sandbox::Sandbox> {
+    Arc::from(crate::sandbox::select(crate::sandbox::Tier::Basic).expect("the basic sandbox"))
+}
+
+fn limits() -> crate::sandbox::Limits {
+    crate::sandbox::Limits {
+        cpu: Duration::from_secs(60),
+        wall: Duration::from_secs(60),
+        memory: 1 << 30,
+        output: 1 << 20,
+        file_size: 1 << 20,
+        processes: 64,
+        open_files: 64,
+        stack: 8 << 20,
+        address_space: None,
+    }
+}
 
 /// A `/bin/sh` player: answers `ready` to `game`, runs `on_turn` for each `turn`, exits on `end`.
 fn player(dir: &Path, name: &str, on_turn: &str) -> PersistentSeat {
@@ -30,7 +48,7 @@ fn player(dir: &Path, name: &str, on_turn: &str) -> PersistentSeat {
         limits: limits(),
         read_only: Vec::new(),
     };
-    PersistentSeat::new(Arc::new(TestBox), spec, Duration::from_secs(5))
+    PersistentSeat::new(basic(), spec, Duration::from_secs(5))
 }
 
 fn against_script(seat: &mut PersistentSeat) -> (GameRecord, Duration) {
@@ -122,7 +140,7 @@ fn a_player_that_never_says_ready_loses_at_the_start() {
         limits: limits(),
         read_only: Vec::new(),
     };
-    let mut seat = PersistentSeat::new(Arc::new(TestBox), spec, Duration::from_millis(500));
+    let mut seat = PersistentSeat::new(basic(), spec, Duration::from_millis(500));
     let (r, took) = against_script(&mut seat);
     assert_loses(
         &r,
@@ -144,7 +162,7 @@ fn per_move(dir: &Path, name: &str, body: &str) -> super::permove::PerMoveSeat {
         limits: limits(),
         read_only: Vec::new(),
     };
-    super::permove::PerMoveSeat::new(Arc::new(TestBox), spec)
+    super::permove::PerMoveSeat::new(basic(), spec)
 }
 
 #[test]
@@ -243,8 +261,7 @@ fn a_dialogue_program_plays_through_its_prompts() {
         seed: 1,
     };
     for (side, expect_moves) in [(0usize, 7usize), (1, 7)] {
-        let mut prog =
-            super::dialogue::DialogueSeat::new(Arc::new(TestBox), spec.clone(), dialogue_script());
+        let mut prog = super::dialogue::DialogueSeat::new(basic(), spec.clone(), dialogue_script());
         let mut other = ScriptSeat::new(vec![Reply::Line("2".into())]);
         let seats: [&mut dyn Seat<Race>; 2] = if side == 0 {
             [&mut prog, &mut other]
@@ -267,7 +284,7 @@ fn a_dialogue_program_plays_through_its_prompts() {
     mute_spec.args = vec![dir.path().join("mute.sh").into()];
     let mut script = dialogue_script();
     script.expect_timeout = Duration::from_millis(200);
-    let mut prog = super::dialogue::DialogueSeat::new(Arc::new(TestBox), mute_spec, script);
+    let mut prog = super::dialogue::DialogueSeat::new(basic(), mute_spec, script);
     let mut other = ScriptSeat::new(vec![Reply::Line("2".into())]);
     let t = Instant::now();
     let r = play(

@@ -255,13 +255,15 @@ fn side_of(i: usize) -> Player {
     }
 }
 
-/// `1.05 s`, `320 ms`.
+/// `1.05 s`, `320 ms`, `45 µs`.
 #[must_use]
 pub fn seconds(d: Duration) -> String {
     if d >= Duration::from_secs(1) {
         format!("{:.2} s", d.as_secs_f64())
-    } else {
+    } else if d >= Duration::from_millis(1) {
         format!("{} ms", d.as_millis())
+    } else {
+        format!("{} µs", d.as_micros())
     }
 }
 

@@ -1,8 +1,12 @@
 //! The games the CLI can name, and the bots each offers: one place that turns `ut3` or `oska:5` into a
 //! concrete `ArenaGame` type, so `play` and `tournament` stay generic.
 
+use reference::games::tictactoe::TicTacToe;
+use reference::games::tmmorris::Morris;
+
 use super::config::GAMES;
 use super::game::ArenaGame;
+use super::games::random_only;
 use super::seat::Pick;
 
 /// Builds a bot's move picker from its spec and a seed, or says why it cannot.
@@ -44,6 +48,9 @@ pub fn dispatch<V: Visitor>(name: &str, v: V) -> Result<V::Out, GameError> {
     } else if !param.is_empty() {
         return Err(GameError::Unknown(name.to_string()));
     }
-    let _ = v;
-    Err(GameError::Missing(name.to_string()))
+    match base {
+        "tictactoe" => Ok(v.visit(TicTacToe::new(), random_only::<TicTacToe>)),
+        "tmmorris" => Ok(v.visit(Morris::new(), random_only::<Morris>)),
+        _ => Err(GameError::Missing(name.to_string())),
+    }
 }

@@ -66,7 +66,7 @@ fn each_fault_loses_with_its_own_reason() {
     let cases = [
         (
             Reply::Timeout,
-            "o timed out after 0 ms (limit 1.00 s + 50 ms margin) on move 2",
+            "o timed out after 0 µs (limit 1.00 s + 50 ms margin) on move 2",
         ),
         (
             Reply::Crashed("signal 11".into()),
