@@ -3,7 +3,6 @@
 //! many run at once.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 use reference::rng::Rng;
 
@@ -67,39 +66,39 @@ pub fn run_fixtures<G: ArenaGame>(
     done: &(dyn Fn(usize, &GameRecord) + Sync),
 ) -> Vec<GameRecord> {
     let next = AtomicUsize::new(0);
-    let slots: Mutex<Vec<Option<GameRecord>>> = Mutex::new(vec![None; fixtures.len()]);
-    let worker = || loop {
-        let i = next.fetch_add(1, Ordering::Relaxed);
-        let Some(f) = fixtures.get(i) else { break };
-        let mut a = maker.seat(f.first, f.seed);
-        let mut b = maker.seat(f.second, f.seed.rotate_left(32));
-        let who = Match {
-            players: [names[f.first].clone(), names[f.second].clone()],
-            seed: f.seed,
-        };
-        let record = play(
-            initial.clone(),
-            [a.as_mut(), b.as_mut()],
-            &who,
-            policy,
-            &mut |_, _| {},
-        );
-        done(i, &record);
-        if let Ok(mut slots) = slots.lock() {
-            slots[i] = Some(record);
+    // Each worker keeps its own results and they are merged once at the end: no lock per game.
+    let worker = || {
+        let mut mine = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(f) = fixtures.get(i) else { break };
+            let mut a = maker.seat(f.first, f.seed);
+            let mut b = maker.seat(f.second, f.seed.rotate_left(32));
+            let who = Match {
+                players: [names[f.first].clone(), names[f.second].clone()],
+                seed: f.seed,
+            };
+            let record = play(
+                initial.clone(),
+                [a.as_mut(), b.as_mut()],
+                &who,
+                policy,
+                &mut |_, _| {},
+            );
+            done(i, &record);
+            mine.push((i, record));
         }
+        mine
     };
-    std::thread::scope(|s| {
-        for _ in 0..jobs.max(1) {
-            s.spawn(worker);
-        }
+    let mut all: Vec<(usize, GameRecord)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..jobs.max(1)).map(|_| s.spawn(worker)).collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
     });
-    slots
-        .into_inner()
-        .unwrap_or_default()
-        .into_iter()
-        .flatten()
-        .collect()
+    all.sort_by_key(|(i, _)| *i);
+    all.into_iter().map(|(_, r)| r).collect()
 }
 
 /// What a whole tournament produced.
