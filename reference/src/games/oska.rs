@@ -236,9 +236,25 @@ impl Oska {
     }
 
     fn can_move(&self, side: Player) -> bool {
-        let mut any = false;
-        self.for_each_move(side, |_, _| any = true);
-        any
+        let g = self.geo();
+        let own = self.pieces[side.index()];
+        let other = self.pieces[side.opponent().index()];
+        let empty = !(own | other);
+        let mut rest = own;
+        while rest != 0 {
+            let from = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if g.steps[side.index()][from]
+                .iter()
+                .any(|&to| empty >> to & 1 == 1)
+                || g.jumps[side.index()][from]
+                    .iter()
+                    .any(|&(over, to)| other >> over & 1 == 1 && empty >> to & 1 == 1)
+            {
+                return true;
+            }
+        }
+        false
     }
 
     /// The result by rule 10's count: more pieces wins, equal is a draw.
