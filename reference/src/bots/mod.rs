@@ -44,6 +44,9 @@ pub trait Playable: Game + Notation + Send + Sync + 'static {
     /// A duel still running after this many plies is adjudicated a draw (only reachable in games that can
     /// cycle, like Three Men's Morris; for the others it is above the longest possible game).
     const MAX_PLIES: usize;
+    /// How much more the `defensive` bot weighs spoiling the opponent's prospects than building its own
+    /// (tuned per game with `examples/ladder.rs`).
+    const DEFENCE: i32 = 2;
     /// Whether [`Playable::solve`] answers (and so whether there is a `perfect` bot).
     const SOLVABLE: bool = false;
 
