@@ -1,6 +1,10 @@
 //! The one integration test binary: exercises the `grader` CLI end to end.
 
+mod arena;
 mod build;
+mod check;
+mod run;
 mod sandbox;
 mod solve;
+mod suite;
 mod util;
