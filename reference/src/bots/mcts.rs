@@ -124,7 +124,7 @@ impl Mcts {
                 path.push(cur);
             }
             // Simulation and backpropagation.
-            let outcome = state.playout(&mut self.rng, G::MAX_PLIES);
+            let outcome = state.playout(&mut self.rng, G::PLAYOUT_PLIES);
             for &n in &path {
                 let node = &mut nodes[n as usize];
                 node.visits += 1;
