@@ -245,3 +245,12 @@ fn sttt_first_placement_can_end_the_game() {
         second: None
     }));
 }
+
+#[test]
+fn oska_sizes_outside_the_range_are_errors() {
+    assert!(Oska::try_new(4).is_ok() && Oska::try_new(11).is_ok());
+    let err = Oska::try_new(12).unwrap_err().to_string();
+    assert!(err.contains("`12`") && err.contains("hint:"), "{err}");
+    assert!(Oska::try_new(3).is_err());
+    assert_eq!(Oska::new(11).squares(), 128);
+}
