@@ -1,5 +1,6 @@
 //! The one integration test binary: exercises the `grader` CLI end to end.
 
+mod arena;
 mod build;
 mod check;
 mod run;
