@@ -251,3 +251,38 @@ fn bad_games_bots_and_configs_are_usage_errors() {
             "arena.toml:3:14: bad move-limit `soon`",
         ));
 }
+
+#[test]
+fn a_saved_game_replays_and_a_tampered_one_is_refused() {
+    let dir = scratch();
+    let records = dir.path().join("records");
+    grader()
+        .args(["play", "tmmorris", "random", "random", "--seed", "4"])
+        .arg("--records")
+        .arg(&records)
+        .assert()
+        .success();
+    let file = records.join("game-0001.json");
+    let out = grader()
+        .arg("play")
+        .arg("--replay")
+        .arg(&file)
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(text.starts_with("x random vs o random#2"), "{text}");
+    assert!(text.contains("x plays "), "{text}");
+
+    let mut record: serde_json::Value = serde_json::from_str(&read(&file)).unwrap();
+    record["moves"][0]["state"] = serde_json::Value::from("xxxxxxxxx");
+    std::fs::write(&file, record.to_string()).unwrap();
+    grader()
+        .arg("play")
+        .arg("--replay")
+        .arg(&file)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "after move 1 the record says `xxxxxxxxx`",
+        ));
+}

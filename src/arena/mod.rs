@@ -13,6 +13,7 @@ pub mod players;
 pub mod record;
 pub mod referee;
 pub mod registry;
+pub mod replay;
 pub mod schedule;
 pub mod seat;
 pub mod setup;

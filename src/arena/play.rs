@@ -21,11 +21,17 @@ use super::schedule::SeatMaker;
 pub struct Args {
     /// A game (`tictactoe`, `tmmorris`, `sttt`, `ut3`, `oska`, `oska:5`), an arena TOML file, or a
     /// suite folder with an `[arena]` table.
-    pub game: String,
+    #[arg(required_unless_present = "replay")]
+    pub game: Option<String>,
     /// The first player: a bot spec (`random`, `minimax:3`, ...) or a submission folder.
-    pub a: String,
+    #[arg(required_unless_present = "replay")]
+    pub a: Option<String>,
     /// The second player.
-    pub b: String,
+    #[arg(required_unless_present = "replay")]
+    pub b: Option<String>,
+    /// Show a saved game record move by move instead of playing.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["games", "show", "records"])]
+    pub replay: Option<PathBuf>,
     /// Games to play; colours alternate, `A` moving first in the first game.
     #[arg(long, default_value_t = 1)]
     pub games: u32,
@@ -41,7 +47,19 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> CmdResult {
-    let config = super::setup::event(&args.game).map_err(CliError::usage)?;
+    if let Some(file) = &args.replay {
+        let record = super::replay::load(file).map_err(CliError::usage)?;
+        let game = record.game.clone();
+        let text = dispatch(&game, super::replay::Replay { record })
+            .map_err(CliError::usage)?
+            .map_err(|e| {
+                CliError::usage(e.context(format!("cannot replay `{}`", file.display())))
+            })?;
+        print!("{text}");
+        return Ok(Exit::Success);
+    }
+    let game_arg = args.game.clone().unwrap_or_default();
+    let config = super::setup::event(&game_arg).map_err(CliError::usage)?;
     let game = config.game.clone();
     dispatch(&game, Match2 { args, config }).map_err(CliError::usage)?
 }
@@ -64,7 +82,10 @@ impl Visitor for Match2 {
 
     fn visit<G: ArenaGame>(self, initial: G, bots: MakeBot<G>) -> CmdResult {
         let Match2 { args, config } = self;
-        let words = [args.a.clone(), args.b.clone()];
+        let words = [
+            args.a.clone().unwrap_or_default(),
+            args.b.clone().unwrap_or_default(),
+        ];
         let entrants = resolve::<G>(&words, &config, bots).map_err(CliError::usage)?;
         let names = [entrants[0].name.clone(), entrants[1].name.clone()];
         let maker = Maker {
