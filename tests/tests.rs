@@ -2,6 +2,9 @@
 
 mod arena;
 mod build;
+mod check;
+mod run;
 mod sandbox;
 mod solve;
+mod suite;
 mod util;

@@ -7,13 +7,18 @@
 //! - `none`: explicit only; plain spawn, still with timeouts and caps.
 
 pub mod basic;
+pub mod cleanup;
 pub mod drive;
+pub mod files;
 pub mod line;
+#[cfg(target_os = "linux")]
+pub mod linux;
 pub mod process;
 
 pub use basic::{BasicSandbox, NoSandbox};
 pub use drive::drive;
-pub use line::{write_all_by, LineReader, ReadLine, Written};
+pub use files::{files_written, FilesWritten, WrittenFile};
+pub use line::{over_limit, write_all_by, Drain, LineReader, ReadLine, Written};
 
 use std::ffi::OsString;
 use std::fmt;
@@ -199,14 +204,72 @@ pub fn probe() -> Vec<Probe> {
 }
 
 /// The sandbox for `requested`, or why this machine cannot provide it. Never silently weaker: a caller
-/// that accepts a lower tier asks for it.
+/// that accepts a lower tier asks for it (see [`select_or_degrade`]).
 pub fn select(requested: Tier) -> Result<Box<dyn Sandbox>, SandboxError> {
     match requested {
         Tier::None => Ok(Box::new(NoSandbox)),
         Tier::Basic => Ok(Box::new(BasicSandbox)),
+        #[cfg(target_os = "linux")]
+        Tier::Full => Ok(Box::new(
+            linux::FullSandbox::new()?
+                .with_read_only(crate::toolchain::Toolchain::global().read_only_dirs()),
+        )),
+        #[cfg(not(target_os = "linux"))]
         Tier::Full => Err(SandboxError::Unavailable {
             tier: Tier::Full,
-            reason: "the full tier is not built yet".to_string(),
+            reason: "the full tier needs Linux namespaces".to_string(),
         }),
+    }
+}
+
+/// A sandbox weaker than the one asked for, and why: print it (`sandbox: basic (...)`) so nobody
+/// mistakes a degraded run for an isolated one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Degraded {
+    pub requested: Tier,
+    pub reason: String,
+}
+
+/// What [`select_or_degrade`] chose.
+pub struct Selected {
+    pub sandbox: Box<dyn Sandbox>,
+    /// Set when the sandbox is weaker than requested.
+    pub degraded: Option<Degraded>,
+}
+
+impl Selected {
+    /// The start-up line: `sandbox: full`, or `sandbox: basic (full unavailable: REASON)`.
+    pub fn notice(&self) -> String {
+        match &self.degraded {
+            None => format!("sandbox: {}", self.sandbox.tier()),
+            Some(d) => format!(
+                "sandbox: {} ({} unavailable: {})",
+                self.sandbox.tier(),
+                d.requested,
+                d.reason
+            ),
+        }
+    }
+}
+
+/// `requested` if this machine has it. Otherwise, when `allow_degrade` (a student's local `check`),
+/// `basic` with the reason in `degraded`; when not (`grader run`), the `Unavailable` error, whose
+/// reason the caller prints with a hint to pass `--sandbox basic` explicitly. `none` is never chosen
+/// here unless requested.
+pub fn select_or_degrade(requested: Tier, allow_degrade: bool) -> Result<Selected, SandboxError> {
+    match select(requested) {
+        Ok(sandbox) => Ok(Selected {
+            sandbox,
+            degraded: None,
+        }),
+        Err(SandboxError::Unavailable { reason, .. })
+            if allow_degrade && requested > Tier::Basic =>
+        {
+            Ok(Selected {
+                sandbox: select(Tier::Basic)?,
+                degraded: Some(Degraded { requested, reason }),
+            })
+        }
+        Err(e) => Err(e),
     }
 }

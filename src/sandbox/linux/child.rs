@@ -1,0 +1,395 @@
+//! The code that runs between `clone` and `execve`: the sandbox's init (pid 1 of the new namespaces) sets
+//! up the root and forks the student program, then reaps until that program ends and reports its status.
+//!
+//! This runs in a copy of a multi-threaded process, so it may only make raw system calls: no allocation,
+//! no locks, no panics. Everything it needs is in the [`Plan`], built before the clone.
+
+use super::plan::{Plan, Step, FIRST_SOURCE_FD};
+
+/// Fixed descriptor numbers in the child. 0, 1 and 2 are the program's stdio.
+pub const FD_ERROR: libc::c_int = 3;
+pub const FD_STATUS: libc::c_int = 4;
+pub const FD_SYNC: libc::c_int = 5;
+
+/// Where a child failed, written with the errno to the error pipe.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u32)]
+pub enum Stage {
+    Sync = 1,
+    Ids,
+    MountPrivate,
+    MountRoot,
+    Step,
+    MountProc,
+    PivotRoot,
+    RemountRoot,
+    Workdir,
+    Fork,
+    Session,
+    Rlimit,
+    Capabilities,
+    NoNewPrivs,
+    Seccomp,
+    Exec,
+}
+
+impl Stage {
+    pub fn from_u32(n: u32) -> Option<Stage> {
+        use Stage::*;
+        [
+            Sync,
+            Ids,
+            MountPrivate,
+            MountRoot,
+            Step,
+            MountProc,
+            PivotRoot,
+            RemountRoot,
+            Workdir,
+            Fork,
+            Session,
+            Rlimit,
+            Capabilities,
+            NoNewPrivs,
+            Seccomp,
+            Exec,
+        ]
+        .into_iter()
+        .find(|s| *s as u32 == n)
+    }
+
+    pub fn doing(self) -> &'static str {
+        match self {
+            Stage::Sync => "waiting for the grader",
+            Stage::Ids => "becoming root in the user namespace",
+            Stage::MountPrivate => "making mounts private",
+            Stage::MountRoot => "mounting the new root",
+            Stage::Step => "binding the toolchains and the working directory",
+            Stage::MountProc => "mounting /proc",
+            Stage::PivotRoot => "switching to the new root",
+            Stage::RemountRoot => "making the root read-only",
+            Stage::Workdir => "entering the working directory",
+            Stage::Fork => "starting the program under the sandbox init",
+            Stage::Session => "starting a session",
+            Stage::Rlimit => "setting rlimits",
+            Stage::Capabilities => "dropping capabilities",
+            Stage::NoNewPrivs => "setting no_new_privs",
+            Stage::Seccomp => "installing the seccomp filter",
+            Stage::Exec => "executing the program",
+        }
+    }
+}
+
+fn errno() -> i32 {
+    // SAFETY: errno is thread-local and always readable.
+    unsafe { *libc::__errno_location() }
+}
+
+/// Reports `stage` and errno to the grader and exits.
+fn fail(stage: Stage) -> ! {
+    let e = errno();
+    let mut msg = [0u8; 8];
+    msg[..4].copy_from_slice(&(stage as u32).to_ne_bytes());
+    msg[4..].copy_from_slice(&e.to_ne_bytes());
+    // SAFETY: writing a stack buffer to a descriptor, then exiting without running atexit handlers.
+    unsafe {
+        libc::write(FD_ERROR, msg.as_ptr().cast(), msg.len());
+        libc::_exit(127)
+    }
+}
+
+fn raw(r: libc::c_long) -> libc::c_int {
+    r as libc::c_int
+}
+
+fn check(r: libc::c_int, stage: Stage) {
+    if r < 0 {
+        fail(stage);
+    }
+}
+
+/// Puts the descriptors the child keeps at fixed numbers and closes every other one: a copy of another
+/// run's pipe kept open here would hold that run's output open.
+///
+/// # Safety
+/// Only in the freshly cloned child.
+unsafe fn arrange_fds(fds: &[libc::c_int; 6]) {
+    let mut high = [0; 6];
+    for (i, fd) in fds.iter().enumerate() {
+        high[i] = unsafe { libc::fcntl(*fd, libc::F_DUPFD_CLOEXEC, 64) };
+        if high[i] < 0 {
+            unsafe { libc::_exit(126) };
+        }
+    }
+    for (i, fd) in high.iter().enumerate() {
+        if unsafe { libc::dup2(*fd, i as libc::c_int) } < 0 {
+            unsafe { libc::_exit(126) };
+        }
+    }
+    for fd in [FD_ERROR, FD_STATUS, FD_SYNC] {
+        unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) };
+    }
+    unsafe { libc::syscall(libc::SYS_close_range, 6u32, u32::MAX, 0u32) };
+}
+
+extern "C" fn forward_term(_: libc::c_int) {
+    // SAFETY: kill is async-signal-safe; -1 from the namespace's init reaches every other process in it.
+    unsafe { libc::kill(-1, libc::SIGTERM) };
+}
+
+/// The sandbox init: pid 1 of the new namespaces. Never returns.
+///
+/// # Safety
+/// Only in the child of the namespace `clone`, with `plan` built before it.
+pub unsafe fn init(plan: &Plan, fds: &[libc::c_int; 6]) -> ! {
+    unsafe {
+        arrange_fds(fds);
+        // Still the grader's uid on the host: open what we will bind while we may walk into `/root`.
+        for (i, source) in plan.sources.iter().enumerate() {
+            let fd = libc::open(source.as_ptr(), libc::O_PATH | libc::O_CLOEXEC);
+            if fd != (FIRST_SOURCE_FD + i) as libc::c_int {
+                fail(Stage::Step);
+            }
+        }
+        let mut go = 0u8;
+        if libc::read(FD_SYNC, (&mut go as *mut u8).cast(), 1) != 1 {
+            fail(Stage::Sync);
+        }
+        libc::close(FD_SYNC);
+        // Raw calls: libc's wrappers broadcast the change to the other threads libc believes we have,
+        // and would wait for them forever.
+        check(
+            raw(libc::syscall(libc::SYS_setgroups, 0usize, 0usize)),
+            Stage::Ids,
+        );
+        check(
+            raw(libc::syscall(libc::SYS_setresgid, 0u32, 0u32, 0u32)),
+            Stage::Ids,
+        );
+        check(
+            raw(libc::syscall(libc::SYS_setresuid, 0u32, 0u32, 0u32)),
+            Stage::Ids,
+        );
+
+        let null = std::ptr::null::<libc::c_char>();
+        check(
+            libc::mount(
+                null,
+                c"/".as_ptr(),
+                null,
+                libc::MS_REC | libc::MS_PRIVATE,
+                std::ptr::null(),
+            ),
+            Stage::MountPrivate,
+        );
+        check(
+            libc::mount(
+                c"tmpfs".as_ptr(),
+                plan.root.as_ptr(),
+                c"tmpfs".as_ptr(),
+                libc::MS_NOSUID | libc::MS_NODEV,
+                c"size=1m,mode=0755".as_ptr().cast(),
+            ),
+            Stage::MountRoot,
+        );
+        for step in &plan.steps {
+            run_step(step);
+        }
+        check(
+            libc::mount(
+                c"proc".as_ptr(),
+                plan.proc_dir.as_ptr(),
+                c"proc".as_ptr(),
+                libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+                std::ptr::null(),
+            ),
+            Stage::MountProc,
+        );
+        check(libc::chdir(plan.root.as_ptr()), Stage::PivotRoot);
+        check(
+            libc::syscall(libc::SYS_pivot_root, c".".as_ptr(), c".".as_ptr()) as libc::c_int,
+            Stage::PivotRoot,
+        );
+        check(
+            libc::umount2(c".".as_ptr(), libc::MNT_DETACH),
+            Stage::PivotRoot,
+        );
+        check(libc::chdir(c"/".as_ptr()), Stage::PivotRoot);
+        check(
+            libc::mount(
+                null,
+                c"/".as_ptr(),
+                null,
+                libc::MS_REMOUNT
+                    | libc::MS_BIND
+                    | libc::MS_RDONLY
+                    | libc::MS_NOSUID
+                    | libc::MS_NODEV,
+                std::ptr::null(),
+            ),
+            Stage::RemountRoot,
+        );
+        libc::sethostname(c"sandbox".as_ptr(), 7);
+        check(libc::chdir(plan.workdir.as_ptr()), Stage::Workdir);
+
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = forward_term as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        action.sa_flags = libc::SA_RESTART;
+        libc::sigemptyset(&mut action.sa_mask);
+        libc::sigaction(libc::SIGTERM, &action, std::ptr::null_mut());
+
+        // A raw clone, not fork(): libc's fork handlers may take locks another thread of the grader held.
+        let pid = libc::syscall(
+            libc::SYS_clone,
+            libc::SIGCHLD as libc::c_ulong,
+            0usize,
+            0usize,
+            0usize,
+            0usize,
+        ) as libc::pid_t;
+        if pid < 0 {
+            fail(Stage::Fork);
+        }
+        if pid == 0 {
+            program(plan);
+        }
+        // The program's copy of the error pipe closes at exec; ours now, so the grader sees EOF.
+        libc::close(FD_ERROR);
+        loop {
+            let mut status = 0;
+            let r = libc::wait4(-1, &mut status, 0, std::ptr::null_mut());
+            if r == pid {
+                libc::write(FD_STATUS, (&status as *const i32).cast(), 4);
+                // Leaving tears the namespace down: the kernel kills every process left in it.
+                libc::_exit(0);
+            }
+            if r < 0 && errno() != libc::EINTR {
+                libc::_exit(125);
+            }
+        }
+    }
+}
+
+/// One mount step. Errors on `Touch`/`Mkdir` of something that exists are ignored.
+unsafe fn run_step(step: &Step) {
+    unsafe {
+        match step {
+            Step::Mkdir(dir) => {
+                if libc::mkdir(dir.as_ptr(), 0o755) < 0 && errno() != libc::EEXIST {
+                    fail(Stage::Step);
+                }
+            }
+            Step::Touch(file) => {
+                let fd = libc::open(
+                    file.as_ptr(),
+                    libc::O_CREAT | libc::O_WRONLY | libc::O_CLOEXEC,
+                    0o644,
+                );
+                if fd < 0 {
+                    fail(Stage::Step);
+                }
+                libc::close(fd);
+            }
+            Step::Symlink { target, link } => {
+                check(libc::symlink(target.as_ptr(), link.as_ptr()), Stage::Step);
+            }
+            Step::Bind {
+                source,
+                target,
+                remount,
+            } => {
+                let null = std::ptr::null::<libc::c_char>();
+                check(
+                    libc::mount(
+                        source.as_ptr(),
+                        target.as_ptr(),
+                        null,
+                        libc::MS_BIND | libc::MS_REC,
+                        std::ptr::null(),
+                    ),
+                    Stage::Step,
+                );
+                if let Some(flags) = remount {
+                    check(
+                        libc::mount(null, target.as_ptr(), null, *flags, std::ptr::null()),
+                        Stage::Step,
+                    );
+                }
+            }
+            Step::Tmpfs { target, options } => {
+                check(
+                    libc::mount(
+                        c"tmpfs".as_ptr(),
+                        target.as_ptr(),
+                        c"tmpfs".as_ptr(),
+                        libc::MS_NOSUID | libc::MS_NODEV,
+                        options.as_ptr().cast(),
+                    ),
+                    Stage::Step,
+                );
+            }
+        }
+    }
+}
+
+/// The student program's side of the second fork: its own session, limits, no capabilities, the filter,
+/// then `execve`. Never returns.
+unsafe fn program(plan: &Plan) -> ! {
+    unsafe {
+        libc::close(FD_STATUS);
+        // The grader ignores SIGPIPE; an ignored signal would stay ignored across exec.
+        for sig in 1..32 {
+            if sig != libc::SIGKILL && sig != libc::SIGSTOP {
+                libc::signal(sig, libc::SIG_DFL);
+            }
+        }
+        let mut empty: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut empty);
+        libc::sigprocmask(libc::SIG_SETMASK, &empty, std::ptr::null_mut());
+
+        if libc::setsid() < 0 {
+            fail(Stage::Session);
+        }
+        for (resource, value) in &plan.rlimits {
+            let soft = *value;
+            let hard = if *resource == libc::RLIMIT_CPU as libc::c_int {
+                soft + 1
+            } else {
+                soft
+            };
+            let limit = libc::rlimit {
+                rlim_cur: soft,
+                rlim_max: hard,
+            };
+            check(libc::setrlimit(*resource as _, &limit), Stage::Rlimit);
+        }
+        // An empty bounding set: root inside the namespace execs with no capabilities at all.
+        for cap in 0..=63 {
+            if libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 && errno() != libc::EINVAL {
+                fail(Stage::Capabilities);
+            }
+        }
+        check(
+            libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0),
+            Stage::NoNewPrivs,
+        );
+        let prog = libc::sock_fprog {
+            len: plan.filter.len() as u16,
+            filter: plan.filter.as_ptr() as *mut libc::sock_filter,
+        };
+        check(
+            libc::prctl(
+                libc::PR_SET_SECCOMP,
+                libc::SECCOMP_MODE_FILTER,
+                &prog as *const libc::sock_fprog,
+            ),
+            Stage::Seccomp,
+        );
+        libc::execve(
+            plan.program.as_ptr(),
+            plan.argv.as_ptr(),
+            plan.envp.as_ptr(),
+        );
+        fail(Stage::Exec)
+    }
+}

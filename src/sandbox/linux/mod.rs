@@ -1,0 +1,410 @@
+//! The `full` tier: each run in new user, pid, mount, network, ipc and uts namespaces, on a minimal
+//! read-only root with one writable working directory, under its own cgroup, a seccomp deny-list, rlimits
+//! and no capabilities, with a small init as pid 1 so the program can neither escape nor outlive the run.
+
+mod cgroup;
+mod child;
+mod plan;
+mod seccomp;
+
+use std::fs::File;
+use std::io::{self, Read, Write};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use crate::sandbox::{Running, Sandbox, SandboxError, Spec, Status, Stdin, Tier, Usage};
+
+pub use cgroup::{clean_stale, detect as detect_cgroups, CgroupError, Version as CgroupVersion};
+pub use plan::TOOLCHAIN;
+
+use cgroup::Cgroup;
+use child::Stage;
+use plan::Plan;
+
+/// The host uid (and gid) that root inside the sandbox is: an unprivileged id owning nothing on the host
+/// but the run's working directory.
+pub const SANDBOX_UID: u32 = 60999;
+
+/// Namespaces every run gets.
+const NAMESPACES: libc::c_int = libc::CLONE_NEWUSER
+    | libc::CLONE_NEWPID
+    | libc::CLONE_NEWNS
+    | libc::CLONE_NEWNET
+    | libc::CLONE_NEWIPC
+    | libc::CLONE_NEWUTS
+    | libc::CLONE_NEWCGROUP;
+
+/// The `full` sandbox. Cheap to share between threads; each `spawn` makes its own namespaces and group.
+#[derive(Debug)]
+pub struct FullSandbox {
+    cgroups: cgroup::Version,
+    /// Read-only binds every run gets on top of [`TOOLCHAIN`] and the spec's own.
+    read_only: Vec<PathBuf>,
+}
+
+impl FullSandbox {
+    /// Checks the machine can do it (by starting `/bin/true` once per process) and cleans cgroups left by
+    /// crashed earlier runs.
+    pub fn new() -> Result<FullSandbox, SandboxError> {
+        probe().map_err(|reason| SandboxError::Unavailable {
+            tier: Tier::Full,
+            reason: reason.clone(),
+        })?;
+        let cgroups = cgroup::detect().map_err(unavailable)?;
+        Ok(FullSandbox {
+            cgroups,
+            read_only: Vec::new(),
+        })
+    }
+
+    /// Also binds these directories read-only in every run (the toolchains' installation roots). `/`
+    /// and anything holding `/etc` are refused: `/etc/shadow` must stay out of reach.
+    pub fn with_read_only(mut self, dirs: &[PathBuf]) -> FullSandbox {
+        for dir in dirs {
+            if !Path::new("/etc").starts_with(dir) && !dir.starts_with("/etc") {
+                self.read_only.push(dir.clone());
+            }
+        }
+        self
+    }
+}
+
+fn unavailable(e: impl std::fmt::Display) -> SandboxError {
+    SandboxError::Unavailable {
+        tier: Tier::Full,
+        reason: e.to_string(),
+    }
+}
+
+/// Whether the `full` tier works on this machine, tried once per process: the reason when it does not.
+/// The first call also removes stale cgroups of dead graders.
+pub fn probe() -> Result<(), &'static String> {
+    static PROBE: OnceLock<Result<(), String>> = OnceLock::new();
+    PROBE
+        .get_or_init(|| {
+            let version = cgroup::detect().map_err(|e| e.to_string())?;
+            cgroup::clean_stale(version);
+            let dir = tempfile::tempdir().map_err(|e| format!("cannot make a scratch dir: {e}"))?;
+            let spec = Spec {
+                program: "/bin/true".into(),
+                args: vec![],
+                workdir: dir.path().to_owned(),
+                env: vec![],
+                stdin: Stdin::Null,
+                limits: crate::sandbox::Limits {
+                    cpu: std::time::Duration::from_secs(5),
+                    wall: std::time::Duration::from_secs(5),
+                    memory: 64 << 20,
+                    output: 1 << 16,
+                    file_size: 1 << 20,
+                    processes: 8,
+                    open_files: 64,
+                    stack: 8 << 20,
+                    address_space: None,
+                },
+                read_only: vec![],
+            };
+            let sandbox = FullSandbox {
+                cgroups: version,
+                read_only: Vec::new(),
+            };
+            let mut running = sandbox.start(&spec).map_err(|e| error_chain(&e))?;
+            let status = running.wait().map_err(|e| error_chain(&e))?;
+            match status {
+                Status::Exited(0) => Ok(()),
+                other => Err(format!("`/bin/true` ended with {other:?}")),
+            }
+        })
+        .as_ref()
+        .map(|_| ())
+}
+
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut s = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        s.push_str(": ");
+        s.push_str(&c.to_string());
+        cause = c.source();
+    }
+    s
+}
+
+fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0; 2];
+    // SAFETY: `fds` has room for the two descriptors pipe2 writes.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: both descriptors are fresh and owned by nobody else.
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+}
+
+fn io_err(doing: &'static str) -> impl Fn(io::Error) -> SandboxError {
+    move |source| SandboxError::Io { doing, source }
+}
+
+/// Gives the working directory (recursively, links not followed) to the sandbox's uid, so root inside can
+/// write there; the grader, root outside, still reads everything.
+fn chown_tree(dir: &Path) -> io::Result<()> {
+    let meta = std::fs::symlink_metadata(dir)?;
+    if meta.uid() != SANDBOX_UID || meta.gid() != SANDBOX_UID {
+        std::os::unix::fs::lchown(dir, Some(SANDBOX_UID), Some(SANDBOX_UID))?;
+    }
+    if meta.is_dir() {
+        for entry in std::fs::read_dir(dir)? {
+            chown_tree(&entry?.path())?;
+        }
+    }
+    Ok(())
+}
+
+impl FullSandbox {
+    /// Starts `spec`: everything `Sandbox::spawn` does, with the concrete type.
+    pub fn start(&self, spec: &Spec) -> Result<FullRunning, SandboxError> {
+        let program = spec.program.to_string_lossy().into_owned();
+        let spawn_err = |source| SandboxError::Spawn {
+            program: program.clone(),
+            source,
+        };
+        let plan = Plan::new(spec, &self.read_only).map_err(|e| spawn_err(io::Error::other(e)))?;
+        std::fs::create_dir_all(plan::ROOT).map_err(io_err("creating the sandbox mount point"))?;
+        chown_tree(&spec.workdir).map_err(io_err("giving the working directory to the sandbox"))?;
+        // The init counts towards the process limit.
+        let group = Cgroup::create(self.cgroups, spec.limits.memory, spec.limits.processes + 1)
+            .map_err(|e| spawn_err(io::Error::other(e)))?;
+
+        let (stdin_r, stdin_w) = match spec.stdin {
+            Stdin::Null => (
+                OwnedFd::from(File::open("/dev/null").map_err(io_err("opening /dev/null"))?),
+                None,
+            ),
+            Stdin::Bytes(_) | Stdin::Piped => {
+                let (r, w) = pipe().map_err(io_err("creating the stdin pipe"))?;
+                (r, Some(w))
+            }
+        };
+        let (stdout_r, stdout_w) = pipe().map_err(io_err("creating the stdout pipe"))?;
+        let (stderr_r, stderr_w) = pipe().map_err(io_err("creating the stderr pipe"))?;
+        let (error_r, error_w) = pipe().map_err(io_err("creating the error pipe"))?;
+        let (status_r, status_w) = pipe().map_err(io_err("creating the status pipe"))?;
+        let (sync_r, sync_w) = pipe().map_err(io_err("creating the sync pipe"))?;
+        let fds = [
+            stdin_r.as_raw_fd(),
+            stdout_w.as_raw_fd(),
+            stderr_w.as_raw_fd(),
+            error_w.as_raw_fd(),
+            status_w.as_raw_fd(),
+            sync_r.as_raw_fd(),
+        ];
+
+        // SAFETY: a fork-like clone (no CLONE_VM, no new stack); the child only runs `child::init`, which
+        // makes raw system calls on the plan built above and never returns.
+        let pid = unsafe {
+            libc::syscall(
+                libc::SYS_clone,
+                (NAMESPACES | libc::SIGCHLD) as libc::c_ulong,
+                0usize,
+                0usize,
+                0usize,
+                0usize,
+            )
+        } as libc::pid_t;
+        if pid == 0 {
+            // SAFETY: we are the child of the clone above.
+            unsafe { child::init(&plan, &fds) };
+        }
+        if pid < 0 {
+            return Err(spawn_err(io::Error::last_os_error()));
+        }
+        drop((stdin_r, stdout_w, stderr_w, error_w, status_w, sync_r));
+        let mut running = FullRunning {
+            pid,
+            status: File::from(status_r),
+            stdin: stdin_w.map(File::from),
+            stdout: Some(File::from(stdout_r)),
+            stderr: Some(File::from(stderr_r)),
+            group,
+            reaped: None,
+        };
+        let map = format!("0 {SANDBOX_UID} 1\n");
+        std::fs::write(format!("/proc/{pid}/uid_map"), &map)
+            .map_err(io_err("writing the uid map"))?;
+        std::fs::write(format!("/proc/{pid}/gid_map"), &map)
+            .map_err(io_err("writing the gid map"))?;
+        running
+            .group
+            .add(pid)
+            .map_err(|e| spawn_err(io::Error::other(e)))?;
+        File::from(sync_w)
+            .write_all(&[1])
+            .map_err(io_err("starting the sandbox init"))?;
+
+        // EOF once the program has been exec'd; a stage and errno if setting up failed.
+        let mut report = Vec::new();
+        File::from(error_r)
+            .read_to_end(&mut report)
+            .map_err(io_err("reading the sandbox set-up report"))?;
+        if report.len() >= 8 {
+            let stage = u32::from_ne_bytes(report[..4].try_into().expect("4 bytes"));
+            let errno = i32::from_ne_bytes(report[4..8].try_into().expect("4 bytes"));
+            running.kill();
+            let doing = Stage::from_u32(stage).map_or("setting up", Stage::doing);
+            let source = io::Error::from_raw_os_error(errno);
+            return Err(if stage == Stage::Exec as u32 {
+                spawn_err(source)
+            } else {
+                spawn_err(io::Error::other(format!(
+                    "sandbox init failed {doing}: {source}"
+                )))
+            });
+        }
+        Ok(running)
+    }
+}
+
+impl Sandbox for FullSandbox {
+    fn tier(&self) -> Tier {
+        Tier::Full
+    }
+
+    fn spawn(&self, spec: &Spec) -> Result<Box<dyn Running>, SandboxError> {
+        Ok(Box::new(self.start(spec)?))
+    }
+
+    fn run(&self, spec: &Spec) -> Result<Outcome, SandboxError> {
+        crate::sandbox::drive(self.spawn(spec)?, spec)
+    }
+}
+
+use crate::sandbox::Outcome;
+
+/// A program running in the `full` sandbox. The handle is its init: killing the init tears the whole pid
+/// namespace down.
+#[derive(Debug)]
+pub struct FullRunning {
+    pid: libc::pid_t,
+    status: File,
+    stdin: Option<File>,
+    stdout: Option<File>,
+    stderr: Option<File>,
+    group: Cgroup,
+    reaped: Option<Status>,
+}
+
+impl FullRunning {
+    /// Blocks until the program ends.
+    pub fn wait(&mut self) -> Result<Status, SandboxError> {
+        loop {
+            if let Some(s) = self.try_wait()? {
+                return Ok(s);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+    }
+
+    /// The init's pid on the host (the program itself is pid 2 inside).
+    pub fn pid(&self) -> libc::pid_t {
+        self.pid
+    }
+
+    /// The host pids of every process of the run still alive.
+    pub fn pids(&self) -> Vec<libc::pid_t> {
+        self.group.pids()
+    }
+
+    fn reap(&mut self, block: bool) -> Result<Option<Status>, SandboxError> {
+        if let Some(s) = self.reaped {
+            return Ok(Some(s));
+        }
+        let mut raw = 0;
+        let flags = if block { 0 } else { libc::WNOHANG };
+        // SAFETY: waiting on our own child with a valid out-pointer.
+        let r = unsafe { libc::waitpid(self.pid, &mut raw, flags) };
+        if r == 0 {
+            return Ok(None);
+        }
+        if r < 0 {
+            let e = io::Error::last_os_error();
+            if e.raw_os_error() == Some(libc::EINTR) {
+                return Ok(None);
+            }
+            return Err(SandboxError::Io {
+                doing: "waiting for the sandbox init",
+                source: e,
+            });
+        }
+        // The init reports the program's own status; without a report the init itself was killed.
+        let mut buf = [0u8; 4];
+        let status = match self.status.read_exact(&mut buf) {
+            Ok(()) => decode(i32::from_ne_bytes(buf)),
+            Err(_) => decode(raw),
+        };
+        self.reaped = Some(status);
+        Ok(Some(status))
+    }
+}
+
+fn decode(raw: i32) -> Status {
+    if libc::WIFSIGNALED(raw) {
+        Status::Signaled(libc::WTERMSIG(raw))
+    } else {
+        Status::Exited(libc::WEXITSTATUS(raw))
+    }
+}
+
+impl Running for FullRunning {
+    fn take_stdin(&mut self) -> Option<File> {
+        self.stdin.take()
+    }
+
+    fn take_stdout(&mut self) -> Option<File> {
+        self.stdout.take()
+    }
+
+    fn take_stderr(&mut self) -> Option<File> {
+        self.stderr.take()
+    }
+
+    fn try_wait(&mut self) -> Result<Option<Status>, SandboxError> {
+        self.reap(false)
+    }
+
+    fn terminate(&mut self) {
+        if self.reaped.is_none() {
+            // SAFETY: our unreaped child; its init forwards SIGTERM to every process in the namespace.
+            unsafe { libc::kill(self.pid, libc::SIGTERM) };
+        }
+    }
+
+    fn kill(&mut self) {
+        if self.reaped.is_none() {
+            // SAFETY: our unreaped child. Its death kills the rest of the namespace.
+            unsafe { libc::kill(self.pid, libc::SIGKILL) };
+        }
+        self.group.kill_all();
+        let _ = self.reap(true);
+    }
+
+    fn usage(&mut self) -> Usage {
+        self.group.usage()
+    }
+}
+
+impl Drop for FullRunning {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn probe_starts_true() {
+        probe().unwrap();
+    }
+}
