@@ -55,7 +55,7 @@ pub fn run(args: Args) -> CmdResult {
             .map_err(|e| {
                 CliError::usage(e.context(format!("cannot replay `{}`", file.display())))
             })?;
-        print!("{text}");
+        super::setup::emit(&text);
         return Ok(Exit::Success);
     }
     let game_arg = args.game.clone().unwrap_or_default();
@@ -107,16 +107,16 @@ impl Visitor for Match2 {
                 players: [names[order[0]].clone(), names[order[1]].clone()],
                 seed,
             };
-            println!(
-                "game {}: {} {} vs {} {} (seed {seed})",
+            super::setup::emit(&format!(
+                "game {}: {} {} vs {} {} (seed {seed})\n",
                 k + 1,
                 G::side_name(reference::Player::First),
                 who.players[0],
                 G::side_name(reference::Player::Second),
                 who.players[1],
-            );
+            ));
             if args.show {
-                println!("{}\n", initial.render());
+                super::setup::emit(&format!("{}\n\n", initial.render()));
             }
             let show = args.show;
             let record = play(
@@ -136,26 +136,26 @@ impl Visitor for Match2 {
                             .as_ref()
                             .map(|w| format!(" (forfeited: {w})"))
                             .unwrap_or_default();
-                        println!(
-                            "{side} plays {}{note} in {}\n{}\n",
+                        super::setup::emit(&format!(
+                            "{side} plays {}{note} in {}\n{}\n\n",
                             m.applied,
                             seconds(std::time::Duration::from_micros(m.micros)),
                             state.render()
-                        );
+                        ));
                     }
                 },
             );
-            println!("{}", record.summary());
+            super::setup::emit(&format!("{}\n", record.summary()));
             match record.result {
                 GameResult::Win(s) => tally[order[s]] += 1,
                 GameResult::Draw { .. } => draws += 1,
             }
             records.push(record);
         }
-        println!(
-            "{}: {} won, {}: {} won, {draws} drawn",
+        super::setup::emit(&format!(
+            "{}: {} won, {}: {} won, {draws} drawn\n",
             names[0], tally[0], names[1], tally[1]
-        );
+        ));
         if let Some(dir) = &args.records {
             super::setup::save(dir, "game-", &records).map_err(CliError::internal)?;
         }

@@ -172,9 +172,10 @@ pub fn play<G: ArenaGame>(
             }
 
             let asked = Instant::now();
-            let reply = seats[i].request(&state, last.as_deref(), policy.deadline());
+            let deadline = policy.deadline().filter(|_| seats[i].clocked());
+            let reply = seats[i].request(&state, last.as_deref(), deadline);
             let took = asked.elapsed();
-            let over = policy.deadline().is_some_and(|d| took > d);
+            let over = deadline.is_some_and(|d| took > d);
             let reply = if over { Reply::Timeout } else { reply };
 
             let text = match reply {
@@ -203,9 +204,9 @@ pub fn play<G: ArenaGame>(
             let (mv, forfeited) = match checked {
                 Ok(mv) => (mv, None),
                 Err(why) => match (policy.illegal, state.forfeit(&sent)) {
-                    (IllegalPolicy::Forfeit, Some(stand_in)) if legal.contains(&stand_in) => {
-                        (stand_in, Some(why))
-                    }
+                    // The game vouches for its stand-in (Super-TTT's partial turns are not in
+                    // `legal_moves`, yet `apply` takes them).
+                    (IllegalPolicy::Forfeit, Some(stand_in)) => (stand_in, Some(why)),
                     _ => {
                         break (
                             GameResult::Win(1 - i),

@@ -96,3 +96,22 @@ pub fn save(dir: &Path, prefix: &str, records: &[GameRecord]) -> anyhow::Result<
     }
     Ok(())
 }
+
+/// Prints data to stdout. A closed pipe (`grader tournament ... | head`) stops the printing, never the
+/// event: games keep their results and records are still saved.
+pub fn emit(text: &str) {
+    use std::io::Write as _;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static CLOSED: AtomicBool = AtomicBool::new(false);
+    if CLOSED.load(Ordering::Relaxed) {
+        return;
+    }
+    let mut out = std::io::stdout().lock();
+    if out
+        .write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .is_err()
+    {
+        CLOSED.store(true, Ordering::Relaxed);
+    }
+}

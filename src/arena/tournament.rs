@@ -94,27 +94,30 @@ impl Visitor for Event {
             }
         };
         let results = schedule::run(&initial, &plan, &maker, &progress);
-        for (k, stage) in results.stages.iter().enumerate() {
-            if results.stages.len() > 1 {
-                println!("{}", stage.name);
+        // Records first: whatever happens to stdout, the games are kept.
+        if let Some(dir) = &args.records {
+            for (k, stage) in results.stages.iter().enumerate() {
+                let prefix = format!("stage{}-", k + 1);
+                super::setup::save(dir, &prefix, &stage.records).map_err(CliError::internal)?;
             }
-            print!("{}", table(&stage.rows));
+        }
+        for stage in &results.stages {
+            if results.stages.len() > 1 {
+                super::setup::emit(&format!("{}\n", stage.name));
+            }
+            super::setup::emit(&table(&stage.rows));
             let faults: Vec<&super::record::GameRecord> = stage
                 .records
                 .iter()
                 .filter(|r| r.ending == super::record::Ending::Fault)
                 .collect();
             for r in faults.iter().take(5) {
-                println!("  fault: {}", r.summary());
+                super::setup::emit(&format!("  fault: {}\n", r.summary()));
             }
             if faults.len() > 5 {
-                println!("  ... and {} more faults", faults.len() - 5);
+                super::setup::emit(&format!("  ... and {} more faults\n", faults.len() - 5));
             }
-            println!();
-            if let Some(dir) = &args.records {
-                let prefix = format!("stage{}-", k + 1);
-                super::setup::save(dir, &prefix, &stage.records).map_err(CliError::internal)?;
-            }
+            super::setup::emit("\n");
         }
         Ok(Exit::Success)
     }
