@@ -286,3 +286,78 @@ fn a_saved_game_replays_and_a_tampered_one_is_refused() {
             "after move 1 the record says `xxxxxxxxx`",
         ));
 }
+
+#[test]
+fn every_game_runs_a_bot_tournament_from_the_cli() {
+    for game in ["tictactoe", "tmmorris", "sttt", "ut3", "oska", "oska:5"] {
+        let out = grader()
+            .args([
+                "tournament",
+                game,
+                "random",
+                "offensive",
+                "defensive",
+                "--jobs",
+                "2",
+            ])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(
+            text.lines().filter(|l| l.contains(" ± ")).count(),
+            3,
+            "{game}: {text}"
+        );
+        let games: u32 = text
+            .lines()
+            .filter(|l| l.contains(" ± "))
+            .map(|l| l.split_whitespace().nth(3).unwrap().parse::<u32>().unwrap())
+            .sum();
+        assert_eq!(
+            games, 12,
+            "{game}: each of 6 games counts for two players\n{text}"
+        );
+    }
+}
+
+/// The Python player printed in PROTOCOLS.md, verbatim, so the documentation cannot drift.
+#[test]
+fn the_documented_python_player_works() {
+    let python = Path::new("/usr/bin/python3");
+    if !python.exists() {
+        eprintln!("skipped: /usr/bin/python3 is not installed");
+        return;
+    }
+    let doc = read(&crate::util::repo().join("src/arena/PROTOCOLS.md"));
+    let start = doc.find("```python\n").expect("a python block") + "```python\n".len();
+    let code = &doc[start..start + doc[start..].find("```").unwrap()];
+    let dir = scratch();
+    let sub = dir.path().join("py");
+    std::fs::create_dir_all(&sub).unwrap();
+    std::fs::write(sub.join("player.py"), code).unwrap();
+    let config = dir.path().join("arena.toml");
+    std::fs::write(
+        &config,
+        "[arena]\ngame = \"tictactoe\"\ncommand = [\"/usr/bin/python3\", \"player.py\"]\n",
+    )
+    .unwrap();
+    let out = grader()
+        .arg("play")
+        .arg(&config)
+        .arg(&sub)
+        .args(["random", "--games", "2"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        !text.contains("fault") && !text.contains("timed out") && !text.contains("sent `"),
+        "{text}"
+    );
+    assert!(text.contains("py: "), "{text}");
+}
