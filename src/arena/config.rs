@@ -97,6 +97,8 @@ pub struct RawDialogue {
     #[serde(default = "default_send")]
     pub send: String,
     pub reply: Spanned<String>,
+    /// The program's end-of-game message, checked after the last move.
+    pub end: Option<Spanned<String>>,
     pub expect_timeout: Option<Spanned<String>>,
 }
 
@@ -383,6 +385,7 @@ pub fn validate(
                 prompt: regex(&d.prompt)?,
                 send: d.send.clone(),
                 reply: regex(&d.reply)?,
+                end: d.end.as_ref().map(regex).transpose()?,
                 expect_timeout: duration(
                     &d.expect_timeout,
                     Some(Duration::from_secs(5)),

@@ -165,13 +165,14 @@ impl<G: ArenaGame> Seat<G> for PersistentSeat {
         reply
     }
 
-    fn finish(&mut self, summary: &str) {
+    fn finish(&mut self, summary: &str, _unseen: Option<&str>) -> Option<String> {
         if let Some(live) = self.live.as_mut() {
             let line = format!("end\t{summary}\n");
             let soon = Some(Instant::now() + Duration::from_millis(20));
             let _ = lines::write_all(&mut live.stdin, line.as_bytes(), soon);
         }
         self.stop();
+        None
     }
 
     fn stderr_tail(&mut self) -> Option<String> {

@@ -232,6 +232,7 @@ fn dialogue_script() -> super::dialogue::Script {
         prompt: Regex::new(r"Your move: ").unwrap(),
         send: "{move}".into(),
         reply: Regex::new(r"I add (?P<move>\d+)").unwrap(),
+        end: Some(Regex::new(r"Game over: (?P<move>.*)").unwrap()),
         expect_timeout: Duration::from_secs(2),
     }
 }
@@ -239,8 +240,13 @@ fn dialogue_script() -> super::dialogue::Script {
 #[test]
 fn a_dialogue_program_plays_through_its_prompts() {
     let dir = tempfile::tempdir().unwrap();
-    let human = "printf 'Welcome!\\nShall I go first? '\nread a\n[ \"$a\" = y ] && echo 'I add 1'\n\
-                 while true; do printf 'Your move: '; read m || exit 0; echo \"You said $m.\"; echo 'I add 1'; done\n";
+    let human = "t=0\nprintf 'Welcome!\\nShall I go first? '\nread a\n\
+                 if [ \"$a\" = y ]; then echo 'I add 1'; t=1; fi\n\
+                 while true; do\n\
+                   printf 'Your move: '; read m || exit 0; echo \"You said $m.\"\n\
+                   t=$((t+m)); if [ $t -ge 10 ]; then echo 'Game over: you win'; exit 0; fi\n\
+                   echo 'I add 1'; t=$((t+1)); if [ $t -ge 10 ]; then echo 'Game over: I win'; exit 0; fi\n\
+                 done\n";
     let path = dir.path().join("human.sh");
     std::fs::write(&path, human).unwrap();
     let spec = Spec {

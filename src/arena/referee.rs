@@ -97,6 +97,7 @@ pub fn play<G: ArenaGame>(
         result: GameResult::Draw { edge: None },
         ending: Ending::Rules,
         reason: String::new(),
+        notes: Vec::new(),
         stderr: Vec::new(),
     };
     let mut state = initial;
@@ -238,8 +239,15 @@ pub fn play<G: ArenaGame>(
     record.reason = reason;
     record.final_state = state.encode();
     let summary = record.summary();
-    for seat in &mut seats {
-        seat.finish(&summary);
+    for (i, seat) in seats.iter_mut().enumerate() {
+        let unseen = record
+            .moves
+            .last()
+            .filter(|m| m.side != i && record.ending != Ending::Fault)
+            .map(|m| m.applied.as_str());
+        if let Some(note) = seat.finish(&summary, unseen) {
+            record.notes.push(note);
+        }
     }
     record.stderr = seats.iter_mut().map(|s| s.stderr_tail()).collect();
     if record.stderr.iter().all(Option::is_none) {

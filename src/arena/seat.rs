@@ -56,8 +56,13 @@ pub trait Seat<G: ArenaGame>: Send {
         true
     }
 
-    /// The game is over; `summary` is the result line. Process seats tell the program, then stop it.
-    fn finish(&mut self, _summary: &str) {}
+    /// The game is over; `summary` is the result line, `unseen` the opponent's final move when it
+    /// ended the game by the rules (this player has not been told it). Process seats tell the program,
+    /// then stop it. A seat may answer with a note for the record (the dialogue seat: whether the
+    /// program noticed the end, which the WPI handout grades).
+    fn finish(&mut self, _summary: &str, _unseen: Option<&str>) -> Option<String> {
+        None
+    }
 
     /// Lines the player wrote to stderr, for the record (process seats keep the last few KiB).
     fn stderr_tail(&mut self) -> Option<String> {
