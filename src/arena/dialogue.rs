@@ -236,9 +236,7 @@ impl<G: ArenaGame> Seat<G> for DialogueSeat {
     /// waits for its end-of-game message.
     fn finish(&mut self, _summary: &str, unseen: Option<&str>) -> Option<String> {
         let end = self.script.end.clone()?;
-        if self.live.is_none() {
-            return None;
-        }
+        self.live.as_ref()?;
         let deadline = Some(Instant::now() + self.script.expect_timeout);
         if let Some(theirs) = unseen {
             let prompt = self.script.prompt.clone();
