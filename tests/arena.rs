@@ -161,7 +161,11 @@ fn misbehaving_submissions_lose_cleanly_and_promptly() {
     )
     .unwrap();
     let cases = [
-        ("hangs", "read l; echo ready; sleep 100\n", "timed out"),
+        (
+            "hangs",
+            "read l; echo ready; sleep 100\n",
+            "timed out after",
+        ),
         (
             "floods",
             "read l; echo ready; read l; head -c 100000000 /dev/zero\n",
@@ -360,4 +364,25 @@ fn the_documented_python_player_works() {
         "{text}"
     );
     assert!(text.contains("py: "), "{text}");
+}
+
+#[test]
+fn move_limit_on_the_command_line_overrides_the_game() {
+    let dir = scratch();
+    let slow = folder(dir.path(), "slow", "read l; echo ready; sleep 100\n");
+    let started = Instant::now();
+    grader()
+        .args(["play", "ut3", &slow, "random", "--move-limit", "200ms"])
+        .timeout(Duration::from_secs(30))
+        .assert()
+        .success()
+        .stdout(predicates::str::contains(
+            "(limit 200 ms + 50 ms margin) on move 1",
+        ));
+    // UT3's own limit is 6 s: the override is what made this quick.
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
 }

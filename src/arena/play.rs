@@ -41,6 +41,9 @@ pub struct Args {
     /// Print the board after every move.
     #[arg(long)]
     pub show: bool,
+    /// Per-move limit for submissions, overriding the game's or suite's (`500ms`, `2s`, `none`).
+    #[arg(long, value_name = "DURATION")]
+    pub move_limit: Option<String>,
     /// Save each game's record as JSON in this folder.
     #[arg(long, value_name = "DIR")]
     pub records: Option<PathBuf>,
@@ -59,7 +62,10 @@ pub fn run(args: Args) -> CmdResult {
         return Ok(Exit::Success);
     }
     let game_arg = args.game.clone().unwrap_or_default();
-    let config = super::setup::event(&game_arg).map_err(CliError::usage)?;
+    let mut config = super::setup::event(&game_arg).map_err(CliError::usage)?;
+    if let Some(text) = &args.move_limit {
+        config.policy.limit = super::setup::limit(text).map_err(CliError::usage)?;
+    }
     let game = config.game.clone();
     dispatch(&game, Match2 { args, config }).map_err(CliError::usage)?
 }

@@ -115,3 +115,16 @@ pub fn emit(text: &str) {
         CLOSED.store(true, Ordering::Relaxed);
     }
 }
+
+/// A `--move-limit` value: a duration, or `none`.
+///
+/// # Errors
+/// Anything else, with a hint.
+pub fn limit(text: &str) -> anyhow::Result<Option<Duration>> {
+    if text.trim() == "none" {
+        return Ok(None);
+    }
+    config::parse_duration(text).map(Some).ok_or_else(|| {
+        anyhow::anyhow!("bad --move-limit `{text}`\nhint: write a duration like `1s`, `500ms` or `1.5s`, or `none`")
+    })
+}

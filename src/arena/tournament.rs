@@ -40,13 +40,19 @@ pub struct Args {
     pub jobs: usize,
     #[arg(long, value_enum, default_value_t = Format::RoundRobin)]
     pub format: Format,
+    /// Per-move limit for submissions, overriding the game's or suite's (`500ms`, `2s`, `none`).
+    #[arg(long, value_name = "DURATION")]
+    pub move_limit: Option<String>,
     /// Save every game's record as JSON in this folder.
     #[arg(long, value_name = "DIR")]
     pub records: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> CmdResult {
-    let config = super::setup::event(&args.game).map_err(CliError::usage)?;
+    let mut config = super::setup::event(&args.game).map_err(CliError::usage)?;
+    if let Some(text) = &args.move_limit {
+        config.policy.limit = super::setup::limit(text).map_err(CliError::usage)?;
+    }
     let game = config.game.clone();
     dispatch(&game, Event { args, config }).map_err(CliError::usage)?
 }
