@@ -386,3 +386,30 @@ fn move_limit_on_the_command_line_overrides_the_game() {
         started.elapsed()
     );
 }
+
+#[test]
+fn a_suite_folder_supplies_its_arena_table() {
+    let dir = scratch();
+    std::fs::write(
+        dir.path().join("suite.toml"),
+        "title = \"Super-TTT\"\nseed = 1\n\n[arena]\ngame = \"sttt\"\nillegal = \"forfeit\"\nmove-cap = 3\n",
+    )
+    .unwrap();
+    grader()
+        .arg("play")
+        .arg(dir.path())
+        .args(["random", "random"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains(
+            "adjudicated a draw after the 3-move cap",
+        ));
+    std::fs::write(dir.path().join("suite.toml"), "title = \"No arena\"\n").unwrap();
+    grader()
+        .arg("play")
+        .arg(dir.path())
+        .args(["random", "random"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("has no `[arena]` table"));
+}
