@@ -108,6 +108,7 @@ fn a_tournament_is_reproducible_for_any_jobs() {
 
 #[test]
 fn a_staged_tournament_prints_each_stage() {
+    let dir = scratch();
     let out = grader()
         .args([
             "tournament",
@@ -118,7 +119,8 @@ fn a_staged_tournament_prints_each_stage() {
             "random",
             "random",
         ])
-        .args(["--format", "staged", "--seed", "3"])
+        .args(["--format", "staged", "--seed", "3", "--records"])
+        .arg(dir.path())
         .assert()
         .success()
         .get_output()
@@ -128,6 +130,16 @@ fn a_staged_tournament_prints_each_stage() {
     assert!(text.contains("stage 1 group 1"), "{text}");
     assert!(text.contains("stage 1 group 2"), "{text}");
     assert!(text.contains("final"), "{text}");
+    // Groups of 3 and 2 play 6 and 2 games; the four who advance play 12 in the final.
+    for (file, exists) in [
+        ("stage-1-group-1-0006.json", true),
+        ("stage-1-group-1-0007.json", false),
+        ("stage-1-group-2-0002.json", true),
+        ("final-0012.json", true),
+        ("final-0013.json", false),
+    ] {
+        assert_eq!(dir.path().join(file).exists(), exists, "{file}");
+    }
 }
 
 #[test]

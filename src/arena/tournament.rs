@@ -102,8 +102,9 @@ impl Visitor for Event {
         let results = schedule::run(&initial, &plan, &maker, &progress);
         // Records first: whatever happens to stdout, the games are kept.
         if let Some(dir) = &args.records {
-            for (k, stage) in results.stages.iter().enumerate() {
-                let prefix = format!("stage{}-", k + 1);
+            for stage in &results.stages {
+                // `stage-1-group-2-0001.json`, `final-0001.json`, `round-robin-0001.json`.
+                let prefix = format!("{}-", stage.name.replace(' ', "-"));
                 super::setup::save(dir, &prefix, &stage.records).map_err(CliError::internal)?;
             }
         }
