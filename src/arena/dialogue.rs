@@ -173,7 +173,7 @@ impl<G: ArenaGame> Seat<G> for DialogueSeat {
         };
         // The program's stderr is not part of the dialogue, but it must never fill up and block it.
         if let Some(stderr) = running.take_stderr() {
-            super::persistent::drain_stderr(stderr, Arc::default());
+            let _reader = super::persistent::drain_stderr(stderr, Arc::default());
         }
         self.live = Some(Live {
             running,

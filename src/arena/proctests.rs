@@ -304,3 +304,65 @@ fn a_dialogue_program_plays_through_its_prompts() {
     assert!(r.reason.contains("failed to start"), "{}", r.reason);
     assert!(t.elapsed() < Duration::from_secs(2));
 }
+
+#[test]
+fn a_built_submission_runs_from_its_scratch_copy() {
+    use super::players::{Entrant, Kind, Maker};
+    use super::schedule::SeatMaker;
+
+    fn no_bots(spec: &str, _: u64) -> Result<super::seat::Pick<Race>, String> {
+        Err(format!("no bot `{spec}`"))
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("player.sh"),
+        "echo \"args: $*\" >&2\nwhile IFS= read -r line; do\n  case \"$line\" in\n    game*) echo ready ;;\n    turn*) echo 2 ;;\n    end*) exit 0 ;;\n  esac\ndone\n",
+    )
+    .unwrap();
+    let built = crate::build::Built {
+        language: "sh".into(),
+        dir: dir.path().to_path_buf(),
+        command: vec![
+            "/bin/sh".into(),
+            dir.path().join("player.sh").to_string_lossy().into(),
+        ],
+        log: String::new(),
+        outcome: None,
+        address_space: false,
+    };
+    let mut config = super::setup::defaults("race");
+    config.args = Some(vec!["--fast".into()]);
+    let maker = Maker {
+        entrants: vec![Entrant {
+            name: "built".into(),
+            kind: Kind::Built(built),
+        }],
+        bots: no_bots,
+        config: config.clone(),
+        sandbox: Some(basic()),
+    };
+    let mut seat = maker.seat(0, 1);
+    let mut other = ScriptSeat::new(vec![Reply::Line("1".into())]);
+    let who = Match {
+        players: ["script".into(), "built".into()],
+        seed: 1,
+    };
+    let r = play(
+        Race::new(),
+        [&mut other as &mut dyn Seat<Race>, seat.as_mut()],
+        &who,
+        &config.policy,
+        &mut |_, _| {},
+    );
+    assert_eq!(r.ending, Ending::Rules, "{}", r.reason);
+    assert!(r
+        .moves
+        .iter()
+        .filter(|m| m.side == 1)
+        .all(|m| m.sent == "2"));
+    assert_eq!(
+        r.stderr.get(1).cloned().flatten().as_deref(),
+        Some("args: --fast\n"),
+        "{r:?}"
+    );
+}

@@ -42,6 +42,7 @@ pub fn defaults(game: &str) -> ArenaConfig {
             startup: Duration::from_secs(10),
         },
         command: None,
+        args: None,
         policy,
         games: 1,
         scoring,
