@@ -148,7 +148,16 @@ fn a_submission_plays_over_the_persistent_protocol() {
     let good = folder(dir.path(), "first-blank", FIRST_BLANK);
     let records = dir.path().join("records");
     grader()
-        .args(["play", "tictactoe", &good, "random", "--games", "2"])
+        .args([
+            "play",
+            "tictactoe",
+            &good,
+            "random",
+            "--games",
+            "2",
+            "--move-limit",
+            "10s",
+        ])
         .arg("--records")
         .arg(&records)
         .assert()
@@ -169,7 +178,7 @@ fn misbehaving_submissions_lose_cleanly_and_promptly() {
     let config = dir.path().join("arena.toml");
     std::fs::write(
         &config,
-        "[arena]\ngame = \"tictactoe\"\nmove-limit = \"300ms\"\nstartup = \"1s\"\n",
+        "[arena]\ngame = \"tictactoe\"\nmove-limit = \"1s\"\nstartup = \"1s\"\n",
     )
     .unwrap();
     let cases = [
@@ -364,7 +373,7 @@ fn the_documented_python_player_works() {
         .arg("play")
         .arg(&config)
         .arg(&sub)
-        .args(["random", "--games", "2"])
+        .args(["random", "--games", "2", "--move-limit", "10s"])
         .assert()
         .success()
         .get_output()
