@@ -434,3 +434,42 @@ fn a_suite_folder_supplies_its_arena_table() {
         .code(2)
         .stderr(predicates::str::contains("has no `[arena]` table"));
 }
+
+#[test]
+fn super_ttt_forfeits_bad_placements_instead_of_the_game() {
+    let dir = scratch();
+    let stubborn = folder(
+        dir.path(),
+        "stubborn",
+        "while IFS= read -r line; do\n  case \"$line\" in\n    game*) echo ready ;;\n    turn*) echo '((1 . 1) (0 . 3))' ;;\n    end*) exit 0 ;;\n  esac\ndone\n",
+    );
+    let records = dir.path().join("records");
+    grader()
+        .args([
+            "play",
+            "sttt",
+            &stubborn,
+            "random",
+            "--move-limit",
+            "10s",
+            "--records",
+        ])
+        .arg(&records)
+        .assert()
+        .success();
+    let r: serde_json::Value =
+        serde_json::from_str(&read(&records.join("game-0001.json"))).unwrap();
+    assert_ne!(r["ending"], "fault", "{}", r["reason"]);
+    let first = &r["moves"][0];
+    assert_eq!(first["sent"], "((1 . 1) (0 . 3))");
+    assert_eq!(first["applied"], "((1 . 1) ())");
+    assert!(
+        first["forfeited"]
+            .as_str()
+            .unwrap()
+            .contains("outside the board"),
+        "{first}"
+    );
+    // Later turns repeat the now-occupied square: both placements forfeited, the turn passes.
+    assert_eq!(r["moves"][2]["applied"], "(() ())");
+}
