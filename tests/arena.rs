@@ -140,6 +140,17 @@ fn a_staged_tournament_prints_each_stage() {
     ] {
         assert_eq!(dir.path().join(file).exists(), exists, "{file}");
     }
+    let standings: serde_json::Value =
+        serde_json::from_str(&read(&dir.path().join("standings.json"))).unwrap();
+    assert_eq!(standings["stages"][2]["stage"], "final");
+    assert_eq!(
+        standings["stages"][2]["standings"]
+            .as_array()
+            .unwrap()
+            .len(),
+        4
+    );
+    assert!(standings["stages"][2]["standings"][0]["elo"].is_number());
 }
 
 #[test]

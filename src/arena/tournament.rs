@@ -107,6 +107,20 @@ impl Visitor for Event {
                 let prefix = format!("{}-", stage.name.replace(' ', "-"));
                 super::setup::save(dir, &prefix, &stage.records).map_err(CliError::internal)?;
             }
+            let tables: Vec<serde_json::Value> = results
+                .stages
+                .iter()
+                .map(|s| serde_json::json!({ "stage": s.name, "standings": s.rows }))
+                .collect();
+            let file = dir.join("standings.json");
+            let json = serde_json::json!({
+                "game": initial.name(),
+                "seed": args.seed,
+                "stages": tables,
+            });
+            std::fs::write(&file, format!("{json:#}\n")).map_err(|e| {
+                CliError::internal(anyhow::anyhow!("cannot write `{}`: {e}", file.display()))
+            })?;
         }
         for stage in &results.stages {
             if results.stages.len() > 1 {
