@@ -1,1 +1,317 @@
-//! `grader.toml`: the built-in defaults layered under a user's file (limits, jobs, sandbox tier).
+//! `grader.toml`: the built-in defaults layered under a user's file (limits, jobs, sandbox tier), and the
+//! strict-TOML helpers every file format shares (path:line:col errors, sizes, durations).
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Deserialize;
+
+use crate::sandbox::{Limits, Tier};
+
+/// The commented defaults shipped in the binary.
+pub const DEFAULTS: &str = include_str!("../grader.toml");
+
+/// A TOML file that could not be read or understood, located as precisely as possible.
+#[derive(Debug, thiserror::Error)]
+pub enum TomlError {
+    #[error("cannot read `{path}`")]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// `at` is `path:line:col` (or just the path when the parser gave no position).
+    #[error("{at}: {message}")]
+    Invalid { at: String, message: String },
+}
+
+/// Where a byte offset falls in `text`, as 1-based `line:col` (columns count characters).
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let col = before[before.rfind('\n').map_or(0, |i| i + 1)..]
+        .chars()
+        .count()
+        + 1;
+    (line, col)
+}
+
+/// Builds a located error from a span in a file's text.
+pub fn located(
+    path: &Path,
+    text: &str,
+    span: Option<std::ops::Range<usize>>,
+    message: &str,
+) -> TomlError {
+    let at = match span {
+        Some(span) => {
+            let (line, col) = line_col(text, span.start);
+            format!("{}:{line}:{col}", path.display())
+        }
+        None => path.display().to_string(),
+    };
+    TomlError::Invalid {
+        at,
+        message: message.trim().to_string(),
+    }
+}
+
+/// Parses `text` strictly into `T`, with `path:line:col` in the error.
+pub fn parse_toml<T: serde::de::DeserializeOwned>(path: &Path, text: &str) -> Result<T, TomlError> {
+    toml::from_str(text).map_err(|e| located(path, text, e.span(), e.message()))
+}
+
+/// `"2s"`, `"500ms"`, `"1.5s"`, `"2m"` → a duration. Bare numbers are rejected: the unit must be said.
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let s = s.trim();
+    let (number, scale) = if let Some(n) = s.strip_suffix("ms") {
+        (n, 0.001)
+    } else if let Some(n) = s.strip_suffix('s') {
+        (n, 1.0)
+    } else if let Some(n) = s.strip_suffix('m') {
+        (n, 60.0)
+    } else {
+        return Err(format!(
+            "bad duration `{s}`\nhint: write a number with a unit: `500ms`, `2s`, `1m`"
+        ));
+    };
+    match number.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 && v * scale < 86_400.0 => {
+            Ok(Duration::from_secs_f64(v * scale))
+        }
+        _ => Err(format!(
+            "bad duration `{s}`\nhint: write a positive number with a unit: `500ms`, `2s`, `1m`"
+        )),
+    }
+}
+
+/// `"512M"`, `"64K"`, `"2G"`, `"1000"` → bytes (binary multiples).
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let (number, scale) = match t.chars().last() {
+        Some('K' | 'k') => (&t[..t.len() - 1], 1u64 << 10),
+        Some('M' | 'm') => (&t[..t.len() - 1], 1 << 20),
+        Some('G' | 'g') => (&t[..t.len() - 1], 1 << 30),
+        _ => (t, 1),
+    };
+    number
+        .trim()
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(scale))
+        .filter(|&n| n > 0)
+        .ok_or_else(|| {
+            format!("bad size `{t}`\nhint: write a positive whole number with K, M or G: `512M`")
+        })
+}
+
+/// Limits as written in TOML: every key optional so files can layer.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawLimits {
+    pub cpu: Option<toml::Spanned<String>>,
+    pub wall: Option<toml::Spanned<String>>,
+    pub memory: Option<toml::Spanned<String>>,
+    pub output: Option<toml::Spanned<String>>,
+    pub file_size: Option<toml::Spanned<String>>,
+    pub processes: Option<toml::Spanned<u32>>,
+    pub open_files: Option<toml::Spanned<u64>>,
+    pub stack: Option<toml::Spanned<String>>,
+}
+
+impl RawLimits {
+    /// Applies every key present here over `base`, checking each value (errors located in `path`).
+    pub fn apply(&self, base: &Limits, path: &Path, text: &str) -> Result<Limits, TomlError> {
+        let mut out = base.clone();
+        let bad = |span: std::ops::Range<usize>, msg: String| located(path, text, Some(span), &msg);
+        let duration =
+            |v: &toml::Spanned<String>| parse_duration(v.get_ref()).map_err(|m| bad(v.span(), m));
+        let size =
+            |v: &toml::Spanned<String>| parse_size(v.get_ref()).map_err(|m| bad(v.span(), m));
+        if let Some(v) = &self.cpu {
+            out.cpu = duration(v)?;
+        }
+        if let Some(v) = &self.wall {
+            out.wall = duration(v)?;
+        }
+        if let Some(v) = &self.memory {
+            out.memory = size(v)?;
+        }
+        if let Some(v) = &self.output {
+            out.output = size(v)?;
+        }
+        if let Some(v) = &self.file_size {
+            out.file_size = size(v)?;
+        }
+        if let Some(v) = &self.stack {
+            out.stack = size(v)?;
+        }
+        if let Some(v) = &self.processes {
+            if *v.get_ref() == 0 {
+                return Err(bad(v.span(), "`processes` must be at least 1".into()));
+            }
+            out.processes = *v.get_ref();
+        }
+        if let Some(v) = &self.open_files {
+            if *v.get_ref() < 3 {
+                return Err(bad(v.span(), "`open-files` must be at least 3".into()));
+            }
+            out.open_files = *v.get_ref();
+        }
+        Ok(out)
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawConfig {
+    #[serde(default)]
+    limits: RawLimits,
+    #[serde(default)]
+    build: RawLimits,
+    #[serde(default)]
+    run: RawRun,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawRun {
+    jobs: Option<usize>,
+    sandbox: Option<toml::Spanned<String>>,
+}
+
+/// The checked configuration.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Default limits for every run (a suite may override them).
+    pub limits: Limits,
+    /// Limits for builds (compilers need more than the programs they build).
+    pub build: Limits,
+    /// Parallel submissions; at least 1.
+    pub jobs: usize,
+    /// The weakest sandbox `run` accepts without `--sandbox`.
+    pub sandbox: Tier,
+}
+
+/// The floor every layer starts from, before the built-in file fills it in.
+fn floor() -> Limits {
+    Limits {
+        cpu: Duration::from_secs(10),
+        wall: Duration::from_secs(20),
+        memory: 512 << 20,
+        output: 64 << 20,
+        file_size: 256 << 20,
+        processes: 64,
+        open_files: 256,
+        stack: 64 << 20,
+        address_space: None,
+    }
+}
+
+impl Config {
+    /// The built-in defaults, then `user` (if given) over them.
+    pub fn load(user: Option<&Path>) -> Result<Config, TomlError> {
+        let mut config = Config {
+            limits: floor(),
+            build: floor(),
+            jobs: 1,
+            sandbox: Tier::Basic,
+        };
+        config.layer(Path::new("<built-in grader.toml>"), DEFAULTS)?;
+        if let Some(path) = user {
+            let text = std::fs::read_to_string(path).map_err(|source| TomlError::Read {
+                path: path.to_path_buf(),
+                source,
+            })?;
+            config.layer(path, &text)?;
+        }
+        Ok(config)
+    }
+
+    fn layer(&mut self, path: &Path, text: &str) -> Result<(), TomlError> {
+        let raw: RawConfig = parse_toml(path, text)?;
+        self.limits = raw.limits.apply(&self.limits, path, text)?;
+        // Builds start from the run limits, then take their own keys.
+        let build_base = Limits {
+            cpu: self.build.cpu,
+            wall: self.build.wall,
+            memory: self.build.memory,
+            ..self.limits.clone()
+        };
+        self.build = raw.build.apply(&build_base, path, text)?;
+        if let Some(jobs) = raw.run.jobs {
+            self.jobs = if jobs == 0 {
+                std::thread::available_parallelism().map_or(1, |n| n.get())
+            } else {
+                jobs
+            };
+        }
+        if let Some(tier) = &raw.run.sandbox {
+            self.sandbox = parse_tier(tier.get_ref())
+                .map_err(|m| located(path, text, Some(tier.span()), &m))?;
+        }
+        Ok(())
+    }
+}
+
+/// `full`, `basic` or `none`.
+pub fn parse_tier(s: &str) -> Result<Tier, String> {
+    match s {
+        "full" => Ok(Tier::Full),
+        "basic" => Ok(Tier::Basic),
+        "none" => Ok(Tier::None),
+        _ => Err(format!(
+            "unknown sandbox `{s}`\nhint: use `full`, `basic` or `none`"
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_and_sizes() {
+        assert_eq!(parse_duration("2s"), Ok(Duration::from_secs(2)));
+        assert_eq!(parse_duration("250ms"), Ok(Duration::from_millis(250)));
+        assert_eq!(parse_duration("1m"), Ok(Duration::from_secs(60)));
+        assert!(parse_duration("2").unwrap_err().contains("`2`"));
+        assert!(parse_duration("-1s").is_err());
+        assert_eq!(parse_size("512M"), Ok(512 << 20));
+        assert_eq!(parse_size("64K"), Ok(64 << 10));
+        assert_eq!(parse_size("1000"), Ok(1000));
+        assert!(parse_size("lots").unwrap_err().contains("`lots`"));
+    }
+
+    #[test]
+    fn built_in_defaults_load_and_a_user_file_layers_over_them() {
+        let config = Config::load(None).unwrap();
+        assert_eq!(config.limits.cpu, Duration::from_secs(10));
+        assert_eq!(config.build.memory, 2 << 30);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("grader.toml");
+        std::fs::write(&path, "[limits]\ncpu = \"3s\"\n").unwrap();
+        let config = Config::load(Some(&path)).unwrap();
+        assert_eq!(config.limits.cpu, Duration::from_secs(3));
+        assert_eq!(config.limits.wall, Duration::from_secs(20));
+    }
+
+    #[test]
+    fn errors_name_the_file_line_and_column() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("grader.toml");
+        std::fs::write(&path, "[limits]\ncpu = \"3s\"\nwall = \"soon\"\n").unwrap();
+        let e = Config::load(Some(&path)).unwrap_err().to_string();
+        assert!(e.contains("grader.toml:3:8: bad duration `soon`"), "{e}");
+        std::fs::write(&path, "[limits]\ncpus = \"3s\"\n").unwrap();
+        let e = Config::load(Some(&path)).unwrap_err().to_string();
+        assert!(e.contains("grader.toml:2:1: unknown field `cpus`"), "{e}");
+    }
+
+    #[test]
+    fn line_col_counts_from_one() {
+        assert_eq!(line_col("ab\ncd", 0), (1, 1));
+        assert_eq!(line_col("ab\ncd", 4), (2, 2));
+    }
+}

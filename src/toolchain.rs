@@ -46,7 +46,16 @@ impl Toolchain {
             .filter(|p| p.exists())
             .collect();
 
-        match python() {
+        // Both ask a program (pyenv's shim takes about half a second): ask at the same time.
+        let (python, rust) = std::thread::scope(|s| {
+            let python = s.spawn(python);
+            let rust = rust_sysroot();
+            let python = python
+                .join()
+                .unwrap_or_else(|_| Err("detecting `python3` panicked".into()));
+            (python, rust)
+        });
+        match python {
             Ok((exe, prefix)) => {
                 tc.add_dir(&exe);
                 tc.tools.insert("python3".into(), exe);
@@ -56,7 +65,7 @@ impl Toolchain {
                 tc.missing.insert("python3".into(), why);
             }
         }
-        match rust_sysroot() {
+        match rust {
             Ok(sysroot) => {
                 for name in ["cargo", "rustc"] {
                     let exe = sysroot.join("bin").join(name);
@@ -100,10 +109,13 @@ impl Toolchain {
         tc
     }
 
-    /// Puts the directory holding `exe` on the sandbox `PATH` (once).
+    /// Puts the directory holding `exe` on the sandbox `PATH` (once; system directories come last, in
+    /// their usual order).
     fn add_dir(&mut self, exe: &Path) {
         if let Some(dir) = exe.parent() {
-            self.add_path(dir);
+            if !SYSTEM_PATH.iter().any(|s| Path::new(s) == dir) {
+                self.add_path(dir);
+            }
         }
     }
 

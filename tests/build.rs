@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use grader::build::{self, BuildError, BuildOutcome, Built, Recipe};
-use grader::sandbox::{self, BasicSandbox, Sandbox, Spec, Status, Stdin};
+use grader::sandbox::{self, BasicSandbox, Sandbox, Status, Stdin};
 use grader::toolchain::Toolchain;
 
 fn build_limits() -> sandbox::Limits {
@@ -62,28 +62,17 @@ fn built(outcome: BuildOutcome) -> Built {
     }
 }
 
-/// Runs the built program with `args` and returns its stdout.
+/// Runs the built program with `args` in a fresh folder and returns its stdout.
 fn run_built(b: &Built, args: &[&str]) -> String {
     let limits = sandbox::Limits {
-        address_space: if b.address_space { Some(2 << 30) } else { None },
         wall: Duration::from_secs(20),
         cpu: Duration::from_secs(20),
         ..build_limits()
     };
-    let spec = Spec {
-        program: b.command[0].clone().into(),
-        args: b.command[1..]
-            .iter()
-            .map(String::as_str)
-            .chain(args.iter().copied())
-            .map(Into::into)
-            .collect(),
-        workdir: b.dir.clone(),
-        env: Toolchain::global().env(&b.dir),
-        stdin: Stdin::Null,
-        limits,
-        read_only: Vec::new(),
-    };
+    let work = crate::util::scratch();
+    let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    let spec = b.spec(&args, work.path(), Stdin::Null, &limits);
+    assert_eq!(spec.limits.address_space.is_some(), b.address_space);
     let out = BasicSandbox.run(&spec).unwrap();
     assert_eq!(
         out.status,
@@ -422,7 +411,7 @@ fn toolchain_sees_through_shims_and_builds_a_clean_env() {
     let keys: Vec<_> = env.iter().map(|(k, _)| k.to_str().unwrap()).collect();
     assert_eq!(keys, ["PATH", "HOME", "TMPDIR", "LANG", "CARGO_HOME"]);
     let path = env[0].1.to_str().unwrap();
-    assert!(path.contains("/usr/bin"), "{path}");
+    assert!(path.ends_with("/usr/local/bin:/usr/bin:/bin"), "{path}");
     assert!(!path.contains("shims"), "{path}");
     let dirs = tc.read_only_dirs();
     assert!(dirs.iter().any(|d| d == Path::new("/usr")));
@@ -430,5 +419,23 @@ fn toolchain_sees_through_shims_and_builds_a_clean_env() {
         for b in dirs {
             assert!(a == b || !a.starts_with(b), "{a:?} inside {b:?}");
         }
+    }
+}
+
+#[test]
+fn a_build_output_that_is_not_a_program_is_a_compile_error() {
+    if !have("make") {
+        return;
+    }
+    let sub = submission(&[(
+        "Makefile",
+        "tictactoe:\n\techo 'just text' > tictactoe.bin\n\tchmod +x tictactoe.bin\n",
+    )]);
+    let scratch = crate::util::scratch();
+    match build_in(sub.path(), scratch.path(), &build_limits()) {
+        BuildOutcome::CompileError { log, .. } => {
+            assert!(log.contains("`tictactoe.bin` is not a program"), "{log}")
+        }
+        other => panic!("{other:#?}"),
     }
 }

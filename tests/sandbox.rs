@@ -375,3 +375,220 @@ fn parallel_runs_keep_their_own_usage() {
         assert_eq!(out.stdout, format!("{i}\n").into_bytes());
     }
 }
+
+#[test]
+fn escaped_process_holding_stdout_does_not_hang_the_driver() {
+    let dir = crate::util::scratch();
+    // `setsid` leaves the process group, so the group kill misses it: only the drain grace saves us.
+    let spec = sh(dir.path(), "setsid sleep 3 & echo $!; sleep 0.2");
+    let t = Instant::now();
+    let out = run(&spec);
+    let elapsed = t.elapsed();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    if let Ok(pid) = text.trim().parse::<i32>() {
+        // SAFETY: plain syscall; cleaning up the stray this test made on purpose.
+        unsafe {
+            libc::kill(pid, libc::SIGKILL);
+        }
+    }
+    assert_eq!(out.status, Status::Exited(0));
+    assert!(elapsed < Duration::from_secs(2), "took {elapsed:?}");
+}
+
+#[test]
+fn chatty_stderr_is_drained_while_playing() {
+    let dir = crate::util::scratch();
+    // 1 MB of stderr before the answer: without a drain the pipe fills and the player blocks.
+    let mut spec = sh(
+        dir.path(),
+        "read a; head -c 1000000 /dev/zero >&2; echo move $a; while :; do :; done",
+    );
+    spec.stdin = Stdin::Piped;
+    spec.limits.cpu = Duration::from_millis(100);
+    let started = Instant::now();
+    let mut running = BasicSandbox.spawn(&spec).unwrap();
+    let drain = sandbox::Drain::start(running.take_stderr().unwrap(), 1000).unwrap();
+    let mut stdin = running.take_stdin().unwrap();
+    let mut reader = LineReader::new(running.take_stdout().unwrap()).unwrap();
+    let soon = || Instant::now() + Duration::from_secs(5);
+    // Blocked on `read`, the player has used no CPU yet.
+    assert_eq!(
+        sandbox::over_limit(running.as_mut(), &spec.limits, started),
+        None
+    );
+    sandbox::write_all_by(&mut stdin, b"7\n", soon()).unwrap();
+    assert_eq!(
+        reader.read_line(soon(), 100).unwrap(),
+        ReadLine::Line(b"move 7".to_vec())
+    );
+    // The busy loop now burns CPU until the check notices (a loaded machine gives it less of a core).
+    let hit = (0..900).find_map(|_| {
+        std::thread::sleep(Duration::from_millis(10));
+        sandbox::over_limit(running.as_mut(), &spec.limits, started)
+    });
+    assert_eq!(hit, Some(LimitHit::Cpu));
+    running.kill();
+    let (kept, truncated) = drain.finish();
+    assert_eq!(kept.len(), 1000);
+    assert!(truncated);
+}
+
+#[test]
+fn files_written_lists_what_the_run_left() {
+    let dir = crate::util::scratch();
+    let spec = sh(
+        dir.path(),
+        "mkdir -p out/deep; printf abc > out/deep/trace.txt; printf 12345 > visited; ln -s /etc/passwd link",
+    );
+    assert_eq!(run(&spec).status, Status::Exited(0));
+    let listed = sandbox::files_written(dir.path()).unwrap();
+    let names: Vec<(String, u64, bool)> = listed
+        .files
+        .iter()
+        .map(|f| (f.path.display().to_string(), f.size, f.special))
+        .collect();
+    assert_eq!(names[0], ("link".to_string(), 11, true));
+    assert_eq!(names[1], ("out/deep/trace.txt".to_string(), 3, false));
+    assert_eq!(names[2], ("visited".to_string(), 5, false));
+    assert!(!listed.truncated);
+}
+
+#[test]
+fn live_groups_are_tracked_until_reaped() {
+    use grader::sandbox::Running;
+    let dir = crate::util::scratch();
+    let mut running = BasicSandbox
+        .spawn_group(&sh(dir.path(), "sleep 5"))
+        .unwrap();
+    let pid = running.pid();
+    assert!(sandbox::cleanup::live_groups().contains(&pid));
+    running.kill();
+    assert!(!sandbox::cleanup::live_groups().contains(&pid));
+    assert!(!pid_alive(pid));
+}
+
+/// Run by `interrupt_kills_live_groups` in a child copy of this test binary: starts a long program
+/// under the interrupt handler, says its pid, and waits to be signalled.
+#[test]
+#[ignore = "a helper for interrupt_kills_live_groups"]
+fn interrupt_helper() {
+    if std::env::var_os("GRADER_INTERRUPT_HELPER").is_none() {
+        return;
+    }
+    sandbox::cleanup::install_interrupt_handler().unwrap();
+    let dir = crate::util::scratch();
+    let running = BasicSandbox
+        .spawn_group(&sh(dir.path(), "sleep 100"))
+        .unwrap();
+    println!("PID {}", running.pid());
+    std::thread::sleep(Duration::from_secs(20));
+}
+
+#[test]
+fn interrupt_kills_live_groups() {
+    use std::io::BufRead;
+    let mut helper = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "sandbox::interrupt_helper",
+            "--ignored",
+            "--nocapture",
+        ])
+        .env("GRADER_INTERRUPT_HELPER", "1")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = std::io::BufReader::new(helper.stdout.take().unwrap());
+    let pid: i32 = stdout
+        .lines()
+        .map_while(Result::ok)
+        .find_map(|l| l.strip_prefix("PID ").map(|p| p.parse().unwrap()))
+        .expect("the helper reports its program's pid");
+    assert!(pid_alive(pid));
+    // SAFETY: plain syscall on our own child.
+    unsafe {
+        libc::kill(helper.id() as i32, libc::SIGTERM);
+    }
+    let status = helper.wait().unwrap();
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(status.signal(), Some(libc::SIGTERM));
+    let gone = (0..100).any(|_| {
+        std::thread::sleep(Duration::from_millis(10));
+        !pid_alive(pid)
+    });
+    assert!(gone, "pid {pid} outlived the interrupted grader");
+}
+
+const PROBE_C: &str = r#"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+static int depth(int n) { volatile char pad[4096]; pad[0] = (char)n; return n == 0 ? pad[0] : depth(n - 1) + pad[0]; }
+int main(int argc, char **argv) {
+    if (argc < 2) return 2;
+    if (!strcmp(argv[1], "abort")) abort();
+    if (!strcmp(argv[1], "recurse")) return depth(1 << 20) == 7;
+    if (!strcmp(argv[1], "malloc")) {
+        char *p = malloc((size_t)1 << 30);
+        if (!p) { puts("no memory"); return 42; }
+        memset(p, 1, (size_t)1 << 30);
+        return 0;
+    }
+    return 3;
+}
+"#;
+
+/// Compiles the probe program into `dir`, or says why not.
+fn probe_program(dir: &Path) -> Option<std::path::PathBuf> {
+    let Some(cc) = grader::toolchain::Toolchain::global().tool("cc") else {
+        eprintln!("skipped: no C compiler");
+        return None;
+    };
+    std::fs::write(dir.join("probe.c"), PROBE_C).unwrap();
+    let mut spec = sh(dir, "");
+    spec.program = cc.into();
+    spec.args = vec!["-O0".into(), "-o".into(), "probe".into(), "probe.c".into()];
+    let out = run(&spec);
+    assert_eq!(
+        out.status,
+        Status::Exited(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(dir.join("probe"))
+}
+
+#[test]
+fn c_program_crashes_and_rlimits() {
+    let dir = crate::util::scratch();
+    let Some(probe) = probe_program(dir.path()) else {
+        return;
+    };
+    let mut spec = sh(dir.path(), "");
+    spec.program = probe.into();
+
+    spec.args = vec!["abort".into()];
+    assert_eq!(run(&spec).status, Status::Signaled(libc::SIGABRT));
+
+    spec.args = vec!["recurse".into()];
+    spec.limits.stack = 1 << 20;
+    assert_eq!(run(&spec).status, Status::Signaled(libc::SIGSEGV));
+
+    spec.args = vec!["malloc".into()];
+    spec.limits.address_space = Some(256 << 20);
+    let out = run(&spec);
+    assert_eq!(out.status, Status::Exited(42));
+    assert_eq!(out.stdout, b"no memory\n");
+}
+
+#[test]
+fn a_program_that_stops_itself_is_still_killed() {
+    let dir = crate::util::scratch();
+    let mut spec = sh(dir.path(), "kill -STOP $$; echo never");
+    spec.limits.wall = Duration::from_millis(200);
+    let out = run(&spec);
+    assert_eq!(out.limit, Some(LimitHit::Wall));
+    assert_eq!(out.status, Status::Signaled(libc::SIGKILL));
+    assert!(out.stdout.is_empty());
+}

@@ -1,7 +1,11 @@
 //! The one integration test binary: exercises the `grader` CLI end to end.
 
+mod arena;
 mod build;
+mod check;
 mod hostile;
+mod run;
 mod sandbox;
 mod solve;
+mod suite;
 mod util;

@@ -22,6 +22,12 @@ use crate::games::tictactoe::{self, TicTacToe};
 use crate::games::tmmorris::{self, Morris};
 use crate::search::{self, AlphaBeta, Cut, Evaluator, RootWindow, Searched, Values, Visit};
 
+/// The most nodes one solve may visit before it gives up with [`StateError::TooManyNodes`]: a
+/// Three Men's Morris search grows about threefold every two plies (ply 25 already visits 3.4 million
+/// nodes from some positions), and the trace of every node is kept in memory. Tic-tac-toe's largest
+/// search, plain minimax from the blank board, visits 549,946.
+pub const MAX_NODES: u64 = 5_000_000;
+
 /// Which tic-tac-toe search the command line asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Mode {
@@ -330,6 +336,13 @@ pub fn tmmorris_answer(
         o.repetition = true;
         search::alphabeta(&root, &eval, o)
     };
+    if !searched.complete {
+        return Err(StateError::TooManyNodes {
+            state: state.to_owned(),
+            ply,
+            limit: MAX_NODES,
+        });
+    }
     Ok(answer(searched, variant, |s| *s.cells()))
 }
 
@@ -338,6 +351,7 @@ fn plain_options(ply: Option<u32>) -> search::Minimax {
         ply,
         repetition: false,
         trace: true,
+        max_nodes: Some(MAX_NODES),
     }
 }
 
@@ -346,6 +360,7 @@ fn ab_options(ply: Option<u32>, variant: Variant) -> AlphaBeta {
         ply,
         repetition: false,
         trace: true,
+        max_nodes: Some(MAX_NODES),
         cut: if variant == Variant::PruneStrict {
             Cut::BeyondBound
         } else {

@@ -1,3 +1,27 @@
-//! The arena: player protocols, the referee, matches and tournaments.
+//! The arena: player protocols, the referee, game records, matches and tournaments.
+
+pub mod config;
+pub mod dialogue;
+pub mod elo;
+pub mod game;
+pub mod games;
+pub mod lines;
+pub mod permove;
+pub mod persistent;
 pub mod play;
+pub mod players;
+pub mod record;
+pub mod referee;
+pub mod registry;
+pub mod schedule;
+pub mod seat;
+pub mod setup;
+pub mod standings;
 pub mod tournament;
+
+#[cfg(test)]
+mod proctests;
+#[cfg(test)]
+mod testgame;
+#[cfg(test)]
+mod tests;

@@ -1,16 +1,143 @@
-//! `grader play`: one match between two players (submissions or bots).
+//! `grader play`: games between two players (submission folders or bot names), one after another with
+//! colours alternating, each board shown with `--show`.
 
-use crate::exit::{CliError, CmdResult};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use reference::rng::Rng;
+
+use crate::exit::{CliError, CmdResult, Exit};
+use crate::sandbox::Sandbox;
+
+use super::config::ArenaConfig;
+use super::game::ArenaGame;
+use super::players::{resolve, Maker};
+use super::record::{GameRecord, GameResult};
+use super::referee::{play, seconds, Match};
+use super::registry::{dispatch, MakeBot, Visitor};
+use super::schedule::SeatMaker;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Arguments (to be defined).
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-    pub rest: Vec<String>,
+    /// A game (`tictactoe`, `tmmorris`, `sttt`, `ut3`, `oska`, `oska:5`), an arena TOML file, or a
+    /// suite folder with an `[arena]` table.
+    pub game: String,
+    /// The first player: a bot spec (`random`, `minimax:3`, ...) or a submission folder.
+    pub a: String,
+    /// The second player.
+    pub b: String,
+    /// Games to play; colours alternate, `A` moving first in the first game.
+    #[arg(long, default_value_t = 1)]
+    pub games: u32,
+    /// Seed for the bots and the record; the same seed replays the same games.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Print the board after every move.
+    #[arg(long)]
+    pub show: bool,
+    /// Save each game's record as JSON in this folder.
+    #[arg(long, value_name = "DIR")]
+    pub records: Option<PathBuf>,
 }
 
-pub fn run(_args: Args) -> CmdResult {
-    Err(CliError::internal(anyhow::anyhow!(
-        "`grader play` is not built yet"
-    )))
+pub fn run(args: Args) -> CmdResult {
+    let config = super::setup::event(&args.game).map_err(CliError::usage)?;
+    let game = config.game.clone();
+    dispatch(&game, Match2 { args, config }).map_err(CliError::usage)?
+}
+
+struct Match2 {
+    args: Args,
+    config: ArenaConfig,
+}
+
+/// The sandbox submissions run under: the `basic` tier (own process group, rlimits, kill the group).
+#[must_use]
+pub fn sandbox() -> Option<Arc<dyn Sandbox>> {
+    crate::sandbox::select(crate::sandbox::Tier::Basic)
+        .ok()
+        .map(Arc::from)
+}
+
+impl Visitor for Match2 {
+    type Out = CmdResult;
+
+    fn visit<G: ArenaGame>(self, initial: G, bots: MakeBot<G>) -> CmdResult {
+        let Match2 { args, config } = self;
+        let words = [args.a.clone(), args.b.clone()];
+        let entrants = resolve::<G>(&words, &config, bots).map_err(CliError::usage)?;
+        let names = [entrants[0].name.clone(), entrants[1].name.clone()];
+        let maker = Maker {
+            entrants,
+            bots,
+            config: config.clone(),
+            sandbox: sandbox(),
+        };
+        let root = Rng::new(args.seed);
+        let mut records: Vec<GameRecord> = Vec::new();
+        let mut tally = [0u32; 2];
+        let mut draws = 0u32;
+        for k in 0..args.games {
+            let seed = root.fork(u64::from(k)).next_u64();
+            let order = if k % 2 == 0 { [0, 1] } else { [1, 0] };
+            let mut first = maker.seat(order[0], seed);
+            let mut second = maker.seat(order[1], seed.rotate_left(32));
+            let who = Match {
+                players: [names[order[0]].clone(), names[order[1]].clone()],
+                seed,
+            };
+            println!(
+                "game {}: {} {} vs {} {} (seed {seed})",
+                k + 1,
+                G::side_name(reference::Player::First),
+                who.players[0],
+                G::side_name(reference::Player::Second),
+                who.players[1],
+            );
+            if args.show {
+                println!("{}\n", initial.render());
+            }
+            let show = args.show;
+            let record = play(
+                initial.clone(),
+                [first.as_mut(), second.as_mut()],
+                &who,
+                &config.policy,
+                &mut |state: &G, m| {
+                    if show {
+                        let side = G::side_name(if m.side == 0 {
+                            reference::Player::First
+                        } else {
+                            reference::Player::Second
+                        });
+                        let note = m
+                            .forfeited
+                            .as_ref()
+                            .map(|w| format!(" (forfeited: {w})"))
+                            .unwrap_or_default();
+                        println!(
+                            "{side} plays {}{note} in {}\n{}\n",
+                            m.applied,
+                            seconds(std::time::Duration::from_micros(m.micros)),
+                            state.render()
+                        );
+                    }
+                },
+            );
+            println!("{}", record.summary());
+            match record.result {
+                GameResult::Win(s) => tally[order[s]] += 1,
+                GameResult::Draw { .. } => draws += 1,
+            }
+            records.push(record);
+        }
+        println!(
+            "{}: {} won, {}: {} won, {draws} drawn",
+            names[0], tally[0], names[1], tally[1]
+        );
+        if let Some(dir) = &args.records {
+            super::setup::save(dir, "game-", &records).map_err(CliError::internal)?;
+        }
+        Ok(Exit::Success)
+    }
 }

@@ -1,16 +1,121 @@
-//! `grader tournament`: round robin and staged tournaments with standings and Elo.
+//! `grader tournament`: round robin or the seeds' staged formats, standings with the suite's scoring
+//! rule and Elo, `--jobs` games at once, records saved for replays. The same seed gives the same
+//! results for any `--jobs`.
 
-use crate::exit::{CliError, CmdResult};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::exit::{CliError, CmdResult, Exit};
+
+use super::config::ArenaConfig;
+use super::game::ArenaGame;
+use super::players::{resolve, Maker};
+use super::registry::{dispatch, MakeBot, Visitor};
+use super::schedule::{self, Plan, Stage};
+use super::standings::table;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Everyone plays everyone, with both colours.
+    RoundRobin,
+    /// The suite's stages (pools → groups → final), or pools of four with the top two advancing.
+    Staged,
+}
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Arguments (to be defined).
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-    pub rest: Vec<String>,
+    /// A game (`tictactoe`, `tmmorris`, `sttt`, `ut3`, `oska`, `oska:5`), an arena TOML file, or a
+    /// suite folder with an `[arena]` table.
+    pub game: String,
+    /// Bot specs and submission folders; at least two.
+    #[arg(required = true, num_args = 2..)]
+    pub players: Vec<String>,
+    /// Games a pairing plays with each colour (default: the config's, else 1).
+    #[arg(long)]
+    pub games: Option<u32>,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    pub jobs: usize,
+    #[arg(long, value_enum, default_value_t = Format::RoundRobin)]
+    pub format: Format,
+    /// Save every game's record as JSON in this folder.
+    #[arg(long, value_name = "DIR")]
+    pub records: Option<PathBuf>,
 }
 
-pub fn run(_args: Args) -> CmdResult {
-    Err(CliError::internal(anyhow::anyhow!(
-        "`grader tournament` is not built yet"
-    )))
+pub fn run(args: Args) -> CmdResult {
+    let config = super::setup::event(&args.game).map_err(CliError::usage)?;
+    let game = config.game.clone();
+    dispatch(&game, Event { args, config }).map_err(CliError::usage)?
+}
+
+struct Event {
+    args: Args,
+    config: ArenaConfig,
+}
+
+impl Visitor for Event {
+    type Out = CmdResult;
+
+    fn visit<G: ArenaGame>(self, initial: G, bots: MakeBot<G>) -> CmdResult {
+        let Event { args, config } = self;
+        let entrants = resolve::<G>(&args.players, &config, bots).map_err(CliError::usage)?;
+        let names: Vec<String> = entrants.iter().map(|e| e.name.clone()).collect();
+        let stages: Vec<Stage> = match args.format {
+            Format::RoundRobin => Vec::new(),
+            Format::Staged if !config.stages.is_empty() => config.stages.clone(),
+            Format::Staged => vec![Stage {
+                groups: u32::try_from(names.len().div_ceil(4)).unwrap_or(1),
+                advance: 2,
+            }],
+        };
+        let plan = Plan {
+            names: &names,
+            games: args.games.unwrap_or(config.games).max(1),
+            seed: args.seed,
+            jobs: args.jobs.max(1),
+            stages: &stages,
+            scoring: config.scoring,
+            policy: &config.policy,
+        };
+        let maker = Maker {
+            entrants,
+            bots,
+            config: config.clone(),
+            sandbox: super::play::sandbox(),
+        };
+        let finished = AtomicUsize::new(0);
+        let progress = |_: usize, _: &super::record::GameRecord| {
+            let n = finished.fetch_add(1, Ordering::Relaxed) + 1;
+            if n % 50 == 0 {
+                eprintln!("{n} games played");
+            }
+        };
+        let results = schedule::run(&initial, &plan, &maker, &progress);
+        for (k, stage) in results.stages.iter().enumerate() {
+            if results.stages.len() > 1 {
+                println!("{}", stage.name);
+            }
+            print!("{}", table(&stage.rows));
+            let faults: Vec<&super::record::GameRecord> = stage
+                .records
+                .iter()
+                .filter(|r| r.ending == super::record::Ending::Fault)
+                .collect();
+            for r in faults.iter().take(5) {
+                println!("  fault: {}", r.summary());
+            }
+            if faults.len() > 5 {
+                println!("  ... and {} more faults", faults.len() - 5);
+            }
+            println!();
+            if let Some(dir) = &args.records {
+                let prefix = format!("stage{}-", k + 1);
+                super::setup::save(dir, &prefix, &stage.records).map_err(CliError::internal)?;
+            }
+        }
+        Ok(Exit::Success)
+    }
 }

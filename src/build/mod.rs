@@ -35,6 +35,42 @@ pub struct Built {
     pub address_space: bool,
 }
 
+impl Built {
+    /// A spec that runs the built program with `args` in `workdir` (its one writable folder): the
+    /// toolchain's clean environment with `HOME` there, the built copy readable, and RLIMIT_AS dropped
+    /// from `limits` when the recipe turns it off.
+    pub fn spec(&self, args: &[String], workdir: &Path, stdin: Stdin, limits: &Limits) -> Spec {
+        self.spec_with(Toolchain::global(), args, workdir, stdin, limits)
+    }
+
+    /// [`Built::spec`] with an explicit toolchain.
+    pub fn spec_with(
+        &self,
+        toolchain: &Toolchain,
+        args: &[String],
+        workdir: &Path,
+        stdin: Stdin,
+        limits: &Limits,
+    ) -> Spec {
+        Spec {
+            program: self.command[0].clone().into(),
+            args: self.command[1..]
+                .iter()
+                .chain(args)
+                .map(OsString::from)
+                .collect(),
+            workdir: workdir.to_path_buf(),
+            env: toolchain.env(workdir),
+            stdin,
+            limits: Limits {
+                address_space: limits.address_space.filter(|_| self.address_space),
+                ..limits.clone()
+            },
+            read_only: vec![self.dir.clone()],
+        }
+    }
+}
+
 /// The result of a build.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BuildOutcome {
@@ -348,12 +384,28 @@ fn missing_program(recipe: &Recipe, command: &[String], dir: &Path) -> Option<St
                 if executable && m.permissions().mode() & 0o111 == 0 {
                     return Some(format!("`{shown}` is not executable"));
                 }
+                // The kernel would refuse it (ENOEXEC), and that must be the student's verdict, not a
+                // sandbox failure.
+                if executable && !starts_like_a_program(&path) {
+                    return Some(format!(
+                        "`{shown}` is not a program (neither a native executable nor a `#!` script)"
+                    ));
+                }
             }
             Ok(m) if m.is_dir() && !executable => {}
             _ => return Some(format!("the build left no `{shown}` to run")),
         }
     }
     None
+}
+
+fn starts_like_a_program(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 4];
+    let n = std::fs::File::open(path)
+        .and_then(|mut f| f.read(&mut head))
+        .unwrap_or(0);
+    head[..n].starts_with(b"\x7fELF") || head[..n].starts_with(b"#!")
 }
 
 /// The outcome reported when no build command ran.

@@ -1,29 +1,213 @@
 //! Grading: runs a suite's cases on submissions, judges them, applies the rubric (`run`, `check`).
 
-use crate::exit::{CliError, CmdResult};
+pub mod case;
+pub mod class;
+pub mod pipeline;
+pub mod score;
+mod wire;
+
+#[cfg(test)]
+mod tests;
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+
+use crate::cli::use_color;
+use crate::config::parse_tier;
+use crate::exit::{CliError, CmdResult, Exit};
+use crate::report::feedback::{student_report, Paint};
+use crate::report::table::class_table;
+use crate::suite::validate::{discover, load_config};
+use crate::suite::{oracle, Suite, Visibility};
+use class::{grade_class, students, Outputs};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Arguments (to be defined).
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-    pub rest: Vec<String>,
-}
-
-pub fn run(_args: Args) -> CmdResult {
-    Err(CliError::internal(anyhow::anyhow!(
-        "`grader run` is not built yet"
-    )))
+    /// A folder of suites (`suites/`), or one suite folder.
+    pub suites: PathBuf,
+    /// With a folder of suites: a folder holding `<suite-name>/<student>/`. With one suite: a folder of
+    /// student folders.
+    pub submissions: PathBuf,
+    /// Where results go: `<out>/<suite>/<student>/result.json` and `<out>/<suite>/grades.csv`.
+    #[arg(long, default_value = "results", value_name = "DIR")]
+    pub out: PathBuf,
+    /// Submissions graded in parallel (default: `grader.toml`'s `run.jobs`; 0 = one per core).
+    #[arg(long, short = 'j', value_name = "N")]
+    pub jobs: Option<usize>,
+    /// The sandbox tier: `full`, `basic` or `none` (default: `grader.toml`'s `run.sandbox`).
+    #[arg(long, value_name = "TIER")]
+    pub sandbox: Option<String>,
+    /// A `grader.toml` over the built-in defaults (default: `./grader.toml` when present).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]
 pub struct CheckArgs {
-    /// Arguments (to be defined).
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-    pub rest: Vec<String>,
+    /// The suite folder (`suites/adelaide-2021-a1`).
+    pub suite: PathBuf,
+    /// The submission folder to check.
+    #[arg(default_value = ".")]
+    pub dir: PathBuf,
+    /// The sandbox tier: `full`, `basic` or `none` (default: `grader.toml`'s `run.sandbox`).
+    #[arg(long, value_name = "TIER")]
+    pub sandbox: Option<String>,
+    /// A `grader.toml` over the built-in defaults (default: `./grader.toml` when present).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
 }
 
-pub fn check(_args: CheckArgs) -> CmdResult {
-    Err(CliError::internal(anyhow::anyhow!(
-        "`grader check` is not built yet"
-    )))
+fn tier(
+    flag: Option<&str>,
+    config: &crate::config::Config,
+) -> Result<crate::sandbox::Tier, CliError> {
+    match flag {
+        Some(t) => parse_tier(t).map_err(|m| CliError::usage(anyhow::anyhow!("{m}"))),
+        None => Ok(config.sandbox),
+    }
+}
+
+/// `grader run SUITES SUBMISSIONS`.
+pub fn run(args: Args) -> CmdResult {
+    let config = load_config(args.config.as_deref())?;
+    let jobs = match args.jobs {
+        Some(0) => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        Some(n) => n,
+        None => config.jobs,
+    };
+    let single = args.suites.join(crate::suite::SUITE_FILE).is_file();
+    let oracle = oracle::builtin();
+    // Load every suite before running anything: a broken suite is bad input, reported up front.
+    let mut plan: Vec<(Suite, PathBuf)> = Vec::new();
+    for dir in discover(&args.suites)? {
+        let suite = Suite::load(&dir, &config, oracle.clone()).map_err(CliError::usage)?;
+        let students_dir = if single {
+            let nested = args.submissions.join(&suite.name);
+            if nested.is_dir() {
+                nested
+            } else {
+                args.submissions.clone()
+            }
+        } else {
+            args.submissions.join(&suite.name)
+        };
+        if !students_dir.is_dir() {
+            if single {
+                return Err(CliError::usage(anyhow::anyhow!(
+                    "no submissions folder `{}`",
+                    students_dir.display()
+                )));
+            }
+            eprintln!(
+                "note: no submissions for `{}` (no folder `{}`)",
+                suite.name,
+                students_dir.display()
+            );
+            continue;
+        }
+        plan.push((suite, students_dir));
+    }
+    if plan.is_empty() {
+        return Err(CliError::usage(anyhow::anyhow!(
+            "nothing to grade: no suite in `{}` has a folder in `{}`\nhint: lay submissions out as `SUBMISSIONS/<suite-name>/<student>/`",
+            args.suites.display(),
+            args.submissions.display()
+        )));
+    }
+    let env = wire::environment(tier(args.sandbox.as_deref(), &config)?)?;
+    let mut exit = Exit::Success;
+    for (suite, students_dir) in &plan {
+        let class = students(students_dir)?;
+        let out = Outputs {
+            dir: args.out.join(&suite.name),
+        };
+        eprintln!(
+            "grading `{}`: {} submissions × {} cases, sandbox {}, {jobs} jobs",
+            suite.name,
+            class.len(),
+            suite.cases().count(),
+            env.sandbox.tier()
+        );
+        let (results, write_error) =
+            grade_class(&*env.sandbox, &*env.prepare, suite, &class, jobs, &out);
+        let groups: Vec<String> = suite.groups.iter().map(|g| g.name.clone()).collect();
+        let max: Vec<f64> = suite.groups.iter().map(|g| g.points).collect();
+        print!(
+            "{}",
+            class_table(
+                &format!("{} ({})", suite.title, suite.name),
+                &groups,
+                &max,
+                &results
+            )
+        );
+        println!();
+        if let Some(e) = write_error {
+            eprintln!("error: {e:#}");
+            exit = Exit::Internal;
+        }
+        if results.iter().any(|r| r.has_internal_error()) {
+            eprintln!("warning: some cases hit an internal error (the grader's fault); see their result.json");
+            exit = Exit::Internal;
+        }
+        eprintln!("results: {}", out.dir.display());
+    }
+    Ok(exit)
+}
+
+/// `grader check SUITE [DIR]`.
+pub fn check(args: CheckArgs) -> CmdResult {
+    let config = load_config(args.config.as_deref())?;
+    let suite = Suite::load(&args.suite, &config, oracle::builtin()).map_err(CliError::usage)?;
+    if !args.dir.is_dir() {
+        return Err(CliError::usage(anyhow::anyhow!(
+            "no submission folder `{}`\nhint: run `grader check {} PATH` with the folder holding your program",
+            args.dir.display(),
+            args.suite.display()
+        )));
+    }
+    let env = wire::environment(tier(args.sandbox.as_deref(), &config)?)?;
+    let student = name_of(&args.dir);
+    let scratch = tempfile::Builder::new()
+        .prefix("grader-check-")
+        .tempdir()
+        .context("cannot make a scratch folder")
+        .map_err(CliError::internal)?;
+    eprintln!(
+        "checking `{}` against the public cases of `{}` (sandbox {})",
+        args.dir.display(),
+        suite.name,
+        env.sandbox.tier()
+    );
+    let result = pipeline::grade_submission(
+        &*env.sandbox,
+        &*env.prepare,
+        &suite,
+        &student,
+        &args.dir,
+        &scratch.path().join("s"),
+        &|v| v == Visibility::Public,
+    );
+    print!(
+        "{}",
+        student_report(&result, Paint(use_color(&std::io::stdout())))
+    );
+    if result.has_internal_error() {
+        return Ok(Exit::Internal);
+    }
+    Ok(
+        if result.failures().next().is_none() && !result.cases.is_empty() {
+            Exit::Success
+        } else {
+            Exit::Failure
+        },
+    )
+}
+
+fn name_of(dir: &Path) -> String {
+    dir.canonicalize()
+        .ok()
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "submission".to_string())
 }

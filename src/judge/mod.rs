@@ -1,1 +1,124 @@
 //! The judge: verdicts and comparators (exact, tokens, numeric, trace) with explanations for students.
+//!
+//! The judge reads what a run produced and what the suite expects; it never runs anything itself.
+
+pub mod compare;
+pub mod trace;
+
+use serde::{Deserialize, Serialize};
+
+pub use compare::Comparator;
+
+/// What happened to one case, in precedence order: the first that applies wins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    /// The grader's own fault (a sandbox that would not start, a reference that failed): never the
+    /// student's, and never scored against them silently.
+    InternalError,
+    CompileError,
+    MemoryLimit,
+    /// CPU time.
+    TimeLimit,
+    WallTimeLimit,
+    OutputLimit,
+    /// A signal or a non-zero exit status.
+    RuntimeError,
+    WrongAnswer,
+    Accepted,
+}
+
+impl Verdict {
+    /// The words a student reads.
+    pub fn label(self) -> &'static str {
+        match self {
+            Verdict::InternalError => "internal error",
+            Verdict::CompileError => "compile error",
+            Verdict::MemoryLimit => "memory limit",
+            Verdict::TimeLimit => "time limit",
+            Verdict::WallTimeLimit => "wall-time limit",
+            Verdict::OutputLimit => "output limit",
+            Verdict::RuntimeError => "runtime error",
+            Verdict::WrongAnswer => "wrong answer",
+            Verdict::Accepted => "accepted",
+        }
+    }
+
+    /// The short code used in tables.
+    pub fn code(self) -> &'static str {
+        match self {
+            Verdict::InternalError => "IE",
+            Verdict::CompileError => "CE",
+            Verdict::MemoryLimit => "MLE",
+            Verdict::TimeLimit => "TLE",
+            Verdict::WallTimeLimit => "WLE",
+            Verdict::OutputLimit => "OLE",
+            Verdict::RuntimeError => "RE",
+            Verdict::WrongAnswer => "WA",
+            Verdict::Accepted => "AC",
+        }
+    }
+}
+
+/// A comparator's finding: `None` means equal.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mismatch {
+    /// One sentence saying what is wrong, for a student.
+    pub summary: String,
+    /// Supporting lines: the first difference with context, counts.
+    pub details: Vec<String>,
+}
+
+/// `18296` → `18,296`: counts students compare by eye.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A line shown to a student: escaped, and cut short when long, so garbage output stays readable.
+pub fn show(line: &str) -> String {
+    const MAX: usize = 60;
+    let mut out = String::new();
+    for (i, c) in line.chars().enumerate() {
+        if i == MAX {
+            out.push('…');
+            break;
+        }
+        match c {
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            '`' => out.push('\''),
+            c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thousands_groups_digits() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(18_296), "18,296");
+        assert_eq!(thousands(549_945), "549,945");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+    }
+
+    #[test]
+    fn show_escapes_and_truncates() {
+        assert_eq!(show("a\tb"), "a\\tb");
+        assert_eq!(show("\u{1}"), "\\u{1}");
+        assert_eq!(show(&"x".repeat(100)).chars().count(), 61);
+    }
+}

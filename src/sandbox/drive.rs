@@ -20,6 +20,8 @@ pub const TERM_GRACE: Duration = Duration::from_millis(100);
 pub const DRAIN_GRACE: Duration = Duration::from_millis(200);
 /// The longest the driver sleeps between checks of the clock and the process.
 const TICK: Duration = Duration::from_millis(5);
+/// The first wait once both pipes are closed (doubling up to [`TICK`]).
+const IDLE_FIRST: Duration = Duration::from_micros(50);
 /// How often CPU time and memory are sampled (a `/proc` read in `basic`).
 const SAMPLE_EVERY: Duration = Duration::from_millis(20);
 /// Reads per pipe per wake-up, so a flood cannot keep the driver from its clock.
@@ -61,6 +63,7 @@ pub fn drive(mut running: Box<dyn Running>, spec: &Spec) -> Result<Outcome, Sand
     let mut ended_at: Option<Instant> = None;
     let mut terminated_at: Option<Instant> = None;
     let mut sampled_at = start;
+    let mut idle = IDLE_FIRST;
 
     loop {
         if status.is_none() {
@@ -120,7 +123,14 @@ pub fn drive(mut running: Box<dyn Running>, spec: &Spec) -> Result<Outcome, Sand
         if let Some(feed) = &stdin {
             fds.push(pollfd(&feed.file, libc::POLLOUT));
         }
-        poll(&mut fds, timeout).map_err(io_err("waiting for output"))?;
+        if fds.is_empty() {
+            // Both pipes closed: the program is most likely exiting. Check back soon, then less often,
+            // so short runs end promptly without spinning on one that closed its output and runs on.
+            std::thread::sleep(idle.min(timeout));
+            idle = (idle * 2).min(TICK);
+        } else {
+            poll(&mut fds, timeout).map_err(io_err("waiting for output"))?;
+        }
 
         if stdout.read().map_err(io_err("reading stdout"))? {
             limit.get_or_insert(LimitHit::Output);
@@ -191,6 +201,7 @@ struct Capture {
     buf: Vec<u8>,
     cap: usize,
     truncated: bool,
+    chunk: Box<[u8]>,
 }
 
 impl Capture {
@@ -203,6 +214,7 @@ impl Capture {
             buf: Vec::new(),
             cap,
             truncated: false,
+            chunk: vec![0u8; CHUNK].into_boxed_slice(),
         })
     }
 
@@ -215,17 +227,16 @@ impl Capture {
         let Some(file) = &mut self.file else {
             return Ok(false);
         };
-        let mut chunk = vec![0u8; CHUNK];
         let mut overflowed = false;
         for _ in 0..READS_PER_WAKE {
-            match file.read(&mut chunk) {
+            match file.read(&mut self.chunk[..]) {
                 Ok(0) => {
                     self.file = None;
                     break;
                 }
                 Ok(n) => {
                     let room = self.cap.saturating_sub(self.buf.len());
-                    self.buf.extend_from_slice(&chunk[..n.min(room)]);
+                    self.buf.extend_from_slice(&self.chunk[..n.min(room)]);
                     if n > room && !self.truncated {
                         self.truncated = true;
                         overflowed = true;

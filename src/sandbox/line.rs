@@ -1,12 +1,17 @@
-//! Deadline-bounded line I/O with an interactive program (the arena's players): read one
-//! `\n`-terminated line from its stdout, or write to its stdin, without ever blocking past a deadline.
+//! Deadline-bounded I/O with an interactive program (the arena's players): read one `\n`-terminated
+//! line from its stdout, write to its stdin, drain its stderr, and check its limits between moves,
+//! without ever blocking past a deadline.
 
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::os::fd::AsRawFd;
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 use super::drive::{poll, set_nonblocking};
+use super::{LimitHit, Limits, Running};
 
 /// What [`LineReader::read_line`] found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -129,4 +134,85 @@ pub fn write_all_by(file: &mut File, bytes: &[u8], deadline: Instant) -> io::Res
         }
     }
     Ok(Written::All)
+}
+
+/// Keeps reading a pipe (a player's stderr) on its own thread so a chatty program never blocks on a
+/// full pipe, keeping the first `cap` bytes.
+#[derive(Debug)]
+pub struct Drain {
+    stop: Arc<AtomicBool>,
+    thread: JoinHandle<(Vec<u8>, bool)>,
+}
+
+impl Drain {
+    /// Starts draining `file`.
+    pub fn start(file: File, cap: usize) -> io::Result<Drain> {
+        set_nonblocking(&file)?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let seen = Arc::clone(&stop);
+        let thread = std::thread::Builder::new()
+            .name("stderr-drain".into())
+            .spawn(move || drain(file, cap, &seen))?;
+        Ok(Drain { stop, thread })
+    }
+
+    /// Stops after taking what is in the pipe now; returns the kept bytes and whether more came.
+    pub fn finish(self) -> (Vec<u8>, bool) {
+        self.stop.store(true, Ordering::Relaxed);
+        self.thread.join().unwrap_or_default()
+    }
+}
+
+fn drain(mut file: File, cap: usize, stop: &AtomicBool) -> (Vec<u8>, bool) {
+    let mut kept = Vec::new();
+    let mut truncated = false;
+    let mut chunk = [0u8; 8192];
+    loop {
+        let stopping = stop.load(Ordering::Relaxed);
+        match file.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => {
+                let room = cap.saturating_sub(kept.len());
+                kept.extend_from_slice(&chunk[..n.min(room)]);
+                truncated |= n > room;
+                continue;
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+            Err(_) => break,
+        }
+        if stopping {
+            break;
+        }
+        let mut fds = [libc::pollfd {
+            fd: file.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        }];
+        // Short waits so `finish` is answered promptly.
+        if poll(&mut fds, Duration::from_millis(20)).is_err() {
+            break;
+        }
+    }
+    (kept, truncated)
+}
+
+/// The CPU, memory or wall limit a live program has gone past, if any (`started` is its spawn time).
+/// Cheap enough to call between moves; the caller stops the program.
+pub fn over_limit(
+    running: &mut dyn Running,
+    limits: &Limits,
+    started: Instant,
+) -> Option<LimitHit> {
+    if started.elapsed() > limits.wall {
+        return Some(LimitHit::Wall);
+    }
+    let usage = running.usage();
+    if usage.oom || usage.peak_memory.is_some_and(|m| m > limits.memory) {
+        return Some(LimitHit::Memory);
+    }
+    if usage.cpu > limits.cpu {
+        return Some(LimitHit::Cpu);
+    }
+    None
 }

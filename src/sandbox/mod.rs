@@ -7,7 +7,9 @@
 //! - `none`: explicit only; plain spawn, still with timeouts and caps.
 
 pub mod basic;
+pub mod cleanup;
 pub mod drive;
+pub mod files;
 pub mod line;
 #[cfg(target_os = "linux")]
 pub mod linux;
@@ -15,7 +17,8 @@ pub mod process;
 
 pub use basic::{BasicSandbox, NoSandbox};
 pub use drive::drive;
-pub use line::{write_all_by, LineReader, ReadLine, Written};
+pub use files::{files_written, FilesWritten, WrittenFile};
+pub use line::{over_limit, write_all_by, Drain, LineReader, ReadLine, Written};
 
 use std::ffi::OsString;
 use std::fmt;

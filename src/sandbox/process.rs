@@ -138,6 +138,7 @@ pub fn spawn(mut cmd: Command, spec: &Spec) -> Result<GroupProcess, SandboxError
         .take()
         .map(|s| File::from(std::os::fd::OwnedFd::from(s)));
     drop(child);
+    super::cleanup::live().insert(pid);
     Ok(GroupProcess {
         pid,
         stdin,
@@ -211,7 +212,12 @@ impl GroupProcess {
 
     /// Kills what is left of the group, then reaps the leader with its rusage.
     fn reap(&mut self) -> Result<Status, SandboxError> {
-        self.signal_group(libc::SIGKILL);
+        {
+            // Off the live list before the pid is released, so the cleanup never signals a reused id.
+            let mut live = super::cleanup::live();
+            self.signal_group(libc::SIGKILL);
+            live.remove(&self.pid);
+        }
         let mut raw = 0;
         // SAFETY: rusage is plain data; wait4 fills it.
         let mut ru: libc::rusage = unsafe { std::mem::zeroed() };

@@ -1,2 +1,578 @@
 //! Suites: strict `suite.toml` loading (raw serde structs, then checked domain types) and validation.
+//!
+//! A suite is a folder: `suite.toml`, docs, and `golden/` files. Loading resolves every expected output
+//! (reading golden files, running reference solvers on each case's arguments), so a suite that loads is
+//! ready to grade and every mistake in it is reported before any submission runs.
+
+pub mod oracle;
+pub mod raw;
 pub mod validate;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use toml::Spanned;
+
+use crate::config::{located, parse_toml, Config, TomlError};
+use crate::judge::Comparator;
+use crate::sandbox::Limits;
+use oracle::{Oracle, Solved};
+use raw::{RawCase, RawExpect, RawGroup, RawSuite};
+
+/// (program, concrete arguments, variant name).
+type VariantKey = (String, Vec<String>, String);
+
+/// The file every suite folder holds.
+pub const SUITE_FILE: &str = "suite.toml";
+
+/// A checked suite, with every expected output resolved.
+pub struct Suite {
+    /// The folder name, used for result folders and the gradebook.
+    pub name: String,
+    pub dir: PathBuf,
+    pub title: String,
+    pub seed: u64,
+    /// Run limits: `grader.toml`, then the suite's `[limits]`, then a case's own.
+    pub limits: Limits,
+    pub build_limits: Limits,
+    pub languages: Vec<Language>,
+    pub variants: Vec<VariantCredit>,
+    pub groups: Vec<Group>,
+    oracle: Arc<dyn Oracle>,
+    /// Variant outputs computed on demand, keyed by (program, args, variant).
+    cache: Mutex<HashMap<VariantKey, Arc<Solved>>>,
+}
+
+/// How to build and run one language.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Language {
+    pub name: String,
+    /// Files that must all exist for this recipe to be chosen; recipes are tried in suite order, and
+    /// several may share a language name (C++ from `tictactoe.cpp` or `tictactoe.cc`).
+    pub detect: Vec<String>,
+    pub build: Vec<Vec<String>>,
+    /// `{dir}` is the built copy of the submission.
+    pub run: Vec<String>,
+    /// Whether RLIMIT_AS may be applied (off for the JVM).
+    pub address_space: bool,
+}
+
+/// Credit a suite gives a recognised reference variant.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VariantCredit {
+    pub name: String,
+    pub description: String,
+    /// Fraction of the case's credit, 0 to 1.
+    pub credit: f64,
+    pub note: String,
+}
+
+/// How a group turns case credits into points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CreditRule {
+    /// Points × the mean of the cases' credit.
+    Proportional,
+    /// Full points only when every case has full credit.
+    AllOrNothing,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Visibility {
+    /// Students may run it with `grader check`.
+    Public,
+    /// Only instructors' `grader run` runs it.
+    Hidden,
+}
+
+pub struct Group {
+    pub name: String,
+    pub title: String,
+    pub points: f64,
+    pub credit: CreditRule,
+    pub cases: Vec<Case>,
+}
+
+pub struct Case {
+    pub name: String,
+    pub visibility: Visibility,
+    /// Arguments with `{work}` still in place.
+    pub args: Vec<String>,
+    pub stdin: Option<Vec<u8>>,
+    pub limits: Limits,
+    pub stdout: Option<Expect>,
+    /// Files the program must write in its working directory, by name.
+    pub files: Vec<(String, Expect)>,
+}
+
+/// One expected output.
+pub struct Expect {
+    pub comparator: Comparator,
+    /// The expected bytes (an empty expected file means "write nothing").
+    pub text: Arc<str>,
+    /// The golden file it came from, relative to the suite folder.
+    pub golden: Option<PathBuf>,
+    /// The reference solver that computes it.
+    pub reference: Option<String>,
+}
+
+/// A suite that cannot be used, located in its files.
+#[derive(Debug, thiserror::Error)]
+pub enum SuiteError {
+    #[error("`{dir}` is not a suite folder: it has no `suite.toml`\nhint: a suite is a folder holding `suite.toml`; see suites/README.md")]
+    NotASuite { dir: PathBuf },
+    #[error(transparent)]
+    Toml(#[from] TomlError),
+}
+
+/// Placeholders a case's arguments may use.
+const PLACEHOLDERS: &[&str] = &["{work}"];
+
+impl Suite {
+    /// Loads and checks `dir/suite.toml`.
+    pub fn load(dir: &Path, config: &Config, oracle: Arc<dyn Oracle>) -> Result<Suite, SuiteError> {
+        Suite::load_with(dir, config, oracle, false)
+    }
+
+    /// Loads for `grader golden`: a golden file that is missing (or stale) is fine when its reference
+    /// solver can compute it; the expected text then comes from the reference.
+    pub fn load_for_golden(
+        dir: &Path,
+        config: &Config,
+        oracle: Arc<dyn Oracle>,
+    ) -> Result<Suite, SuiteError> {
+        Suite::load_with(dir, config, oracle, true)
+    }
+
+    fn load_with(
+        dir: &Path,
+        config: &Config,
+        oracle: Arc<dyn Oracle>,
+        golden_optional: bool,
+    ) -> Result<Suite, SuiteError> {
+        let path = dir.join(SUITE_FILE);
+        if !path.is_file() {
+            return Err(SuiteError::NotASuite {
+                dir: dir.to_path_buf(),
+            });
+        }
+        let text = std::fs::read_to_string(&path).map_err(|source| TomlError::Read {
+            path: path.clone(),
+            source,
+        })?;
+        let raw: RawSuite = parse_toml(&path, &text)?;
+        let name = dir
+            .canonicalize()
+            .unwrap_or_else(|_| dir.to_path_buf())
+            .file_name()
+            .map_or_else(|| "suite".to_string(), |n| n.to_string_lossy().into_owned());
+        Loader {
+            dir,
+            path: &path,
+            text: &text,
+            oracle: &*oracle,
+            golden_optional,
+        }
+        .suite(raw, name, config, oracle.clone())
+    }
+
+    /// Every case, with its group.
+    pub fn cases(&self) -> impl Iterator<Item = (&Group, &Case)> {
+        self.groups
+            .iter()
+            .flat_map(|g| g.cases.iter().map(move |c| (g, c)))
+    }
+
+    /// Total points on offer.
+    pub fn total_points(&self) -> f64 {
+        self.groups.iter().map(|g| g.points).sum()
+    }
+
+    /// The output of a named variant of the reference for this expectation's case, computed on demand
+    /// (only when the golden comparison has failed) and cached.
+    pub fn variant_output(
+        &self,
+        program: &str,
+        args: &[String],
+        variant: &str,
+    ) -> Result<Arc<Solved>, String> {
+        let key = (program.to_string(), args.to_vec(), variant.to_string());
+        if let Some(hit) = self.cache.lock().expect("cache lock").get(&key) {
+            return Ok(hit.clone());
+        }
+        let solved = Arc::new(self.oracle.solve(program, args, Some(variant))?);
+        self.cache
+            .lock()
+            .expect("cache lock")
+            .insert(key, solved.clone());
+        Ok(solved)
+    }
+
+    /// The reference solver output for a case's arguments, as the golden behaviour.
+    pub fn reference_output(&self, program: &str, args: &[String]) -> Result<Solved, String> {
+        self.oracle.solve(program, args, None)
+    }
+}
+
+struct Loader<'a> {
+    dir: &'a Path,
+    path: &'a Path,
+    text: &'a str,
+    oracle: &'a dyn Oracle,
+    golden_optional: bool,
+}
+
+fn is_name(s: &str) -> bool {
+    !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
+}
+
+impl Loader<'_> {
+    fn err<T>(
+        &self,
+        span: std::ops::Range<usize>,
+        message: impl AsRef<str>,
+    ) -> Result<T, SuiteError> {
+        Err(located(self.path, self.text, Some(span), message.as_ref()).into())
+    }
+
+    fn name(&self, what: &str, name: &Spanned<String>) -> Result<String, SuiteError> {
+        if !is_name(name.get_ref()) {
+            return self.err(
+                name.span(),
+                format!(
+                    "bad {what} name `{}`\nhint: use lowercase letters, digits and `-`",
+                    name.get_ref()
+                ),
+            );
+        }
+        Ok(name.get_ref().clone())
+    }
+
+    fn suite(
+        &self,
+        raw: RawSuite,
+        name: String,
+        config: &Config,
+        oracle: Arc<dyn Oracle>,
+    ) -> Result<Suite, SuiteError> {
+        if raw.title.get_ref().trim().is_empty() {
+            return self.err(raw.title.span(), "the suite's `title` is empty");
+        }
+        let limits = raw.limits.apply(&config.limits, self.path, self.text)?;
+        let build_limits = raw
+            .build_limits
+            .apply(&config.build, self.path, self.text)?;
+        let mut languages = Vec::new();
+        for l in raw.languages {
+            let lname = self.name("language", &l.name)?;
+            if l.detect.get_ref().is_empty() {
+                return self.err(l.detect.span(), format!("language `{lname}` has an empty `detect` list\nhint: name the files that identify it, e.g. `[\"tictactoe.py\"]`"));
+            }
+            if l.run.get_ref().first().is_none_or(|p| p.is_empty()) {
+                return self.err(
+                    l.run.span(),
+                    format!("language `{lname}` has an empty `run` command"),
+                );
+            }
+            languages.push(Language {
+                name: lname,
+                detect: l.detect.into_inner(),
+                build: l.build,
+                run: l.run.into_inner(),
+                address_space: l.address_space,
+            });
+        }
+        let known: Vec<(&str, &str)> = self.oracle.variants();
+        let mut variants = Vec::new();
+        for (vname, v) in raw.variants {
+            let span = v.span();
+            let v = v.into_inner();
+            let Some((_, description)) = known.iter().find(|(n, _)| *n == vname) else {
+                let names: Vec<&str> = known.iter().map(|(n, _)| *n).collect();
+                return self.err(
+                    span,
+                    format!(
+                        "unknown variant `{vname}`\nhint: the reference solvers know: {}",
+                        if names.is_empty() {
+                            "none".to_string()
+                        } else {
+                            names.join(", ")
+                        }
+                    ),
+                );
+            };
+            let credit = *v.credit.get_ref();
+            if !(0.0..=1.0).contains(&credit) {
+                return self.err(
+                    v.credit.span(),
+                    format!("variant credit `{credit}` is not between 0 and 1"),
+                );
+            }
+            variants.push(VariantCredit {
+                name: vname,
+                description: description.to_string(),
+                credit,
+                note: v.note,
+            });
+        }
+        if raw.groups.is_empty() {
+            return self.err(
+                0..0,
+                "the suite has no `[[groups]]`\nhint: add at least one group with cases",
+            );
+        }
+        let mut groups: Vec<Group> = Vec::new();
+        for g in raw.groups {
+            let name_span = g.get_ref().name.span();
+            let group = self.group(g.into_inner(), &limits)?;
+            if groups.iter().any(|x| x.name == group.name) {
+                return self.err(
+                    name_span,
+                    format!("group `{}` is declared twice", group.name),
+                );
+            }
+            groups.push(group);
+        }
+        Ok(Suite {
+            name,
+            dir: self.dir.to_path_buf(),
+            title: raw.title.into_inner(),
+            seed: raw.seed,
+            limits,
+            build_limits,
+            languages,
+            variants,
+            groups,
+            oracle,
+            cache: Mutex::new(HashMap::new()),
+        })
+    }
+
+    fn visibility(
+        &self,
+        v: &Option<Spanned<String>>,
+        default: Visibility,
+    ) -> Result<Visibility, SuiteError> {
+        match v {
+            None => Ok(default),
+            Some(v) => match v.get_ref().as_str() {
+                "public" => Ok(Visibility::Public),
+                "hidden" => Ok(Visibility::Hidden),
+                other => self.err(
+                    v.span(),
+                    format!("unknown visibility `{other}`\nhint: use `public` or `hidden`"),
+                ),
+            },
+        }
+    }
+
+    fn group(&self, g: RawGroup, limits: &Limits) -> Result<Group, SuiteError> {
+        let name = self.name("group", &g.name)?;
+        let points = *g.points.get_ref();
+        if !(points.is_finite() && points >= 0.0) {
+            return self.err(
+                g.points.span(),
+                format!("group points `{points}` must be zero or more"),
+            );
+        }
+        let credit = match &g.credit {
+            None => CreditRule::Proportional,
+            Some(c) => match c.get_ref().as_str() {
+                "proportional" => CreditRule::Proportional,
+                "all-or-nothing" => CreditRule::AllOrNothing,
+                other => return self.err(c.span(), format!("unknown credit rule `{other}`\nhint: use `proportional` or `all-or-nothing`")),
+            },
+        };
+        let visibility = self.visibility(&g.visibility, Visibility::Hidden)?;
+        if g.cases.is_empty() {
+            return self.err(g.name.span(), format!("group `{name}` has no cases"));
+        }
+        let mut cases: Vec<Case> = Vec::new();
+        for c in g.cases {
+            let span = c.span();
+            let case = self.case(c.into_inner(), visibility, limits)?;
+            if cases.iter().any(|x| x.name == case.name) {
+                return self.err(
+                    span,
+                    format!("case `{}` appears twice in group `{name}`", case.name),
+                );
+            }
+            cases.push(case);
+        }
+        Ok(Group {
+            name,
+            title: g.title,
+            points,
+            credit,
+            cases,
+        })
+    }
+
+    fn case(
+        &self,
+        c: RawCase,
+        visibility: Visibility,
+        limits: &Limits,
+    ) -> Result<Case, SuiteError> {
+        let name = self.name("case", &c.name)?;
+        let visibility = self.visibility(&c.visibility, visibility)?;
+        let args_span = c.args.as_ref().map_or(c.name.span(), |a| a.span());
+        let args: Vec<String> = c.args.map(Spanned::into_inner).unwrap_or_default();
+        for arg in &args {
+            let mut rest = arg.as_str();
+            while let Some(start) = rest.find('{') {
+                let end = rest[start..]
+                    .find('}')
+                    .map_or(rest.len(), |e| start + e + 1);
+                let placeholder = &rest[start..end];
+                if !PLACEHOLDERS.contains(&placeholder) {
+                    return self.err(args_span.clone(), format!("unknown placeholder `{placeholder}` in case `{name}`\nhint: arguments may use {}", PLACEHOLDERS.join(", ")));
+                }
+                rest = &rest[end..];
+            }
+        }
+        let limits = match &c.limits {
+            Some(l) => l.apply(limits, self.path, self.text)?,
+            None => limits.clone(),
+        };
+        // One reference run per case serves its stdout and its files.
+        let mut solved: Option<Solved> = None;
+        let stdout = match c.stdout {
+            Some(e) => Some(self.expect(&name, &args, &args_span, e, None, &mut solved)?),
+            None => None,
+        };
+        let mut files = Vec::new();
+        for (file, e) in c.files {
+            let fname = file.get_ref();
+            if fname.is_empty() || fname.contains('/') || fname.starts_with('.') {
+                return self.err(file.span(), format!("bad file name `{fname}`\nhint: name a file in the program's working folder, e.g. `visited.txt`"));
+            }
+            let expect = self.expect(&name, &args, &args_span, e, Some(fname), &mut solved)?;
+            files.push((fname.clone(), expect));
+        }
+        if stdout.is_none() && files.is_empty() {
+            return self.err(c.name.span(), format!("case `{name}` checks nothing\nhint: give `stdout` or `files.\"NAME\"` an expected output"));
+        }
+        Ok(Case {
+            name,
+            visibility,
+            args,
+            stdin: c.stdin.map(String::into_bytes),
+            limits,
+            stdout,
+            files,
+        })
+    }
+
+    fn expect(
+        &self,
+        case: &str,
+        args: &[String],
+        args_at: &std::ops::Range<usize>,
+        e: Spanned<RawExpect>,
+        file: Option<&str>,
+        solved: &mut Option<Solved>,
+    ) -> Result<Expect, SuiteError> {
+        let span = e.span();
+        let e = e.into_inner();
+        let comparator = match &e.compare {
+            None => {
+                if file.is_some() { Comparator::Trace } else { Comparator::Exact }
+            }
+            Some(c) => match c.get_ref().as_str() {
+                "exact" => Comparator::Exact,
+                "tokens" => Comparator::Tokens,
+                "trace" => Comparator::Trace,
+                "numeric" => Comparator::Numeric { tolerance: e.tolerance.as_ref().map_or(1e-6, |t| *t.get_ref()) },
+                other => return self.err(c.span(), format!("unknown comparator `{other}`\nhint: use `exact`, `tokens`, `numeric` or `trace`")),
+            },
+        };
+        if let Some(t) = &e.tolerance {
+            if !matches!(comparator, Comparator::Numeric { .. }) {
+                return self.err(
+                    t.span(),
+                    "`tolerance` applies only to `compare = \"numeric\"`",
+                );
+            }
+            if !(t.get_ref().is_finite() && *t.get_ref() >= 0.0) {
+                return self.err(t.span(), format!("bad tolerance `{}`", t.get_ref()));
+            }
+        }
+        let golden = match &e.golden {
+            None => None,
+            Some(g) => {
+                let rel = PathBuf::from(g.get_ref());
+                if rel.is_absolute()
+                    || rel
+                        .components()
+                        .any(|c| matches!(c, std::path::Component::ParentDir))
+                {
+                    return self.err(
+                        g.span(),
+                        format!(
+                            "golden file `{}` must be inside the suite folder",
+                            g.get_ref()
+                        ),
+                    );
+                }
+                let full = self.dir.join(&rel);
+                match std::fs::read_to_string(&full) {
+                    Ok(text) => Some((rel, Some(text))),
+                    Err(_) if self.golden_optional && e.reference.is_some() => Some((rel, None)),
+                    Err(err) => {
+                        return self.err(g.span(), format!("cannot read golden file `{}`: {}\nhint: write it with `grader golden {}`", g.get_ref(), err.to_string().to_lowercase(), self.dir.display()));
+                    }
+                }
+            }
+        };
+        let reference = match &e.reference {
+            None => None,
+            Some(r) => {
+                if !self.oracle.programs().contains(&r.get_ref().as_str()) {
+                    let names = self.oracle.programs().join(", ");
+                    return self.err(
+                        r.span(),
+                        format!(
+                            "unknown reference solver `{}`\nhint: the grader knows: {}",
+                            r.get_ref(),
+                            if names.is_empty() {
+                                "none".into()
+                            } else {
+                                names
+                            }
+                        ),
+                    );
+                }
+                Some(r.get_ref().clone())
+            }
+        };
+        let text: Arc<str> = match (&golden, &reference) {
+            (Some((_, Some(text))), _) => text.as_str().into(),
+            (_, Some(program)) => {
+                if solved.is_none() {
+                    let concrete: Vec<String> = args.iter().map(|a| a.replace("{work}", "work")).collect();
+                    match self.oracle.solve(program, &concrete, None) {
+                        Ok(s) => *solved = Some(s),
+                        Err(m) => return self.err(args_at.clone(), format!("the reference solver `{program}` rejects case `{case}`: {m}")),
+                    }
+                }
+                let s = solved.as_ref().expect("solved just above");
+                match file {
+                    None => s.stdout.as_str().into(),
+                    Some(_) => s.file.as_str().into(),
+                }
+            }
+            (_, None) => return self.err(span, format!("an expected output of case `{case}` gives neither `golden` nor `reference`\nhint: `{{ golden = \"golden/NAME\" }}` or `{{ reference = \"tictactoe\" }}`")),
+        };
+        Ok(Expect {
+            comparator,
+            text,
+            golden: golden.map(|(rel, _)| rel),
+            reference,
+        })
+    }
+}

@@ -1,1 +1,195 @@
 //! Benchmark bots, one ladder per game: random, offensive, defensive, minimax, mcts, perfect.
+//!
+//! A bot is built from a spec string with [`bot`] and a seed; given the same seed and the same positions
+//! it makes the same moves (except `mcts:<N>ms`, whose time budget depends on the machine). What a bot
+//! needs to know about a game beyond its rules (evaluation, "own lines", a solver) is the [`Playable`]
+//! trait, implemented per game in `eval/`.
+
+mod duel;
+pub mod eval;
+mod greedy;
+mod mcts;
+mod minimax;
+mod perfect;
+mod random;
+pub mod solve;
+
+use std::time::Duration;
+
+pub use duel::{duel, Duel, EndReason};
+pub use greedy::{Defensive, Offensive};
+pub use mcts::{Mcts, MctsBudget};
+pub use minimax::Minimax;
+pub use perfect::Perfect;
+pub use random::RandomBot;
+
+use crate::game::{Game, Notation, Outcome, Player};
+use crate::rng::Rng;
+
+/// A player that picks a move in a position. Called only when the game is not over.
+pub trait Bot<G: Game>: Send {
+    /// The spec it was built from (`minimax:3`), for records and standings.
+    fn name(&self) -> String;
+    /// A legal move for the side to move in `state`.
+    fn choose(&mut self, state: &G) -> G::Move;
+}
+
+/// Scores bots compare: a win is worth more than any evaluation, and a faster win more than a slower one.
+pub const WIN: i32 = 1_000_000;
+
+/// What bots need to know about a game beyond its rules.
+pub trait Playable: Game + Notation + Send + Sync + 'static {
+    /// The game's name in messages (`ut3`).
+    const NAME: &'static str;
+    /// A duel still running after this many plies is adjudicated a draw (only reachable in games that can
+    /// cycle, like Three Men's Morris; for the others it is above the longest possible game).
+    const MAX_PLIES: usize;
+    /// Whether [`Playable::solve`] answers (and so whether there is a `perfect` bot).
+    const SOLVABLE: bool = false;
+
+    /// How good `side`'s own prospects look, ignoring the opponent's threats: open lines and how full
+    /// they are, or how far pieces have advanced. What the `offensive` bot maximises.
+    fn own_score(&self, side: Player) -> i32;
+
+    /// A static evaluation from `First`'s point of view for a position that is not over; it must stay
+    /// well inside `±WIN / 2`.
+    fn evaluate(&self) -> i32 {
+        self.own_score(Player::First) - self.own_score(Player::Second)
+    }
+
+    /// Plays uniformly random legal moves (or something as cheap and as fair) until the game ends or
+    /// `max_plies` more plies have been played; the outcome, `None` when capped. Games override this
+    /// with an allocation-free version because MCTS spends its time here.
+    fn playout(&mut self, rng: &mut Rng, max_plies: usize) -> Option<Outcome> {
+        let mut moves = Vec::new();
+        for _ in 0..max_plies {
+            if let Some(o) = self.outcome() {
+                return Some(o);
+            }
+            moves.clear();
+            self.legal_moves(&mut moves);
+            let m = moves[rng.below(moves.len())];
+            self.apply(m);
+        }
+        self.outcome()
+    }
+
+    /// The exact value of this position for the side to move under perfect play: positive a win
+    /// (larger = sooner), 0 a draw, negative a loss (more negative = sooner). `None` when the game has no
+    /// solver (then there is no `perfect` bot for it).
+    fn solve(&self) -> Option<i32> {
+        None
+    }
+
+    /// Can the side to move win with its very next move? The `defensive` bot asks this of every reply;
+    /// games with many moves a turn override it with something faster than trying them all.
+    fn can_win_now(&self) -> bool {
+        let me = self.to_move();
+        self.moves()
+            .into_iter()
+            .any(|m| self.after(m).outcome() == Some(Outcome::Win(me)))
+    }
+}
+
+/// A bot spec that cannot be built.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BotSpecError {
+    #[error("unknown bot `{spec}`\nhint: valid bots are `random`, `offensive`, `defensive`, `minimax:<depth>`, `mcts:<playouts>`, `mcts:<millis>ms`, `perfect`")]
+    Unknown { spec: String },
+    #[error("bad parameter in bot `{spec}`: {reason}")]
+    BadParameter { spec: String, reason: String },
+    #[error("bot `{spec}` is not available for {game}\nhint: `perfect` exists only for games small enough to solve (tic-tac-toe, Three Men's Morris)")]
+    Unavailable { spec: String, game: &'static str },
+}
+
+/// Builds the bot `spec` names for game `G`, seeded with `seed`.
+///
+/// Specs: `random`; `offensive`; `defensive`; `minimax:D` (alpha-beta to depth D, 1..=12);
+/// `mcts:N` (UCT, N playouts, 1..=10_000_000); `mcts:Tms` (UCT for T milliseconds a move: NOT
+/// reproducible, since how many playouts fit depends on the machine); `perfect` (games with a solver).
+///
+/// # Errors
+/// An unknown name, a bad parameter, or `perfect` for a game without a solver.
+pub fn bot<G: Playable>(spec: &str, seed: u64) -> Result<Box<dyn Bot<G>>, BotSpecError> {
+    let bad = |reason: &str| BotSpecError::BadParameter {
+        spec: spec.to_owned(),
+        reason: reason.to_owned(),
+    };
+    let (name, param) = match spec.split_once(':') {
+        Some((n, p)) => (n, Some(p)),
+        None => (spec, None),
+    };
+    let no_param = |b: Box<dyn Bot<G>>| match param {
+        None => Ok(b),
+        Some(_) => Err(bad("this bot takes no parameter")),
+    };
+    match name {
+        "random" => no_param(Box::new(RandomBot::new(seed))),
+        "offensive" => no_param(Box::new(Offensive::new(seed))),
+        "defensive" => no_param(Box::new(Defensive::new(seed))),
+        "perfect" => {
+            if !G::SOLVABLE {
+                return Err(BotSpecError::Unavailable {
+                    spec: spec.to_owned(),
+                    game: G::NAME,
+                });
+            }
+            no_param(Box::new(Perfect::new(seed)))
+        }
+        "minimax" => {
+            let p = param.ok_or_else(|| bad("write the depth, as in `minimax:3`"))?;
+            let d: u32 = p
+                .parse()
+                .ok()
+                .filter(|d| (1..=12).contains(d))
+                .ok_or_else(|| bad(&format!("depth `{p}` is not a whole number in 1..=12")))?;
+            Ok(Box::new(Minimax::new(d, seed)))
+        }
+        "mcts" => {
+            let p = param.ok_or_else(|| {
+                bad("write the playouts, as in `mcts:1000`, or a time, as in `mcts:200ms`")
+            })?;
+            let budget = if let Some(ms) = p.strip_suffix("ms") {
+                let ms: u64 = ms
+                    .parse()
+                    .ok()
+                    .filter(|m| (1..=600_000).contains(m))
+                    .ok_or_else(|| bad(&format!("time `{p}` is not 1ms..=600000ms")))?;
+                MctsBudget::Time(Duration::from_millis(ms))
+            } else {
+                let n: u32 = p
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=10_000_000).contains(n))
+                    .ok_or_else(|| {
+                        bad(&format!(
+                            "playouts `{p}` is not a whole number in 1..=10000000"
+                        ))
+                    })?;
+                MctsBudget::Playouts(n)
+            };
+            Ok(Box::new(Mcts::new(budget, seed, spec.to_owned())))
+        }
+        _ => Err(BotSpecError::Unknown {
+            spec: spec.to_owned(),
+        }),
+    }
+}
+
+/// Picks uniformly among the moves with the highest score (ties broken by the seeded generator, so
+/// games between deterministic bots still vary from seed to seed).
+pub(crate) fn best_by<M: Copy>(moves: &[M], rng: &mut Rng, mut score: impl FnMut(M) -> i64) -> M {
+    let mut best = i64::MIN;
+    let mut ties: Vec<M> = Vec::new();
+    for &m in moves {
+        let s = score(m);
+        if s > best {
+            best = s;
+            ties.clear();
+        }
+        if s == best {
+            ties.push(m);
+        }
+    }
+    ties[rng.below(ties.len())]
+}

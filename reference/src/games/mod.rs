@@ -1,8 +1,16 @@
 //! The rules of every seed game, one module each.
 
+pub mod decode;
 pub mod oska;
 pub mod raster;
+mod sexpr;
 pub mod sttt;
 pub mod tictactoe;
 pub mod tmmorris;
+pub(crate) mod tri;
 pub mod ut3;
+
+pub use decode::DecodeError;
+pub use oska::{Oska, OskaMove};
+pub use sttt::{Sttt, Turn};
+pub use ut3::{Ut3, Ut3Move};

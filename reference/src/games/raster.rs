@@ -57,6 +57,8 @@ pub enum StateError {
     BadTurn { turn: String },
     #[error("ply `{ply}` is not a positive integer")]
     BadPly { ply: String },
+    #[error("the search from `{state}` with ply {ply} visits more than {limit} nodes; use a smaller ply")]
+    TooManyNodes { state: String, ply: u32, limit: u64 },
 }
 
 /// A checked 3×3 board: nine bytes, each `x`, `o` or `-`, with the piece counts.

@@ -45,6 +45,8 @@ pub struct AlphaBeta {
     /// A position repeated on the current search path is a leaf worth 0 (a draw).
     pub repetition: bool,
     pub trace: bool,
+    /// Stop (with `Searched::complete` false) after visiting this many nodes.
+    pub max_nodes: Option<u64>,
     pub cut: Cut,
     pub root_window: RootWindow,
     pub values: Values,
@@ -57,7 +59,7 @@ where
     E: Evaluator<G>,
 {
     let mut s = Search {
-        walker: Walker::new(opts.trace, opts.repetition),
+        walker: Walker::new(opts.trace, opts.repetition, opts.max_nodes),
         eval,
         opts,
         best: None,
@@ -66,6 +68,7 @@ where
     Searched {
         best: s.best,
         value,
+        complete: !s.walker.aborted,
         trace: s.walker.finish(),
     }
 }

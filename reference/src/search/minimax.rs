@@ -12,6 +12,8 @@ pub struct Minimax {
     pub repetition: bool,
     /// Record the visited-node trace.
     pub trace: bool,
+    /// Stop (with `Searched::complete` false) after visiting this many nodes.
+    pub max_nodes: Option<u64>,
 }
 
 /// Searches the whole tree below `root` (to the ply limit) and returns the earliest best move.
@@ -21,7 +23,7 @@ where
     E: Evaluator<G>,
 {
     let mut s = Search {
-        walker: Walker::new(opts.trace, opts.repetition),
+        walker: Walker::new(opts.trace, opts.repetition, opts.max_nodes),
         eval,
         ply: opts.ply,
         best: None,
@@ -30,6 +32,7 @@ where
     Searched {
         best: s.best,
         value,
+        complete: !s.walker.aborted,
         trace: s.walker.finish(),
     }
 }

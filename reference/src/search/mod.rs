@@ -42,6 +42,8 @@ pub struct Searched<G: Game> {
     pub value: i32,
     /// Every visited node, the root included, in pre-order (empty when tracing was off).
     pub trace: Trace<G>,
+    /// False when the node budget ran out: the search stopped early and its results mean nothing.
+    pub complete: bool,
 }
 
 /// A value below every real value and one above, so that `-INF`/`INF` never collide with a leaf value.
@@ -54,20 +56,32 @@ pub(crate) struct Walker<G: Game> {
     pub path: Vec<G>,
     pub repetition: bool,
     buffers: Vec<Vec<G::Move>>,
+    visited: u64,
+    budget: u64,
+    pub aborted: bool,
 }
 
 impl<G: Game + PartialEq> Walker<G> {
-    pub fn new(record: bool, repetition: bool) -> Walker<G> {
+    pub fn new(record: bool, repetition: bool, max_nodes: Option<u64>) -> Walker<G> {
         Walker {
             trace: record.then(Vec::new),
             path: Vec::new(),
             repetition,
             buffers: Vec::new(),
+            visited: 0,
+            budget: max_nodes.unwrap_or(u64::MAX),
+            aborted: false,
         }
     }
 
     /// Records a node on entry (pre-order); its value is filled in by `leave`.
     pub fn enter(&mut self, state: &G, depth: u32) -> usize {
+        self.visited += 1;
+        if self.visited > self.budget {
+            // Past the budget every node is a leaf, so the search unwinds at once.
+            self.aborted = true;
+            return usize::MAX;
+        }
         match &mut self.trace {
             Some(t) => {
                 t.push(Visit {
@@ -83,7 +97,9 @@ impl<G: Game + PartialEq> Walker<G> {
 
     pub fn leave(&mut self, index: usize, value: i32) -> i32 {
         if let Some(t) = &mut self.trace {
-            t[index].value = value;
+            if let Some(v) = t.get_mut(index) {
+                v.value = value;
+            }
         }
         value
     }
@@ -97,6 +113,9 @@ impl<G: Game + PartialEq> Walker<G> {
         ply: Option<u32>,
         eval: &E,
     ) -> Option<i32> {
+        if self.aborted {
+            return Some(0);
+        }
         if self.repetition && self.path.iter().any(|p| p == state) {
             return Some(0);
         }

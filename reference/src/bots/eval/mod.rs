@@ -1,0 +1,9 @@
+//! Per-game knowledge for the bots ([`super::Playable`]): evaluators, "own lines", fast playouts,
+//! solvers for the small games.
+
+mod morris;
+mod nested;
+mod oska;
+mod sttt;
+mod tictactoe;
+mod ut3;

@@ -1,0 +1,78 @@
+//! `minimax:D`: alpha-beta (negamax form) to depth D over the game's static evaluator; the root's moves
+//! are shuffled by the seed, so equal-valued moves vary from game to game but never between runs.
+
+use super::{Bot, Playable, WIN};
+use crate::game::{Outcome, Player};
+use crate::rng::Rng;
+
+pub struct Minimax {
+    depth: u32,
+    rng: Rng,
+}
+
+impl Minimax {
+    #[must_use]
+    pub fn new(depth: u32, seed: u64) -> Minimax {
+        Minimax {
+            depth,
+            rng: Rng::new(seed),
+        }
+    }
+}
+
+/// The value of a finished game for `side`, preferring faster wins and slower losses.
+pub(crate) fn terminal_value(o: Outcome, side: Player, ply: u32) -> i32 {
+    match o {
+        Outcome::Draw => 0,
+        Outcome::Win(p) if p == side => WIN - ply as i32,
+        Outcome::Win(_) => -(WIN - ply as i32),
+    }
+}
+
+/// The negamax value of `g` for its side to move.
+pub fn negamax<G: Playable>(g: &G, depth: u32, mut alpha: i32, beta: i32, ply: u32) -> i32 {
+    if let Some(o) = g.outcome() {
+        return terminal_value(o, g.to_move(), ply);
+    }
+    if depth == 0 {
+        return g.evaluate() * g.to_move().sign();
+    }
+    let mut best = -WIN - 1;
+    for m in g.moves() {
+        let v = -negamax(&g.after(m), depth - 1, -beta, -alpha, ply + 1);
+        if v > best {
+            best = v;
+            if v > alpha {
+                alpha = v;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    best
+}
+
+impl<G: Playable> Bot<G> for Minimax {
+    fn name(&self) -> String {
+        format!("minimax:{}", self.depth)
+    }
+
+    fn choose(&mut self, state: &G) -> G::Move {
+        let mut moves = state.moves();
+        for i in (1..moves.len()).rev() {
+            let j = self.rng.below(i + 1);
+            moves.swap(i, j);
+        }
+        let mut best = moves[0];
+        let mut alpha = -WIN - 1;
+        for &m in &moves {
+            let v = -negamax(&state.after(m), self.depth - 1, -WIN - 1, -alpha, 1);
+            if v > alpha {
+                alpha = v;
+                best = m;
+            }
+        }
+        best
+    }
+}

@@ -1,0 +1,177 @@
+//! The bots: spec parsing, determinism given a seed, legality, and the cheap ladder properties
+//! (perfect never loses, minimax beats random); the full ladder is `examples/ladder.rs`.
+
+use reference::bots::{bot, duel, BotSpecError, EndReason, Playable};
+use reference::games::tictactoe::TicTacToe;
+use reference::games::tmmorris::Morris;
+use reference::games::{Oska, Sttt, Ut3};
+use reference::rng::Rng;
+use reference::{Game, Outcome, Player};
+
+/// Plays `games` games of `a` against `b`, colours alternating; `a`'s wins, losses and draws.
+fn score<G: Playable>(start: &G, a: &str, b: &str, games: u64, seed: u64) -> (u32, u32, u32) {
+    let (mut w, mut l, mut d) = (0, 0, 0);
+    for i in 0..games {
+        let mut r = Rng::new(seed).fork(i);
+        let mut ba = bot::<G>(a, r.next_u64()).unwrap();
+        let mut bb = bot::<G>(b, r.next_u64()).unwrap();
+        let a_side = if i % 2 == 0 {
+            Player::First
+        } else {
+            Player::Second
+        };
+        let g = if a_side == Player::First {
+            duel(start.clone(), ba.as_mut(), bb.as_mut())
+        } else {
+            duel(start.clone(), bb.as_mut(), ba.as_mut())
+        };
+        assert!(
+            !matches!(g.reason, EndReason::Illegal(_)),
+            "{a} vs {b}: illegal move"
+        );
+        match g.outcome {
+            Outcome::Win(p) if p == a_side => w += 1,
+            Outcome::Win(_) => l += 1,
+            Outcome::Draw => d += 1,
+        }
+    }
+    (w, l, d)
+}
+
+#[test]
+fn specs_parse_and_bad_specs_explain() {
+    assert_eq!(bot::<Ut3>("minimax:3", 1).unwrap().name(), "minimax:3");
+    assert_eq!(bot::<Ut3>("mcts:100", 1).unwrap().name(), "mcts:100");
+    let err = bot::<Ut3>("alphago", 1).err().unwrap();
+    assert!(matches!(err, BotSpecError::Unknown { .. }));
+    assert!(err.to_string().contains("`alphago`") && err.to_string().contains("hint:"));
+    assert!(matches!(
+        bot::<Ut3>("minimax:x", 1).err().unwrap(),
+        BotSpecError::BadParameter { .. }
+    ));
+    assert!(matches!(
+        bot::<Ut3>("minimax", 1).err().unwrap(),
+        BotSpecError::BadParameter { .. }
+    ));
+    assert!(matches!(
+        bot::<Ut3>("random:3", 1).err().unwrap(),
+        BotSpecError::BadParameter { .. }
+    ));
+    assert!(matches!(
+        bot::<Ut3>("perfect", 1).err().unwrap(),
+        BotSpecError::Unavailable { .. }
+    ));
+    assert!(bot::<TicTacToe>("perfect", 1).is_ok());
+    assert!(bot::<Morris>("perfect", 1).is_ok());
+}
+
+fn transcript<G: Playable>(start: &G, a: &str, b: &str, seed: u64) -> Vec<G::Move> {
+    let mut ba = bot::<G>(a, seed).unwrap();
+    let mut bb = bot::<G>(b, seed + 1).unwrap();
+    duel(start.clone(), ba.as_mut(), bb.as_mut()).moves
+}
+
+#[test]
+fn same_seed_same_game_and_seeds_vary_games() {
+    for spec in ["random", "offensive", "defensive", "minimax:2", "mcts:50"] {
+        let a = transcript(&Ut3::new(), spec, "random", 7);
+        assert_eq!(a, transcript(&Ut3::new(), spec, "random", 7), "{spec}");
+        let others: Vec<_> = (8..14)
+            .map(|s| transcript(&Ut3::new(), spec, "random", s))
+            .collect();
+        assert!(
+            others.iter().any(|o| *o != a),
+            "{spec} plays the same game for every seed"
+        );
+    }
+    let a = transcript(&Oska::new(4), "mcts:30", "defensive", 3);
+    assert_eq!(a, transcript(&Oska::new(4), "mcts:30", "defensive", 3));
+    let a = transcript(&Sttt::new(), "defensive", "random", 3);
+    assert_eq!(a, transcript(&Sttt::new(), "defensive", "random", 3));
+}
+
+#[test]
+fn perfect_never_loses_at_tictactoe() {
+    for other in [
+        "random",
+        "offensive",
+        "defensive",
+        "minimax:2",
+        "mcts:100",
+        "perfect",
+    ] {
+        let (_, l, _) = score(&TicTacToe::new(), "perfect", other, 40, 11);
+        assert_eq!(l, 0, "perfect lost to {other}");
+    }
+    let (w, _, _) = score(&TicTacToe::new(), "perfect", "random", 40, 12);
+    assert!(w >= 30, "perfect won only {w} of 40 against random");
+    let (_, _, d) = score(&TicTacToe::new(), "perfect", "perfect", 4, 12);
+    assert_eq!(d, 4, "tic-tac-toe is a draw");
+}
+
+#[test]
+fn perfect_never_loses_at_morris() {
+    for other in [
+        "random",
+        "offensive",
+        "defensive",
+        "minimax:3",
+        "mcts:100",
+        "perfect",
+    ] {
+        let (_, l, _) = score(&Morris::new(), "perfect", other, 20, 21);
+        assert_eq!(l, 0, "perfect lost to {other}");
+    }
+    let (w, _, _) = score(&Morris::new(), "perfect", "random", 20, 22);
+    assert!(w >= 15, "perfect won only {w} of 20 against random");
+    assert_eq!(
+        Morris::new().solve(),
+        Some(0),
+        "Three Men's Morris is a draw"
+    );
+    assert_eq!(TicTacToe::new().solve(), Some(0), "tic-tac-toe is a draw");
+}
+
+#[test]
+fn minimax_beats_random_in_most_games() {
+    let (w, l, _) = score(&Ut3::new(), "minimax:2", "random", 20, 5);
+    assert!(w >= 16 && l <= 2, "ut3: {w} wins, {l} losses");
+    let (w, l, _) = score(&Oska::new(4), "minimax:3", "random", 20, 5);
+    assert!(w >= 16 && l <= 2, "oska: {w} wins, {l} losses");
+    let (w, l, _) = score(&Sttt::new(), "minimax:1", "random", 10, 5);
+    assert!(w >= 6 && l <= 2, "sttt: {w} wins, {l} losses");
+}
+
+#[test]
+fn retrograde_agrees_with_plain_negamax_on_tictactoe() {
+    // Plain recursive game values (no memo) against the table, from random positions.
+    fn exact(g: &TicTacToe) -> i32 {
+        match g.outcome() {
+            Some(Outcome::Draw) => 0,
+            Some(Outcome::Win(p)) => {
+                if p == g.to_move() {
+                    1
+                } else {
+                    -1
+                }
+            }
+            None => g
+                .moves()
+                .into_iter()
+                .map(|m| -exact(&g.after(m)))
+                .max()
+                .unwrap(),
+        }
+    }
+    let mut rng = Rng::new(3);
+    for _ in 0..60 {
+        let mut g = TicTacToe::new();
+        for _ in 0..rng.below(6) {
+            let ms = g.moves();
+            g.apply(ms[rng.below(ms.len())]);
+        }
+        if g.outcome().is_none() {
+            assert_eq!(g.solve().unwrap().signum(), exact(&g), "{g:?}");
+        }
+    }
+}

@@ -1,0 +1,517 @@
+//! The `[arena]` table a suite carries (or a standalone arena TOML file): the game and its parameters,
+//! the protocol and its templates, the clock, the illegal-move policy, the move cap, the scoring rule and
+//! the tournament stages. Raw serde structs first, then `validate` into a checked `ArenaConfig`.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use regex::Regex;
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::dialogue::{Script, Step};
+use super::referee::{IllegalPolicy, Policy, ReplyForm, DEFAULT_MARGIN};
+use super::schedule::Stage;
+use super::standings::Scoring;
+
+/// The games the arena can run, as written in configs and on the command line.
+pub const GAMES: [&str; 5] = ["tictactoe", "tmmorris", "sttt", "ut3", "oska"];
+
+const SCORING_HINT: &str =
+    "use `standard`, `ut3`, or a table `{ win = 4, draw = 1, loss = 0, edge = [2, 1] }`";
+
+/// A standalone arena file: just the `[arena]` table a suite.toml would carry.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawFile {
+    pub arena: RawArena,
+}
+
+/// `[arena]` as written.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawArena {
+    /// `tictactoe`, `tmmorris`, `sttt`, `ut3`, `oska` (with `n`), or `oska:5`.
+    pub game: Spanned<String>,
+    /// Oska's pieces a side (n ≥ 4).
+    pub n: Option<Spanned<u32>>,
+    /// `persistent` (default), `per-move` or `dialogue`.
+    pub protocol: Option<Spanned<String>>,
+    /// The submission's command: program, then argument templates (per-move: `{state}`, `{side}`,
+    /// `{last}`, `{limit-ms}`, `{seed}`).
+    pub command: Option<Vec<String>>,
+    /// Per-move limit, e.g. `"1s"`, `"6s"`; `"none"` for no limit.
+    pub move_limit: Option<Spanned<String>>,
+    /// Added to every limit for scheduler noise (default `"50ms"`).
+    pub margin: Option<Spanned<String>>,
+    /// Time to answer `ready` in the persistent protocol (default `"10s"`).
+    pub startup: Option<Spanned<String>>,
+    /// `lose` (default) or `forfeit` (only the spoiled placement; Super-TTT).
+    pub illegal: Option<Spanned<String>>,
+    /// `move` (default) or `state` (the reply is the next position: Adelaide, Oska).
+    pub reply: Option<Spanned<String>>,
+    /// Turns before a draw is adjudicated (default 500).
+    pub move_cap: Option<Spanned<u32>>,
+    /// Games a pairing plays with each colour (default 1).
+    pub games: Option<Spanned<u32>>,
+    /// `standard` (2/1/0), `ut3` (4; draws 2–1 by the tie-break), or a `[arena.scoring]` table.
+    pub scoring: Option<Spanned<RawScoring>>,
+    /// Staged format: `[[arena.stage]]` entries, each `groups` and `advance`; a final round robin of
+    /// everyone left always follows.
+    #[serde(default)]
+    pub stage: Vec<RawStage>,
+    pub dialogue: Option<RawDialogue>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+pub enum RawScoring {
+    Preset(String),
+    Table(RawPoints),
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawPoints {
+    pub win: u32,
+    pub draw: u32,
+    #[serde(default)]
+    pub loss: u32,
+    /// `[favoured, other]` points for a draw the game's tie-break decides.
+    pub edge: Option<[u32; 2]>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawStage {
+    pub groups: Spanned<u32>,
+    pub advance: Spanned<u32>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawDialogue {
+    #[serde(default)]
+    pub opening: Vec<RawStep>,
+    pub prompt: Spanned<String>,
+    #[serde(default = "default_send")]
+    pub send: String,
+    pub reply: Spanned<String>,
+    pub expect_timeout: Option<Spanned<String>>,
+}
+
+fn default_send() -> String {
+    "{move}".into()
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawStep {
+    pub expect: Spanned<String>,
+    pub send: String,
+}
+
+/// How the referee talks to a submission.
+#[derive(Clone, Debug)]
+pub enum Protocol {
+    Persistent { startup: Duration },
+    PerMove,
+    Dialogue(Script),
+}
+
+/// A checked arena config.
+#[derive(Clone, Debug)]
+pub struct ArenaConfig {
+    /// The game as the CLI names it: `ut3`, `oska:5`.
+    pub game: String,
+    pub protocol: Protocol,
+    pub command: Option<Vec<String>>,
+    pub policy: Policy,
+    pub games: u32,
+    pub scoring: Scoring,
+    pub stages: Vec<Stage>,
+}
+
+/// A config that cannot be used; the location is `path:line:col` when the file is known.
+#[derive(Debug, thiserror::Error)]
+pub enum ArenaConfigError {
+    #[error("cannot read `{path}`")]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{at}: {message}")]
+    Parse { at: String, message: String },
+    #[error("{at}: {message}\nhint: {hint}")]
+    Invalid {
+        at: String,
+        message: String,
+        hint: String,
+    },
+}
+
+/// Where a span starts, as `path:line:col`.
+fn locate(path: &Path, source: &str, span: std::ops::Range<usize>) -> String {
+    let before = &source[..span.start.min(source.len())];
+    let line = before.matches('\n').count() + 1;
+    let col = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+    format!("{}:{line}:{col}", path.display())
+}
+
+/// Reads a standalone arena file.
+///
+/// # Errors
+/// An unreadable file, bad TOML, an unknown key, or a value `validate` rejects.
+pub fn load(path: &Path) -> Result<ArenaConfig, ArenaConfigError> {
+    let source = std::fs::read_to_string(path).map_err(|source| ArenaConfigError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let raw: RawFile = toml::from_str(&source).map_err(|e| ArenaConfigError::Parse {
+        at: e
+            .span()
+            .map_or_else(|| path.display().to_string(), |s| locate(path, &source, s)),
+        message: e.message().to_string(),
+    })?;
+    validate(&raw.arena, path, &source)
+}
+
+/// Turns `[arena]` into a checked config. `path` and `source` are the file it came from, for locations.
+///
+/// # Errors
+/// The first value that is out of range, unknown or malformed, with its location and a hint.
+pub fn validate(
+    raw: &RawArena,
+    path: &Path,
+    source: &str,
+) -> Result<ArenaConfig, ArenaConfigError> {
+    let bad =
+        |span: std::ops::Range<usize>, message: String, hint: &str| ArenaConfigError::Invalid {
+            at: locate(path, source, span),
+            message,
+            hint: hint.to_string(),
+        };
+
+    let game = raw.game.get_ref().trim().to_string();
+    let (base, param) = game.split_once(':').unwrap_or((game.as_str(), ""));
+    if !GAMES.contains(&base) {
+        return Err(bad(
+            raw.game.span(),
+            format!("unknown game `{game}`"),
+            "games are `tictactoe`, `tmmorris`, `sttt`, `ut3`, `oska` (or `oska:N` for N pieces)",
+        ));
+    }
+    let game = match (base, param, &raw.n) {
+        ("oska", "", None) => "oska".to_string(),
+        ("oska", "", Some(n)) | ("oska", _, Some(n)) if *n.get_ref() < 4 => {
+            return Err(bad(
+                n.span(),
+                format!("oska needs n ≥ 4, got `{}`", n.get_ref()),
+                "the handout plays n = 4 and up",
+            ));
+        }
+        ("oska", "", Some(n)) => format!("oska:{}", n.get_ref()),
+        ("oska", p, None) => match p.parse::<u32>() {
+            Ok(n) if n >= 4 => format!("oska:{n}"),
+            _ => {
+                return Err(bad(
+                    raw.game.span(),
+                    format!("bad oska size in `{game}`"),
+                    "write `oska:N` with N ≥ 4",
+                ));
+            }
+        },
+        (_, "", None) => base.to_string(),
+        _ => {
+            return Err(bad(
+                raw.game.span(),
+                format!("`{game}` takes no parameter"),
+                "only oska has a size, `oska:5` or `n = 5`",
+            ));
+        }
+    };
+
+    let duration = |field: &Option<Spanned<String>>,
+                    default: Option<Duration>,
+                    what: &str|
+     -> Result<Option<Duration>, ArenaConfigError> {
+        match field {
+            None => Ok(default),
+            Some(s) if s.get_ref().trim() == "none" => Ok(None),
+            Some(s) => parse_duration(s.get_ref()).map(Some).ok_or_else(|| {
+                bad(
+                    s.span(),
+                    format!("bad {what} `{}`", s.get_ref()),
+                    "write a duration like `1s`, `500ms` or `1.5s`",
+                )
+            }),
+        }
+    };
+    let limit = duration(&raw.move_limit, Some(Duration::from_secs(1)), "move-limit")?;
+    let margin = duration(&raw.margin, Some(DEFAULT_MARGIN), "margin")?.unwrap_or(Duration::ZERO);
+    let startup = duration(&raw.startup, Some(Duration::from_secs(10)), "startup")?
+        .unwrap_or(Duration::from_secs(3600));
+
+    let word = |field: &Option<Spanned<String>>,
+                choices: &[&str],
+                default: &str,
+                what: &str|
+     -> Result<String, ArenaConfigError> {
+        match field {
+            None => Ok(default.to_string()),
+            Some(s) if choices.contains(&s.get_ref().as_str()) => Ok(s.get_ref().clone()),
+            Some(s) => Err(bad(
+                s.span(),
+                format!("unknown {what} `{}`", s.get_ref()),
+                &format!("choose one of `{}`", choices.join("`, `")),
+            )),
+        }
+    };
+    let illegal = match word(
+        &raw.illegal,
+        &["lose", "forfeit"],
+        "lose",
+        "illegal-move policy",
+    )?
+    .as_str()
+    {
+        "forfeit" => IllegalPolicy::Forfeit,
+        _ => IllegalPolicy::Lose,
+    };
+    let reply = match word(&raw.reply, &["move", "state"], "move", "reply form")?.as_str() {
+        "state" => ReplyForm::State,
+        _ => ReplyForm::Move,
+    };
+    let move_cap = match &raw.move_cap {
+        None => Some(500),
+        Some(c) if *c.get_ref() == 0 => {
+            return Err(bad(
+                c.span(),
+                "move-cap must be at least 1".into(),
+                "leave it out for the default of 500",
+            ));
+        }
+        Some(c) => Some(*c.get_ref()),
+    };
+    let games = match &raw.games {
+        None => 1,
+        Some(g) if *g.get_ref() == 0 => {
+            return Err(bad(
+                g.span(),
+                "games must be at least 1".into(),
+                "it counts games a pairing plays with each colour",
+            ));
+        }
+        Some(g) => *g.get_ref(),
+    };
+    let scoring = match &raw.scoring {
+        None => Scoring::STANDARD,
+        Some(spanned) => match spanned.get_ref() {
+            RawScoring::Preset(p) => match p.as_str() {
+                "standard" => Scoring::STANDARD,
+                "ut3" => Scoring::UT3,
+                other => {
+                    return Err(bad(
+                        spanned.span(),
+                        format!("unknown scoring `{other}`"),
+                        SCORING_HINT,
+                    ));
+                }
+            },
+            RawScoring::Table(t) => Scoring {
+                win: t.win,
+                draw: t.draw,
+                loss: t.loss,
+                edge: t.edge.map(|[a, b]| (a, b)),
+            },
+        },
+    };
+    let mut stages = Vec::new();
+    for s in &raw.stage {
+        for field in [&s.groups, &s.advance] {
+            if *field.get_ref() == 0 {
+                return Err(bad(
+                    field.span(),
+                    "a stage needs at least one group and one player advancing".into(),
+                    "write e.g. `{ groups = 10, advance = 3 }`",
+                ));
+            }
+        }
+        stages.push(Stage {
+            groups: *s.groups.get_ref(),
+            advance: *s.advance.get_ref(),
+        });
+    }
+
+    let regex = |s: &Spanned<String>| {
+        Regex::new(s.get_ref()).map_err(|e| {
+            bad(
+                s.span(),
+                format!("bad pattern `{}`: {e}", s.get_ref()),
+                "patterns are Rust regexes; escape `(`, `?` and `.` with a backslash",
+            )
+        })
+    };
+    let protocol = match word(
+        &raw.protocol,
+        &["persistent", "per-move", "dialogue"],
+        "persistent",
+        "protocol",
+    )?
+    .as_str()
+    {
+        "per-move" => Protocol::PerMove,
+        "dialogue" => {
+            let Some(d) = &raw.dialogue else {
+                let span = raw.protocol.as_ref().map_or(0..0, Spanned::span);
+                return Err(bad(
+                    span,
+                    "the dialogue protocol needs an `[arena.dialogue]` table".into(),
+                    "give at least `prompt` and `reply` patterns",
+                ));
+            };
+            let mut opening = Vec::new();
+            for step in &d.opening {
+                opening.push(Step {
+                    expect: regex(&step.expect)?,
+                    send: step.send.clone(),
+                });
+            }
+            Protocol::Dialogue(Script {
+                opening,
+                prompt: regex(&d.prompt)?,
+                send: d.send.clone(),
+                reply: regex(&d.reply)?,
+                expect_timeout: duration(
+                    &d.expect_timeout,
+                    Some(Duration::from_secs(5)),
+                    "expect-timeout",
+                )?
+                .unwrap_or(Duration::from_secs(3600)),
+            })
+        }
+        _ => Protocol::Persistent { startup },
+    };
+    if let Some(cmd) = &raw.command {
+        if cmd.is_empty() {
+            return Err(bad(
+                0..0,
+                "`command` is empty".into(),
+                "write the program and its arguments, e.g. `[\"python3\", \"player.py\"]`",
+            ));
+        }
+    }
+
+    Ok(ArenaConfig {
+        game,
+        protocol,
+        command: raw.command.clone(),
+        policy: Policy {
+            limit,
+            margin,
+            illegal,
+            move_cap,
+            reply,
+        },
+        games,
+        scoring,
+        stages,
+    })
+}
+
+/// `1s`, `500ms`, `1.5s`, `2m`.
+#[must_use]
+pub fn parse_duration(text: &str) -> Option<Duration> {
+    let t = text.trim();
+    let (number, unit) = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .map_or((t, ""), |i| t.split_at(i));
+    let value: f64 = number.parse().ok()?;
+    let seconds = match unit.trim() {
+        "ms" => value / 1000.0,
+        "s" => value,
+        "m" | "min" => value * 60.0,
+        _ => return None,
+    };
+    (seconds.is_finite() && seconds >= 0.0).then(|| Duration::from_secs_f64(seconds))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn from(text: &str) -> Result<ArenaConfig, ArenaConfigError> {
+        let raw: RawFile = toml::from_str(text).map_err(|e| ArenaConfigError::Parse {
+            at: "arena.toml".into(),
+            message: e.message().to_string(),
+        })?;
+        validate(&raw.arena, Path::new("arena.toml"), text)
+    }
+
+    #[test]
+    fn a_full_config_validates() {
+        let c = from(
+            "[arena]\ngame = \"ut3\"\nmove-limit = \"6s\"\nscoring = \"ut3\"\nmove-cap = 81\n\
+             [[arena.stage]]\ngroups = 10\nadvance = 3\n[[arena.stage]]\ngroups = 5\nadvance = 2\n",
+        )
+        .unwrap();
+        assert_eq!(c.game, "ut3");
+        assert_eq!(c.policy.limit, Some(Duration::from_secs(6)));
+        assert_eq!(c.policy.margin, DEFAULT_MARGIN);
+        assert_eq!(c.scoring, Scoring::UT3);
+        assert_eq!(c.stages.len(), 2);
+        assert_eq!(c.policy.move_cap, Some(81));
+
+        let c =
+            from("[arena]\ngame = \"oska\"\nn = 5\nreply = \"state\"\nprotocol = \"per-move\"\n")
+                .unwrap();
+        assert_eq!(c.game, "oska:5");
+        assert_eq!(c.policy.reply, ReplyForm::State);
+        assert!(matches!(c.protocol, Protocol::PerMove));
+
+        let c = from(
+            "[arena]\ngame = \"tictactoe\"\nprotocol = \"dialogue\"\nscoring = { win = 3, draw = 1 }\n\
+             [arena.dialogue]\nprompt = \"Your move\"\nreply = 'I play (?P<move>\\d)'\n\
+             opening = [{ expect = 'first\\?', send = \"{opponent-first}\" }]\n",
+        )
+        .unwrap();
+        assert!(matches!(c.protocol, Protocol::Dialogue(ref s) if s.opening.len() == 1));
+        assert_eq!(c.scoring.win, 3);
+    }
+
+    #[test]
+    fn bad_values_name_their_place() {
+        let e = from("[arena]\ngame = \"chess\"\n").unwrap_err().to_string();
+        assert!(e.starts_with("arena.toml:2:8: unknown game `chess`"), "{e}");
+        assert!(e.contains("hint: games are"), "{e}");
+        let e = from("[arena]\ngame = \"ut3\"\nmove-limit = \"fast\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("arena.toml:3:14: bad move-limit `fast`"),
+            "{e}"
+        );
+        let e = from("[arena]\ngame = \"oska:3\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("bad oska size"), "{e}");
+        let e = from("[arena]\ngame = \"ut3\"\nprotocol = \"dialogue\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("needs an `[arena.dialogue]` table"), "{e}");
+        let e = from("[arena]\ngame = \"ut3\"\ncolour = 1\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("unknown field `colour`"), "{e}");
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("1.5s"), Some(Duration::from_millis(1500)));
+        assert_eq!(parse_duration("50ms"), Some(Duration::from_millis(50)));
+        assert_eq!(parse_duration("2m"), Some(Duration::from_secs(120)));
+        assert_eq!(parse_duration("fast"), None);
+        assert_eq!(parse_duration("5"), None);
+    }
+}

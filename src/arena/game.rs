@@ -1,0 +1,50 @@
+//! What the arena needs of a game beyond its rules: side names, the protocol's words, a readable board,
+//! the draw tie-break, and what stands in for a move a player spoiled.
+
+use reference::{Game, Notation, Player};
+
+/// A game the referee can run. Every method but `name` has a default, so wiring a new game is one `impl`.
+pub trait ArenaGame: Game<Move: Send + Sync> + Notation + Send + Sync + 'static {
+    /// The game's name on the command line and in records (`ut3`, `oska:5`).
+    fn name(&self) -> String;
+
+    /// The side as the seed names it: `x`/`o` for the tic-tac-toe family, `white`/`black` for Oska.
+    fn side_name(side: Player) -> &'static str {
+        match side {
+            Player::First => "x",
+            Player::Second => "o",
+        }
+    }
+
+    /// What the protocols send as "the last move" before anyone has moved (UT3's handout says `-1 -1`).
+    fn no_move() -> &'static str {
+        "none"
+    }
+
+    /// A multi-line board for `--show`; the one-line encoding unless the game has something better.
+    fn render(&self) -> String {
+        self.encode()
+    }
+
+    /// Who a drawn position favours under the seed's tie-break (UT3: more blocks won, then more corner
+    /// cells), or `None` for a plain draw. Scoring rules decide whether it counts.
+    fn tie_break(&self) -> Option<Player> {
+        None
+    }
+
+    /// The legal move that leads to the position `reply` encodes, for players that answer with the next
+    /// state instead of a move. Games whose encoding carries more than the board override this.
+    fn move_from_state(&self, reply: &str) -> Option<Self::Move> {
+        let want = reply.trim();
+        self.moves()
+            .into_iter()
+            .find(|&mv| self.after(mv).encode() == want)
+    }
+
+    /// The move that stands in for an unusable reply when the suite forfeits placements instead of games
+    /// (Super-TTT: the reply's legal placements, possibly none). `None`: the game has no such move, and the
+    /// player loses instead.
+    fn forfeit(&self, _reply: &str) -> Option<Self::Move> {
+        None
+    }
+}

@@ -1,0 +1,206 @@
+//! The persistent protocol: one process per game, one line each way per turn (see PROTOCOLS.md).
+//!
+//! Referee → player, tab-separated: `game <name> <side> <limit-ms|none>` once, then `turn <side>
+//! <last-move|none> <state>` each turn, then `end <summary>`. Player → referee: `ready` once, then one
+//! move per `turn`.
+
+use std::fs::File;
+use std::io::Read;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use crate::sandbox::{Running, Sandbox, Spec, Status};
+
+use super::game::ArenaGame;
+use super::lines::{self, LineReader, ReadLine, Wrote};
+use super::seat::{Reply, Seat, Start};
+
+/// Longest reply line kept; more without a newline is a flood.
+pub const LINE_CAP: usize = 64 * 1024;
+/// Bytes of stderr kept for the record (the tail).
+const STDERR_KEEP: usize = 4 * 1024;
+
+/// A player process that lives for one game.
+pub struct PersistentSeat {
+    sandbox: Arc<dyn Sandbox>,
+    spec: Spec,
+    /// How long the program may take to answer `ready`: interpreters and JVMs start slowly, and that is
+    /// not thinking time.
+    startup: Duration,
+    live: Option<Live>,
+    stderr: Arc<Mutex<Vec<u8>>>,
+}
+
+struct Live {
+    running: Box<dyn Running>,
+    stdin: File,
+    stdout: LineReader,
+}
+
+impl PersistentSeat {
+    /// `spec.stdin` is forced to a pipe.
+    #[must_use]
+    pub fn new(sandbox: Arc<dyn Sandbox>, mut spec: Spec, startup: Duration) -> PersistentSeat {
+        spec.stdin = crate::sandbox::Stdin::Piped;
+        PersistentSeat {
+            sandbox,
+            spec,
+            startup,
+            live: None,
+            stderr: Arc::new(Mutex::new(Vec::new())),
+        }
+    }
+
+    /// Sends one line and reads one back, all before `deadline`.
+    fn exchange(&mut self, line: &str, deadline: Option<Instant>) -> Reply {
+        let Some(live) = self.live.as_mut() else {
+            return Reply::Broken("the player is not running".into());
+        };
+        let mut bytes = line.as_bytes().to_vec();
+        bytes.push(b'\n');
+        match lines::write_all(&mut live.stdin, &bytes, deadline) {
+            Ok(Wrote::Done) => {}
+            Ok(Wrote::Timeout) => return Reply::Timeout,
+            Ok(Wrote::Closed) => return self.gone(),
+            Err(e) => return Reply::Broken(format!("writing to the player: {e}")),
+        }
+        match live.stdout.read_line(deadline) {
+            Ok(ReadLine::Line(bytes)) => match String::from_utf8(bytes) {
+                Ok(text) => Reply::Line(text),
+                Err(_) => Reply::Garbage,
+            },
+            Ok(ReadLine::Timeout) => Reply::Timeout,
+            Ok(ReadLine::TooLong(n)) => Reply::Flood(n),
+            Ok(ReadLine::Eof) => self.gone(),
+            Err(e) => Reply::Broken(format!("reading from the player: {e}")),
+        }
+    }
+
+    /// The pipe closed: a crash if the process ended (given a moment to do so), else a closed pipe.
+    fn gone(&mut self) -> Reply {
+        let Some(live) = self.live.as_mut() else {
+            return Reply::ClosedPipe;
+        };
+        let until = Instant::now() + Duration::from_millis(100);
+        loop {
+            match live.running.try_wait() {
+                Ok(Some(status)) => return Reply::Crashed(describe(status)),
+                Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(2)),
+                _ => return Reply::ClosedPipe,
+            }
+        }
+    }
+
+    fn stop(&mut self) {
+        if let Some(mut live) = self.live.take() {
+            // Closing stdin lets a well-behaved player exit on its own; then the whole tree goes.
+            drop(live.stdin);
+            let until = Instant::now() + Duration::from_millis(50);
+            while Instant::now() < until {
+                if matches!(live.running.try_wait(), Ok(Some(_))) {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            live.running.kill();
+        }
+    }
+}
+
+/// `exit status 3`, `signal 11`.
+#[must_use]
+pub fn describe(status: Status) -> String {
+    match status {
+        Status::Exited(code) => format!("exit status {code}"),
+        Status::Signaled(sig) => format!("signal {sig}"),
+    }
+}
+
+impl<G: ArenaGame> Seat<G> for PersistentSeat {
+    fn start(&mut self, start: &Start) -> Result<(), Reply> {
+        let mut running = self
+            .sandbox
+            .spawn(&self.spec)
+            .map_err(|e| Reply::Broken(format!("{e:#}")))?;
+        let (Some(stdin), Some(stdout)) = (running.take_stdin(), running.take_stdout()) else {
+            running.kill();
+            return Err(Reply::Broken("the sandbox gave no pipes".into()));
+        };
+        if let Some(stderr) = running.take_stderr() {
+            drain_stderr(stderr, Arc::clone(&self.stderr));
+        }
+        self.live = Some(Live {
+            running,
+            stdin,
+            stdout: LineReader::new(stdout, LINE_CAP),
+        });
+        let limit = start
+            .limit
+            .map_or_else(|| "none".to_string(), |l| l.as_millis().to_string());
+        let hello = format!("game\t{}\t{}\t{limit}", start.game, start.side_name);
+        match self.exchange(&hello, Some(Instant::now() + self.startup)) {
+            Reply::Line(text) if text.trim() == "ready" => Ok(()),
+            Reply::Line(text) => {
+                self.stop();
+                Err(Reply::Broken(format!(
+                    "it answered `{}` to `game`, not `ready`",
+                    text.trim()
+                )))
+            }
+            fault => {
+                self.stop();
+                Err(fault)
+            }
+        }
+    }
+
+    fn request(&mut self, state: &G, last: Option<&str>, deadline: Option<Duration>) -> Reply {
+        let side = G::side_name(state.to_move());
+        let last = last.unwrap_or(G::no_move());
+        let line = format!("turn\t{side}\t{last}\t{}", state.encode());
+        let reply = self.exchange(&line, deadline.map(|d| Instant::now() + d));
+        if !matches!(reply, Reply::Line(_)) {
+            self.stop();
+        }
+        reply
+    }
+
+    fn finish(&mut self, summary: &str) {
+        if let Some(live) = self.live.as_mut() {
+            let line = format!("end\t{summary}\n");
+            let soon = Some(Instant::now() + Duration::from_millis(20));
+            let _ = lines::write_all(&mut live.stdin, line.as_bytes(), soon);
+        }
+        self.stop();
+    }
+
+    fn stderr_tail(&mut self) -> Option<String> {
+        let kept = self.stderr.lock().ok()?;
+        (!kept.is_empty()).then(|| String::from_utf8_lossy(&kept).into_owned())
+    }
+}
+
+impl Drop for PersistentSeat {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// Keeps the tail of a player's stderr without ever blocking the player on a full pipe.
+pub(crate) fn drain_stderr(mut file: File, keep: Arc<Mutex<Vec<u8>>>) {
+    std::thread::spawn(move || {
+        let mut chunk = [0u8; 8 * 1024];
+        while let Ok(n) = file.read(&mut chunk) {
+            if n == 0 {
+                break;
+            }
+            if let Ok(mut kept) = keep.lock() {
+                kept.extend_from_slice(&chunk[..n]);
+                if kept.len() > STDERR_KEEP {
+                    let cut = kept.len() - STDERR_KEEP;
+                    kept.drain(..cut);
+                }
+            }
+        }
+    });
+}

@@ -1,0 +1,182 @@
+//! Who plays: turning command-line words into entrants (a bot spec, or a submission folder run through
+//! the suite's protocol) and entrants into fresh seats for each game.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::sandbox::{Limits, Sandbox, Spec, Stdin};
+
+use super::config::{ArenaConfig, Protocol};
+use super::dialogue::DialogueSeat;
+use super::game::ArenaGame;
+use super::permove::PerMoveSeat;
+use super::persistent::PersistentSeat;
+use super::registry::MakeBot;
+use super::schedule::SeatMaker;
+use super::seat::{FnSeat, Reply, ScriptSeat, Seat};
+
+/// One player of a match or tournament.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entrant {
+    /// Unique within the event: the bot spec or the folder's name (with `#2`... for repeats).
+    pub name: String,
+    pub kind: Kind,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Bot(String),
+    /// A submission folder and the command that runs its player there.
+    Program {
+        dir: PathBuf,
+        command: Vec<String>,
+    },
+}
+
+/// A word that names no player.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayerError {
+    #[error("bot `{spec}`: {reason}")]
+    Bot { spec: String, reason: String },
+    #[error("`{}` has no player program\nhint: put an executable `player` or a `player.py` in it, or give the suite's `command`", .0.display())]
+    NoProgram(PathBuf),
+}
+
+/// The command a folder's player runs with when the config gives none: `./player`, else
+/// `python3 player.py`.
+fn default_command(dir: &Path) -> Option<Vec<String>> {
+    use std::os::unix::fs::PermissionsExt;
+    let exe = dir.join("player");
+    if exe
+        .metadata()
+        .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    {
+        return Some(vec!["./player".into()]);
+    }
+    dir.join("player.py")
+        .is_file()
+        .then(|| vec!["python3".into(), "player.py".into()])
+}
+
+/// Resolves each word: an existing folder is a submission, anything else a bot spec (checked now, so a
+/// typo fails before any game starts).
+///
+/// # Errors
+/// A bot spec the game does not offer, or a folder without a player.
+pub fn resolve<G: ArenaGame>(
+    words: &[String],
+    config: &ArenaConfig,
+    bots: MakeBot<G>,
+) -> Result<Vec<Entrant>, PlayerError> {
+    let mut out: Vec<Entrant> = Vec::new();
+    for word in words {
+        let path = Path::new(word);
+        let (base, kind) = if path.is_dir() {
+            let command = match &config.command {
+                Some(c) => c.clone(),
+                None => default_command(path).ok_or_else(|| PlayerError::NoProgram(path.into()))?,
+            };
+            let name = path
+                .canonicalize()
+                .ok()
+                .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+                .unwrap_or_else(|| word.clone());
+            (
+                name,
+                Kind::Program {
+                    dir: path.to_path_buf(),
+                    command,
+                },
+            )
+        } else {
+            let _checked = bots(word, 0).map_err(|reason| PlayerError::Bot {
+                spec: word.clone(),
+                reason,
+            })?;
+            (word.clone(), Kind::Bot(word.clone()))
+        };
+        let mut name = base.clone();
+        let mut k = 2;
+        while out.iter().any(|e| e.name == name) {
+            name = format!("{base}#{k}");
+            k += 1;
+        }
+        out.push(Entrant { name, kind });
+    }
+    Ok(out)
+}
+
+/// Limits for one player process over a whole game: the referee's clock is the real per-move limit;
+/// these only stop a runaway.
+#[must_use]
+pub fn game_limits(config: &ArenaConfig) -> Limits {
+    let per_move = config.policy.deadline().unwrap_or(Duration::from_secs(60));
+    let moves = config.policy.move_cap.unwrap_or(500);
+    let whole = (per_move * moves).min(Duration::from_secs(6 * 3600)) + Duration::from_secs(30);
+    Limits {
+        cpu: whole,
+        wall: whole,
+        memory: 1 << 30,
+        output: 64 << 20,
+        file_size: 64 << 20,
+        processes: 64,
+        open_files: 256,
+        stack: 8 << 20,
+        address_space: None,
+    }
+}
+
+/// Makes seats for the CLI's entrants.
+pub struct Maker<G: ArenaGame> {
+    pub entrants: Vec<Entrant>,
+    pub bots: MakeBot<G>,
+    pub config: ArenaConfig,
+    pub sandbox: Option<Arc<dyn Sandbox>>,
+}
+
+impl<G: ArenaGame> Maker<G> {
+    fn program(&self, dir: &Path, command: &[String]) -> Box<dyn Seat<G>> {
+        let Some(sandbox) = self.sandbox.clone() else {
+            return Box::new(ScriptSeat::new(vec![Reply::Broken(
+                "no sandbox is available to run submissions".into(),
+            )]));
+        };
+        let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+        let program = match command.first() {
+            Some(p) if p.starts_with("./") => dir.join(&p[2..]).into_os_string(),
+            Some(p) => p.into(),
+            None => "player".into(),
+        };
+        let spec = Spec {
+            program,
+            args: command.iter().skip(1).map(Into::into).collect(),
+            workdir: dir.clone(),
+            env: Vec::new(),
+            stdin: Stdin::Null,
+            limits: game_limits(&self.config),
+            read_only: vec![dir],
+        };
+        match &self.config.protocol {
+            Protocol::Persistent { startup } => {
+                Box::new(PersistentSeat::new(sandbox, spec, *startup))
+            }
+            Protocol::PerMove => Box::new(PerMoveSeat::new(sandbox, spec)),
+            Protocol::Dialogue(script) => {
+                Box::new(DialogueSeat::new(sandbox, spec, script.clone()))
+            }
+        }
+    }
+}
+
+impl<G: ArenaGame> SeatMaker<G> for Maker<G> {
+    fn seat(&self, who: usize, seed: u64) -> Box<dyn Seat<G>> {
+        match &self.entrants[who].kind {
+            Kind::Bot(spec) => match (self.bots)(spec, seed) {
+                Ok(pick) => Box::new(FnSeat::from_pick(pick)),
+                Err(why) => Box::new(ScriptSeat::new(vec![Reply::Broken(why)])),
+            },
+            Kind::Program { dir, command } => self.program(dir, command),
+        }
+    }
+}

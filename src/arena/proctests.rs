@@ -1,0 +1,300 @@
+//! The persistent protocol against real processes: a good player finishes; players that hang, flood,
+//! crash, speak garbage, close stdout, fork a pipe-holder or ignore SIGTERM lose cleanly and promptly.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::sandbox::{Spec, Stdin};
+
+use super::persistent::PersistentSeat;
+use super::record::{Ending, GameRecord, GameResult};
+use super::referee::{play, Match, Policy};
+use super::seat::{Reply, ScriptSeat, Seat};
+use super::testgame::Race;
+
+/// The real `basic` tier: what `grader play` uses.
+fn basic() -> Arc<dyn crate::sandbox::Sandbox> {
+    Arc::from(crate::sandbox::select(crate::sandbox::Tier::Basic).expect("the basic sandbox"))
+}
+
+fn limits() -> crate::sandbox::Limits {
+    crate::sandbox::Limits {
+        cpu: Duration::from_secs(60),
+        wall: Duration::from_secs(60),
+        memory: 1 << 30,
+        output: 1 << 20,
+        file_size: 1 << 20,
+        processes: 64,
+        open_files: 64,
+        stack: 8 << 20,
+        address_space: None,
+    }
+}
+
+/// A `/bin/sh` player: answers `ready` to `game`, runs `on_turn` for each `turn`, exits on `end`.
+fn player(dir: &Path, name: &str, on_turn: &str) -> PersistentSeat {
+    let script = format!(
+        "while IFS= read -r line; do\n  case \"$line\" in\n    game*) echo ready ;;\n    turn*) {on_turn} ;;\n    end*) exit 0 ;;\n  esac\ndone\n"
+    );
+    let path = dir.join(name);
+    std::fs::write(&path, script).unwrap();
+    let spec = Spec {
+        program: "/bin/sh".into(),
+        args: vec![path.into()],
+        workdir: dir.to_path_buf(),
+        env: Vec::new(),
+        stdin: Stdin::Piped,
+        limits: limits(),
+        read_only: Vec::new(),
+    };
+    PersistentSeat::new(basic(), spec, Duration::from_secs(5))
+}
+
+fn against_script(seat: &mut PersistentSeat) -> (GameRecord, Duration) {
+    let policy = Policy {
+        limit: Some(Duration::from_millis(300)),
+        ..Policy::default()
+    };
+    let mut other = ScriptSeat::new(vec![Reply::Line("1".into())]);
+    let who = Match {
+        players: ["script".into(), "process".into()],
+        seed: 3,
+    };
+    let t = Instant::now();
+    let seats: [&mut dyn Seat<Race>; 2] = [&mut other, seat];
+    let r = play(Race::new(), seats, &who, &policy, &mut |_, _| {});
+    (r, t.elapsed())
+}
+
+fn assert_loses(r: &GameRecord, took: Duration, reason: &str) {
+    assert_eq!(r.result, GameResult::Win(0), "{}", r.reason);
+    assert_eq!(r.ending, Ending::Fault);
+    assert!(r.reason.contains(reason), "`{}` lacks `{reason}`", r.reason);
+    assert!(took < Duration::from_secs(3), "took {took:?}");
+}
+
+#[test]
+fn a_well_behaved_player_finishes_the_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut seat = player(dir.path(), "good.sh", "echo 2");
+    let (r, _) = against_script(&mut seat);
+    // 1,2,1,2,1,2,1 = 10 → x wins on turn 7, by the rules.
+    assert_eq!(r.ending, Ending::Rules, "{}", r.reason);
+    assert_eq!(r.moves.len(), 7);
+    assert!(r
+        .moves
+        .iter()
+        .filter(|m| m.side == 1)
+        .all(|m| m.sent == "2"));
+}
+
+#[test]
+fn process_faults_lose_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        ("hang.sh", "sleep 100", "timed out"),
+        (
+            "flood.sh",
+            "head -c 100000000 /dev/zero | tr '\\0' a",
+            "flooded its output",
+        ),
+        ("crash.sh", "exit 3", "crashed (exit status 3)"),
+        ("garbage.sh", "printf '\\377\\376\\n'", "not UTF-8"),
+        ("close.sh", "exec 1>&-; sleep 100", "closed its pipe"),
+        (
+            "fork.sh",
+            "sh -c 'trap \"\" TERM; echo $$ > holder.pid; exec sleep 100' & exit 0",
+            "timed out",
+        ),
+        ("stubborn.sh", "trap '' TERM; sleep 100", "timed out"),
+        ("illegal.sh", "echo 9", "sent `9`"),
+    ];
+    for (name, on_turn, reason) in cases {
+        let mut seat = player(dir.path(), name, on_turn);
+        let (r, took) = against_script(&mut seat);
+        assert_loses(&r, took, reason);
+    }
+    // The forked pipe-holder went with its parent's group: dead (gone or a zombie awaiting init).
+    let pid = std::fs::read_to_string(dir.path().join("holder.pid")).unwrap();
+    std::thread::sleep(Duration::from_millis(50));
+    let stat = std::fs::read_to_string(format!("/proc/{}/stat", pid.trim())).unwrap_or_default();
+    let state = stat.rsplit(')').next().unwrap_or("").trim().chars().next();
+    assert!(
+        matches!(state, None | Some('Z' | 'X')),
+        "holder still alive: {stat}"
+    );
+}
+
+#[test]
+fn a_player_that_never_says_ready_loses_at_the_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mute.sh");
+    std::fs::write(&path, "echo hello\nsleep 100\n").unwrap();
+    let spec = Spec {
+        program: "/bin/sh".into(),
+        args: vec![path.into()],
+        workdir: dir.path().to_path_buf(),
+        env: Vec::new(),
+        stdin: Stdin::Piped,
+        limits: limits(),
+        read_only: Vec::new(),
+    };
+    let mut seat = PersistentSeat::new(basic(), spec, Duration::from_millis(500));
+    let (r, took) = against_script(&mut seat);
+    assert_loses(
+        &r,
+        took,
+        "failed to start: could not be asked for a move: it answered `hello`",
+    );
+    assert!(r.moves.is_empty());
+}
+
+fn per_move(dir: &Path, name: &str, body: &str) -> super::permove::PerMoveSeat {
+    let path = dir.join(name);
+    std::fs::write(&path, body).unwrap();
+    let spec = Spec {
+        program: "/bin/sh".into(),
+        args: vec![path.into(), "{state}".into(), "{side}".into()],
+        workdir: dir.to_path_buf(),
+        env: Vec::new(),
+        stdin: Stdin::Null,
+        limits: limits(),
+        read_only: Vec::new(),
+    };
+    super::permove::PerMoveSeat::new(basic(), spec)
+}
+
+#[test]
+fn per_move_players_answer_with_the_next_state() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = Policy {
+        limit: Some(Duration::from_millis(300)),
+        reply: super::referee::ReplyForm::State,
+        ..Policy::default()
+    };
+    // Adds one, and says which side it thinks it is on stderr first (ignored).
+    let mut good = per_move(
+        dir.path(),
+        "good.sh",
+        "echo \"I am $2\" >&2\necho thinking\necho $(( $1 + 1 ))\n",
+    );
+    let mut liar = per_move(dir.path(), "liar.sh", "echo $(( $1 + 5 ))\n");
+    let who = Match {
+        players: ["good".into(), "liar".into()],
+        seed: 1,
+    };
+    let r = play(
+        Race::new(),
+        [&mut good as &mut dyn Seat<Race>, &mut liar],
+        &who,
+        &policy,
+        &mut |_, _| {},
+    );
+    assert_eq!(r.result, GameResult::Win(0));
+    assert_eq!(r.moves.len(), 1);
+    assert_eq!(r.moves[0].sent, "1");
+    assert!(
+        r.reason
+            .contains("o sent `6`: not a position one legal move away"),
+        "{}",
+        r.reason
+    );
+    assert_eq!(r.stderr[0].as_deref(), Some("I am x\n"));
+
+    for (name, body, reason) in [
+        ("slow.sh", "sleep 100\n", "timed out"),
+        ("crash.sh", "exit 4\n", "crashed (exit status 4)"),
+    ] {
+        let mut bad = per_move(dir.path(), name, body);
+        let mut good = per_move(dir.path(), "good.sh", "");
+        let t = Instant::now();
+        let r = play(
+            Race::new(),
+            [&mut bad as &mut dyn Seat<Race>, &mut good],
+            &who,
+            &policy,
+            &mut |_, _| {},
+        );
+        assert_eq!(r.result, GameResult::Win(1), "{}", r.reason);
+        assert!(r.reason.contains(reason), "{}", r.reason);
+        assert!(t.elapsed() < Duration::from_secs(3));
+    }
+}
+
+fn dialogue_script() -> super::dialogue::Script {
+    use regex::Regex;
+    super::dialogue::Script {
+        opening: vec![super::dialogue::Step {
+            expect: Regex::new(r"Shall I go first\?").unwrap(),
+            send: "{first}".into(),
+        }],
+        prompt: Regex::new(r"Your move: ").unwrap(),
+        send: "{move}".into(),
+        reply: Regex::new(r"I add (?P<move>\d+)").unwrap(),
+        expect_timeout: Duration::from_secs(2),
+    }
+}
+
+#[test]
+fn a_dialogue_program_plays_through_its_prompts() {
+    let dir = tempfile::tempdir().unwrap();
+    let human = "printf 'Welcome!\\nShall I go first? '\nread a\n[ \"$a\" = y ] && echo 'I add 1'\n\
+                 while true; do printf 'Your move: '; read m || exit 0; echo \"You said $m.\"; echo 'I add 1'; done\n";
+    let path = dir.path().join("human.sh");
+    std::fs::write(&path, human).unwrap();
+    let spec = Spec {
+        program: "/bin/sh".into(),
+        args: vec![path.into()],
+        workdir: dir.path().to_path_buf(),
+        env: Vec::new(),
+        stdin: Stdin::Piped,
+        limits: limits(),
+        read_only: Vec::new(),
+    };
+    let policy = Policy {
+        limit: Some(Duration::from_millis(500)),
+        ..Policy::default()
+    };
+    let who = Match {
+        players: ["human".into(), "script".into()],
+        seed: 1,
+    };
+    for (side, expect_moves) in [(0usize, 7usize), (1, 7)] {
+        let mut prog = super::dialogue::DialogueSeat::new(basic(), spec.clone(), dialogue_script());
+        let mut other = ScriptSeat::new(vec![Reply::Line("2".into())]);
+        let seats: [&mut dyn Seat<Race>; 2] = if side == 0 {
+            [&mut prog, &mut other]
+        } else {
+            [&mut other, &mut prog]
+        };
+        let r = play(Race::new(), seats, &who, &policy, &mut |_, _| {});
+        assert_eq!(r.ending, Ending::Rules, "{}", r.reason);
+        assert_eq!(r.moves.len(), expect_moves, "{r:?}");
+        assert!(r
+            .moves
+            .iter()
+            .filter(|m| m.side == side)
+            .all(|m| m.sent == "1"));
+    }
+
+    // A program that never prompts times out at the opening.
+    std::fs::write(dir.path().join("mute.sh"), "sleep 100\n").unwrap();
+    let mut mute_spec = spec.clone();
+    mute_spec.args = vec![dir.path().join("mute.sh").into()];
+    let mut script = dialogue_script();
+    script.expect_timeout = Duration::from_millis(200);
+    let mut prog = super::dialogue::DialogueSeat::new(basic(), mute_spec, script);
+    let mut other = ScriptSeat::new(vec![Reply::Line("2".into())]);
+    let t = Instant::now();
+    let r = play(
+        Race::new(),
+        [&mut prog as &mut dyn Seat<Race>, &mut other],
+        &who,
+        &policy,
+        &mut |_, _| {},
+    );
+    assert_eq!(r.result, GameResult::Win(1));
+    assert!(r.reason.contains("failed to start"), "{}", r.reason);
+    assert!(t.elapsed() < Duration::from_secs(2));
+}

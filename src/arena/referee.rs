@@ -1,0 +1,289 @@
+//! The referee: plays one game between two seats under a suite's policy, owns the clock, and always
+//! returns a record. A seat can make it wait no longer than the per-move limit plus the margin.
+
+use std::time::{Duration, Instant};
+
+use reference::{Outcome, Player};
+
+use super::game::ArenaGame;
+use super::record::{Ending, GameRecord, GameResult, MoveRecord};
+use super::seat::{Reply, Seat, Start};
+
+/// The margin added to every per-move limit by default: scheduler noise and pipe latency on a loaded
+/// machine, never the player's thinking time.
+pub const DEFAULT_MARGIN: Duration = Duration::from_millis(50);
+
+/// What an illegal or malformed reply costs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IllegalPolicy {
+    /// The game (UT3, WPI, Adelaide, Oska).
+    Lose,
+    /// Only the spoiled placement (Super-TTT): the game's `forfeit` move is played instead.
+    Forfeit,
+}
+
+/// What a player's reply names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReplyForm {
+    /// A move in the game's notation.
+    Move,
+    /// The position after its move, in the game's encoding (Adelaide: "print the board state resulting
+    /// from the best move"; Oska's `NextBoard`).
+    State,
+}
+
+/// The referee's half of a suite's arena config.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Policy {
+    /// Per move; `None` for no limit (bots against bots).
+    pub limit: Option<Duration>,
+    pub margin: Duration,
+    pub illegal: IllegalPolicy,
+    /// Turns before the game is adjudicated a draw (scored with the game's tie-break).
+    pub move_cap: Option<u32>,
+    pub reply: ReplyForm,
+}
+
+impl Default for Policy {
+    fn default() -> Policy {
+        Policy {
+            limit: Some(Duration::from_secs(1)),
+            margin: DEFAULT_MARGIN,
+            illegal: IllegalPolicy::Lose,
+            move_cap: Some(500),
+            reply: ReplyForm::Move,
+        }
+    }
+}
+
+impl Policy {
+    /// The full allowance for one reply.
+    #[must_use]
+    pub fn deadline(&self) -> Option<Duration> {
+        self.limit.map(|l| l + self.margin)
+    }
+}
+
+/// Who plays: names for the record, in colour order.
+#[derive(Clone, Debug)]
+pub struct Match {
+    pub players: [String; 2],
+    pub seed: u64,
+}
+
+/// Plays one game from `initial`. `seats[0]` moves first. `observe` sees each state after a move (for
+/// `--show`). Never panics on anything a player does.
+pub fn play<G: ArenaGame>(
+    initial: G,
+    seats: [&mut dyn Seat<G>; 2],
+    who: &Match,
+    policy: &Policy,
+    observe: &mut dyn FnMut(&G, &MoveRecord),
+) -> GameRecord {
+    let [first, second] = seats;
+    let mut seats: [&mut dyn Seat<G>; 2] = [first, second];
+    let colours = [
+        G::side_name(Player::First).to_string(),
+        G::side_name(Player::Second).to_string(),
+    ];
+    let mut record = GameRecord {
+        game: initial.name(),
+        players: who.players.clone(),
+        colours: colours.clone(),
+        seed: who.seed,
+        initial: initial.encode(),
+        moves: Vec::new(),
+        final_state: String::new(),
+        result: GameResult::Draw { edge: None },
+        ending: Ending::Rules,
+        reason: String::new(),
+        stderr: Vec::new(),
+    };
+    let mut state = initial;
+
+    let mut started: Option<(GameResult, Ending, String)> = None;
+    for (i, seat) in seats.iter_mut().enumerate() {
+        let side = side_of(i);
+        let start = Start {
+            game: record.game.clone(),
+            side,
+            side_name: G::side_name(side),
+            seed: who.seed,
+            limit: policy.limit,
+        };
+        if let Err(reply) = seat.start(&start) {
+            let why = fault_words(&reply, policy, Duration::ZERO);
+            started = Some((
+                GameResult::Win(1 - i),
+                Ending::Fault,
+                format!("{} failed to start: {why}", colours[i]),
+            ));
+            break;
+        }
+    }
+
+    let mut last: Option<String> = None;
+    let mut legal = Vec::new();
+    let verdict = if let Some(v) = started {
+        v
+    } else {
+        loop {
+            if let Some(outcome) = state.outcome() {
+                break match outcome {
+                    Outcome::Win(p) => (
+                        GameResult::Win(p.index()),
+                        Ending::Rules,
+                        format!("{} wins by the rules", colours[p.index()]),
+                    ),
+                    Outcome::Draw => (
+                        GameResult::Draw {
+                            edge: state.tie_break().map(Player::index),
+                        },
+                        Ending::Rules,
+                        "drawn by the rules".to_string(),
+                    ),
+                };
+            }
+            let turn = record.moves.len() + 1;
+            if policy
+                .move_cap
+                .is_some_and(|cap| turn as u64 > u64::from(cap))
+            {
+                break (
+                    GameResult::Draw {
+                        edge: state.tie_break().map(Player::index),
+                    },
+                    Ending::MoveCap,
+                    format!("adjudicated a draw after the {}-move cap", turn - 1),
+                );
+            }
+            let side = state.to_move();
+            let i = side.index();
+            legal.clear();
+            state.legal_moves(&mut legal);
+            if legal.is_empty() {
+                // The rules promise a pass move or an outcome; a game that offers neither is our bug, and the
+                // fairest call is a draw rather than blaming a player.
+                break (
+                    GameResult::Draw { edge: None },
+                    Ending::Rules,
+                    format!("no legal move for {} (a rules bug)", colours[i]),
+                );
+            }
+
+            let asked = Instant::now();
+            let reply = seats[i].request(&state, last.as_deref(), policy.deadline());
+            let took = asked.elapsed();
+            let over = policy.deadline().is_some_and(|d| took > d);
+            let reply = if over { Reply::Timeout } else { reply };
+
+            let text = match reply {
+                Reply::Line(text) => text,
+                fault => {
+                    let why = fault_words(&fault, policy, took);
+                    break (
+                        GameResult::Win(1 - i),
+                        Ending::Fault,
+                        format!("{} {why} on move {turn}", colours[i]),
+                    );
+                }
+            };
+            let sent = text.trim().to_string();
+            let parsed = match policy.reply {
+                ReplyForm::Move => state.parse_move(&sent),
+                ReplyForm::State => state
+                    .move_from_state(&sent)
+                    .ok_or_else(|| "not a position one legal move away".to_string()),
+            };
+            let checked = match parsed {
+                Ok(mv) if legal.contains(&mv) => Ok(mv),
+                Ok(_) => Err(format!("`{sent}` is not a legal move here")),
+                Err(why) => Err(format!("`{sent}`: {why}")),
+            };
+            let (mv, forfeited) = match checked {
+                Ok(mv) => (mv, None),
+                Err(why) => match (policy.illegal, state.forfeit(&sent)) {
+                    (IllegalPolicy::Forfeit, Some(stand_in)) if legal.contains(&stand_in) => {
+                        (stand_in, Some(why))
+                    }
+                    _ => {
+                        break (
+                            GameResult::Win(1 - i),
+                            Ending::Fault,
+                            format!("{} sent {why} on move {turn}", colours[i]),
+                        );
+                    }
+                },
+            };
+            let applied = state.format_move(mv);
+            state.apply(mv);
+            last = Some(applied.clone());
+            let entry = MoveRecord {
+                side: i,
+                sent,
+                applied,
+                micros: u64::try_from(took.as_micros()).unwrap_or(u64::MAX),
+                state: state.encode(),
+                forfeited,
+            };
+            observe(&state, &entry);
+            record.moves.push(entry);
+        }
+    };
+
+    let (result, ending, reason) = verdict;
+    record.result = result;
+    record.ending = ending;
+    record.reason = reason;
+    record.final_state = state.encode();
+    let summary = record.summary();
+    for seat in &mut seats {
+        seat.finish(&summary);
+    }
+    record.stderr = seats.iter_mut().map(|s| s.stderr_tail()).collect();
+    if record.stderr.iter().all(Option::is_none) {
+        record.stderr.clear();
+    }
+    record
+}
+
+fn side_of(i: usize) -> Player {
+    if i == 0 {
+        Player::First
+    } else {
+        Player::Second
+    }
+}
+
+/// `1.05 s`, `320 ms`, `45 µs`.
+#[must_use]
+pub fn seconds(d: Duration) -> String {
+    if d >= Duration::from_secs(1) {
+        format!("{:.2} s", d.as_secs_f64())
+    } else if d >= Duration::from_millis(1) {
+        format!("{} ms", d.as_millis())
+    } else {
+        format!("{} µs", d.as_micros())
+    }
+}
+
+/// A fault in the words of a record's reason, after the side's name.
+fn fault_words(reply: &Reply, policy: &Policy, took: Duration) -> String {
+    match reply {
+        Reply::Line(text) => format!("sent `{text}`"),
+        Reply::Timeout => match policy.limit {
+            Some(limit) => format!(
+                "timed out after {} (limit {} + {} margin)",
+                seconds(took),
+                seconds(limit),
+                seconds(policy.margin)
+            ),
+            None => format!("timed out after {}", seconds(took)),
+        },
+        Reply::Crashed(how) => format!("crashed ({how})"),
+        Reply::ClosedPipe => "closed its pipe without a move".to_string(),
+        Reply::Flood(bytes) => format!("flooded its output ({bytes} bytes without a newline)"),
+        Reply::Garbage => "sent bytes that are not UTF-8 text".to_string(),
+        Reply::Broken(why) => format!("could not be asked for a move: {why}"),
+    }
+}

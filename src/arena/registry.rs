@@ -1,0 +1,56 @@
+//! The games the CLI can name, and the bots each offers: one place that turns `ut3` or `oska:5` into a
+//! concrete `ArenaGame` type, so `play` and `tournament` stay generic.
+
+use reference::games::tictactoe::TicTacToe;
+use reference::games::tmmorris::Morris;
+
+use super::config::GAMES;
+use super::game::ArenaGame;
+use super::games::random_only;
+use super::seat::Pick;
+
+/// Builds a bot's move picker from its spec and a seed, or says why it cannot.
+pub type MakeBot<G> = fn(spec: &str, seed: u64) -> Result<Pick<G>, String>;
+
+/// Something to do with a game once its type is known.
+pub trait Visitor {
+    type Out;
+    fn visit<G: ArenaGame>(self, initial: G, bots: MakeBot<G>) -> Self::Out
+    where
+        G::Move: Send + Sync;
+}
+
+/// A game name the arena cannot run.
+#[derive(Debug, thiserror::Error)]
+pub enum GameError {
+    #[error("unknown game `{0}`\nhint: games are `{list}`, and `oska:N` for N ≥ 4 pieces", list = GAMES.join("`, `"))]
+    Unknown(String),
+    #[error("bad oska size in `{0}`\nhint: write `oska:N` with N ≥ 4")]
+    OskaSize(String),
+    #[error("the rules of `{0}` are not in this build yet")]
+    Missing(String),
+}
+
+/// Calls `v` with the game `name` names.
+///
+/// # Errors
+/// An unknown name or a bad parameter.
+pub fn dispatch<V: Visitor>(name: &str, v: V) -> Result<V::Out, GameError> {
+    let (base, param) = name.split_once(':').unwrap_or((name, ""));
+    if !GAMES.contains(&base) {
+        return Err(GameError::Unknown(name.to_string()));
+    }
+    if base == "oska" && !param.is_empty() {
+        match param.parse::<u32>() {
+            Ok(n) if n >= 4 => {}
+            _ => return Err(GameError::OskaSize(name.to_string())),
+        }
+    } else if !param.is_empty() {
+        return Err(GameError::Unknown(name.to_string()));
+    }
+    match base {
+        "tictactoe" => Ok(v.visit(TicTacToe::new(), random_only::<TicTacToe>)),
+        "tmmorris" => Ok(v.visit(Morris::new(), random_only::<Morris>)),
+        _ => Err(GameError::Missing(name.to_string())),
+    }
+}

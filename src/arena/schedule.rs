@@ -1,0 +1,222 @@
+//! Tournament formats: round robin and staged (pools → top k → groups → top k → final), with every game
+//! scheduled up front and seeded from the tournament seed and its index, so results do not depend on how
+//! many run at once.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use reference::rng::Rng;
+
+use super::game::ArenaGame;
+use super::record::GameRecord;
+use super::referee::{play, Match, Policy};
+use super::seat::Seat;
+use super::standings::{standings, Row, Scoring};
+
+/// Makes a fresh seat for entrant `who` for one game (a bot seeded with `seed`, or a process).
+pub trait SeatMaker<G: ArenaGame>: Sync {
+    fn seat(&self, who: usize, seed: u64) -> Box<dyn Seat<G>>;
+}
+
+/// One scheduled game: `first` moves first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fixture {
+    pub first: usize,
+    pub second: usize,
+    pub seed: u64,
+}
+
+/// Every pair meets `games` times with each colour.
+#[must_use]
+pub fn round_robin(entrants: &[usize], games: u32, seed: u64) -> Vec<Fixture> {
+    let rng = Rng::new(seed);
+    let mut out = Vec::new();
+    for (k, &a) in entrants.iter().enumerate() {
+        for &b in &entrants[k + 1..] {
+            for _ in 0..games {
+                for (first, second) in [(a, b), (b, a)] {
+                    let seed = rng.fork(out.len() as u64).next_u64();
+                    out.push(Fixture {
+                        first,
+                        second,
+                        seed,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// One stage of a staged tournament: split into `groups`, round robin in each, the top `advance` of
+/// each group go on. The last stage is always one round robin of everyone left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stage {
+    pub groups: u32,
+    pub advance: u32,
+}
+
+/// Plays `fixtures` on `jobs` threads; records come back in fixture order.
+pub fn run_fixtures<G: ArenaGame>(
+    initial: &G,
+    names: &[String],
+    fixtures: &[Fixture],
+    maker: &dyn SeatMaker<G>,
+    policy: &Policy,
+    jobs: usize,
+    done: &(dyn Fn(usize, &GameRecord) + Sync),
+) -> Vec<GameRecord> {
+    let next = AtomicUsize::new(0);
+    // Each worker keeps its own results and they are merged once at the end: no lock per game.
+    let worker = || {
+        let mut mine = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(f) = fixtures.get(i) else { break };
+            let mut a = maker.seat(f.first, f.seed);
+            let mut b = maker.seat(f.second, f.seed.rotate_left(32));
+            let who = Match {
+                players: [names[f.first].clone(), names[f.second].clone()],
+                seed: f.seed,
+            };
+            let record = play(
+                initial.clone(),
+                [a.as_mut(), b.as_mut()],
+                &who,
+                policy,
+                &mut |_, _| {},
+            );
+            done(i, &record);
+            mine.push((i, record));
+        }
+        mine
+    };
+    let mut all: Vec<(usize, GameRecord)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..jobs.max(1)).map(|_| s.spawn(worker)).collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    all.sort_by_key(|(i, _)| *i);
+    all.into_iter().map(|(_, r)| r).collect()
+}
+
+/// What a whole tournament produced.
+#[derive(Clone, Debug)]
+pub struct Results {
+    /// Each stage's name, its standings, and its records.
+    pub stages: Vec<StageResult>,
+}
+
+#[derive(Clone, Debug)]
+pub struct StageResult {
+    pub name: String,
+    pub rows: Vec<Row>,
+    pub records: Vec<GameRecord>,
+}
+
+/// The knobs of one tournament.
+pub struct Plan<'a> {
+    pub names: &'a [String],
+    pub games: u32,
+    pub seed: u64,
+    pub jobs: usize,
+    pub stages: &'a [Stage],
+    pub scoring: Scoring,
+    pub policy: &'a Policy,
+}
+
+/// Runs `plan.stages` then a final round robin. With no stages this is a plain round robin.
+pub fn run<G: ArenaGame>(
+    initial: &G,
+    plan: &Plan<'_>,
+    maker: &dyn SeatMaker<G>,
+    done: &(dyn Fn(usize, &GameRecord) + Sync),
+) -> Results {
+    let mut alive: Vec<usize> = (0..plan.names.len()).collect();
+    let root = Rng::new(plan.seed);
+    let mut stages = Vec::new();
+    for (k, stage) in plan.stages.iter().enumerate() {
+        let mut rng = root.fork(1000 + k as u64);
+        shuffle(&mut alive, &mut rng);
+        let groups = (stage.groups.max(1) as usize).min(alive.len().max(1));
+        let mut next = Vec::new();
+        for g in 0..groups {
+            let members: Vec<usize> = alive.iter().copied().skip(g).step_by(groups).collect();
+            let seed = rng.fork(g as u64).next_u64();
+            let fixtures = round_robin(&members, plan.games, seed);
+            let records = run_fixtures(
+                initial,
+                plan.names,
+                &fixtures,
+                maker,
+                plan.policy,
+                plan.jobs,
+                done,
+            );
+            let names: Vec<String> = members.iter().map(|&m| plan.names[m].clone()).collect();
+            let rows = standings(&names, &records, &plan.scoring);
+            for row in rows.iter().take(stage.advance as usize) {
+                if let Some(i) = plan.names.iter().position(|n| *n == row.name) {
+                    next.push(i);
+                }
+            }
+            stages.push(StageResult {
+                name: format!("stage {} group {}", k + 1, g + 1),
+                rows,
+                records,
+            });
+        }
+        next.sort_unstable();
+        alive = next;
+    }
+    let fixtures = round_robin(&alive, plan.games, root.fork(0).next_u64());
+    let records = run_fixtures(
+        initial,
+        plan.names,
+        &fixtures,
+        maker,
+        plan.policy,
+        plan.jobs,
+        done,
+    );
+    let names: Vec<String> = alive.iter().map(|&m| plan.names[m].clone()).collect();
+    let rows = standings(&names, &records, &plan.scoring);
+    stages.push(StageResult {
+        name: if plan.stages.is_empty() {
+            "round robin".into()
+        } else {
+            "final".into()
+        },
+        rows,
+        records,
+    });
+    Results { stages }
+}
+
+/// Fisher–Yates with the arena's RNG.
+fn shuffle<T>(items: &mut [T], rng: &mut Rng) {
+    for i in (1..items.len()).rev() {
+        let j = rng.below(i + 1);
+        items.swap(i, j);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_robin_meets_every_pair_with_both_colours() {
+        let f = round_robin(&[0, 1, 2], 2, 9);
+        assert_eq!(f.len(), 3 * 2 * 2);
+        for (a, b) in [(0, 1), (1, 0), (0, 2), (2, 0), (1, 2), (2, 1)] {
+            let n = f.iter().filter(|x| x.first == a && x.second == b).count();
+            assert_eq!(n, 2, "{a} vs {b}");
+        }
+        let seeds: std::collections::BTreeSet<u64> = f.iter().map(|x| x.seed).collect();
+        assert_eq!(seeds.len(), f.len(), "every game has its own seed");
+        assert_eq!(f, round_robin(&[0, 1, 2], 2, 9));
+        assert_ne!(f, round_robin(&[0, 1, 2], 2, 10));
+    }
+}

@@ -1,0 +1,121 @@
+//! The referee's view of a player: a `Seat` is asked for one move at a time and answers with a `Reply`.
+//! Seats exist for in-process bots, persistent processes, per-move processes and dialogue scripts.
+
+use std::time::Duration;
+
+use reference::Player;
+
+use super::game::ArenaGame;
+
+/// What a seat answered when asked for a move. The referee parses and checks `Line`; everything else is
+/// a fault that loses the game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reply {
+    /// One line of text (without its newline), in the game's move notation.
+    Line(String),
+    /// No complete line before the deadline.
+    Timeout,
+    /// The program ended; the text says how (`exit status 3`, `signal 11`).
+    Crashed(String),
+    /// The program closed its output (or its input) but kept running.
+    ClosedPipe,
+    /// A line longer than the cap, or more output than the cap without a newline.
+    Flood(usize),
+    /// Bytes that are not UTF-8 text.
+    Garbage,
+    /// The seat could not even ask (the program would not start, a write failed for the grader's
+    /// reasons); the text says why.
+    Broken(String),
+}
+
+/// The facts a seat may pass on at the start of a game.
+#[derive(Clone, Debug)]
+pub struct Start {
+    pub game: String,
+    pub side: Player,
+    pub side_name: &'static str,
+    pub seed: u64,
+    /// The per-move limit (without the margin), for players that budget their search.
+    pub limit: Option<Duration>,
+}
+
+/// One player in one game.
+pub trait Seat<G: ArenaGame>: Send {
+    /// Gets ready to play `start.side`. A seat that cannot start answers `Reply::Broken` (or another
+    /// fault) here and the referee records the loss.
+    fn start(&mut self, start: &Start) -> Result<(), Reply>;
+
+    /// Asks for a move in `state` (where it is this seat's turn). `deadline` is the full allowance
+    /// (limit plus margin), or `None` for no limit; a seat that talks to a process must stop waiting then.
+    fn request(&mut self, state: &G, last: Option<&str>, deadline: Option<Duration>) -> Reply;
+
+    /// The game is over; `summary` is the result line. Process seats tell the program, then stop it.
+    fn finish(&mut self, _summary: &str) {}
+
+    /// Lines the player wrote to stderr, for the record (process seats keep the last few KiB).
+    fn stderr_tail(&mut self) -> Option<String> {
+        None
+    }
+}
+
+/// Picks a move for a position.
+pub type Pick<G> = Box<dyn FnMut(&G) -> <G as reference::Game>::Move + Send>;
+
+/// An in-process player: anything that picks a move for a position. The arena wraps the reference
+/// crate's bots in this.
+pub struct FnSeat<G: ArenaGame> {
+    pick: Pick<G>,
+}
+
+impl<G: ArenaGame> FnSeat<G> {
+    pub fn new(pick: impl FnMut(&G) -> G::Move + Send + 'static) -> FnSeat<G> {
+        FnSeat {
+            pick: Box::new(pick),
+        }
+    }
+
+    #[must_use]
+    pub fn from_pick(pick: Pick<G>) -> FnSeat<G> {
+        FnSeat { pick }
+    }
+}
+
+impl<G: ArenaGame> Seat<G> for FnSeat<G> {
+    fn start(&mut self, _start: &Start) -> Result<(), Reply> {
+        Ok(())
+    }
+
+    fn request(&mut self, state: &G, _last: Option<&str>, _deadline: Option<Duration>) -> Reply {
+        let mv = (self.pick)(state);
+        Reply::Line(state.format_move(mv))
+    }
+}
+
+/// A seat that answers from a fixed script of replies, then repeats its last one: the referee's tests
+/// drive every outcome through it.
+pub struct ScriptSeat {
+    replies: Vec<Reply>,
+    next: usize,
+}
+
+impl ScriptSeat {
+    #[must_use]
+    pub fn new(replies: Vec<Reply>) -> ScriptSeat {
+        ScriptSeat { replies, next: 0 }
+    }
+}
+
+impl<G: ArenaGame> Seat<G> for ScriptSeat {
+    fn start(&mut self, _start: &Start) -> Result<(), Reply> {
+        Ok(())
+    }
+
+    fn request(&mut self, _state: &G, _last: Option<&str>, _deadline: Option<Duration>) -> Reply {
+        let i = self.next.min(self.replies.len().saturating_sub(1));
+        self.next += 1;
+        self.replies
+            .get(i)
+            .cloned()
+            .unwrap_or_else(|| Reply::Broken("the script is empty".into()))
+    }
+}

@@ -1,0 +1,98 @@
+//! What `play` and `tournament` share: turning the GAME argument (a game name, an arena TOML file, or a
+//! suite folder) into an `ArenaConfig`, the per-game defaults, and saving records.
+
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::Context as _;
+use serde::Deserialize;
+
+use super::config::{self, ArenaConfig, Protocol, RawArena};
+use super::record::GameRecord;
+use super::referee::{IllegalPolicy, Policy, ReplyForm, DEFAULT_MARGIN};
+use super::standings::Scoring;
+
+/// The defaults for a game named on the command line, from its seed handout.
+#[must_use]
+pub fn defaults(game: &str) -> ArenaConfig {
+    let base = game.split(':').next().unwrap_or(game);
+    let mut policy = Policy {
+        limit: Some(Duration::from_secs(1)),
+        margin: DEFAULT_MARGIN,
+        illegal: IllegalPolicy::Lose,
+        move_cap: Some(500),
+        reply: ReplyForm::Move,
+    };
+    let mut scoring = Scoring::STANDARD;
+    match base {
+        // 000: "illegal placements result in that placement opportunity being forfeited"; 1 s a move.
+        "sttt" => policy.illegal = IllegalPolicy::Forfeit,
+        // 002: 6 s a move; win 4, draws 2–1 by blocks then corners.
+        "ut3" => {
+            policy.limit = Some(Duration::from_secs(6));
+            scoring = Scoring::UT3;
+        }
+        // Morris and Oska can go round in circles: adjudicate well before the default.
+        "tmmorris" | "oska" => policy.move_cap = Some(200),
+        _ => {}
+    }
+    ArenaConfig {
+        game: game.to_string(),
+        protocol: Protocol::Persistent {
+            startup: Duration::from_secs(10),
+        },
+        command: None,
+        policy,
+        games: 1,
+        scoring,
+        stages: Vec::new(),
+    }
+}
+
+/// A suite.toml seen only for its `[arena]` table (the suite loader owns the rest).
+#[derive(Deserialize)]
+struct SuiteArena {
+    arena: Option<RawArena>,
+}
+
+/// Reads the GAME argument.
+///
+/// # Errors
+/// A file or suite that cannot be read or is invalid; a suite without `[arena]`.
+pub fn event(arg: &str) -> anyhow::Result<ArenaConfig> {
+    let path = Path::new(arg);
+    if path.is_file() {
+        return Ok(config::load(path)?);
+    }
+    if path.is_dir() {
+        let file = path.join("suite.toml");
+        let source = std::fs::read_to_string(&file)
+            .with_context(|| format!("cannot read `{}`", file.display()))?;
+        let suite: SuiteArena = toml::from_str(&source)
+            .with_context(|| format!("`{}` is not valid TOML", file.display()))?;
+        let raw = suite.arena.ok_or_else(|| {
+            anyhow::anyhow!(
+                "`{}` has no `[arena]` table\nhint: only suites graded by playing can run matches",
+                file.display()
+            )
+        })?;
+        return Ok(config::validate(&raw, &file, &source)?);
+    }
+    Ok(defaults(arg))
+}
+
+/// Writes each record as pretty JSON into `dir`, named `{prefix}{index:04}.json`.
+///
+/// # Errors
+/// The folder cannot be created or a file written.
+pub fn save(dir: &Path, prefix: &str, records: &[GameRecord]) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create `{}`", dir.display()))?;
+    for (i, r) in records.iter().enumerate() {
+        let file = dir.join(format!("{prefix}{:04}.json", i + 1));
+        let mut json = serde_json::to_string_pretty(r)?;
+        json.push('\n');
+        std::fs::write(&file, json)
+            .with_context(|| format!("cannot write `{}`", file.display()))?;
+    }
+    Ok(())
+}

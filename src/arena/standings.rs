@@ -1,0 +1,170 @@
+//! Standings: points under a suite's scoring rule, W/D/L, and Elo, from game records alone.
+
+use std::fmt::Write as _;
+
+use super::elo;
+use super::record::{GameRecord, GameResult};
+
+/// Points per result. A draw the seed's tie-break favours may score differently (UT3: 2 to the side
+/// with more blocks, then more corners, 1 to the other; otherwise 1 each).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Scoring {
+    pub win: u32,
+    pub draw: u32,
+    pub loss: u32,
+    /// `(favoured, other)` points for a draw with a tie-break edge; `None` scores it as a plain draw.
+    pub edge: Option<(u32, u32)>,
+}
+
+impl Scoring {
+    /// Win 2, draw 1, loss 0: chess scoring in half points, so the table stays in whole numbers.
+    pub const STANDARD: Scoring = Scoring {
+        win: 2,
+        draw: 1,
+        loss: 0,
+        edge: None,
+    };
+    /// The UT3 handout (002): win 4; a draw 2–1 by blocks then corners, else 1 each.
+    pub const UT3: Scoring = Scoring {
+        win: 4,
+        draw: 1,
+        loss: 0,
+        edge: Some((2, 1)),
+    };
+
+    /// Points for each side of one game, in colour order.
+    #[must_use]
+    pub fn points(&self, result: GameResult) -> [u32; 2] {
+        match result {
+            GameResult::Win(0) => [self.win, self.loss],
+            GameResult::Win(_) => [self.loss, self.win],
+            GameResult::Draw { edge: Some(s) } if self.edge.is_some() => {
+                let (fav, other) = self.edge.unwrap_or((self.draw, self.draw));
+                if s == 0 {
+                    [fav, other]
+                } else {
+                    [other, fav]
+                }
+            }
+            GameResult::Draw { .. } => [self.draw, self.draw],
+        }
+    }
+}
+
+/// One line of the table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    pub name: String,
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    /// Games lost to a fault (timeout, crash, illegal move...).
+    pub faults: u32,
+    pub points: u32,
+    pub elo: f64,
+    pub margin: f64,
+}
+
+/// Standings for `names` from records whose `players` use those names. Sorted by points, then wins,
+/// then Elo, then name, so ties break the same way every run.
+#[must_use]
+pub fn standings(names: &[String], records: &[GameRecord], scoring: &Scoring) -> Vec<Row> {
+    let index = |name: &str| names.iter().position(|n| n == name);
+    let mut rows: Vec<Row> = names
+        .iter()
+        .map(|n| Row {
+            name: n.clone(),
+            games: 0,
+            wins: 0,
+            draws: 0,
+            losses: 0,
+            faults: 0,
+            points: 0,
+            elo: 1500.0,
+            margin: 0.0,
+        })
+        .collect();
+    let mut games = Vec::new();
+    for r in records {
+        let (Some(a), Some(b)) = (index(&r.players[0]), index(&r.players[1])) else {
+            continue;
+        };
+        let points = scoring.points(r.result);
+        for (side, who) in [a, b].into_iter().enumerate() {
+            let row = &mut rows[who];
+            row.games += 1;
+            row.points += points[side];
+            match r.result {
+                GameResult::Win(s) if s == side => row.wins += 1,
+                GameResult::Win(_) => {
+                    row.losses += 1;
+                    if r.ending == super::record::Ending::Fault {
+                        row.faults += 1;
+                    }
+                }
+                GameResult::Draw { .. } => row.draws += 1,
+            }
+        }
+        let score = match r.result {
+            GameResult::Win(0) => 1.0,
+            GameResult::Win(_) => 0.0,
+            GameResult::Draw { .. } => 0.5,
+        };
+        games.push(elo::Game { a, b, score });
+    }
+    for (row, e) in rows.iter_mut().zip(elo::fit(names.len(), &games)) {
+        row.elo = e.elo;
+        row.margin = e.margin;
+    }
+    rows.sort_by(|x, y| {
+        y.points
+            .cmp(&x.points)
+            .then(y.wins.cmp(&x.wins))
+            .then(y.elo.total_cmp(&x.elo))
+            .then(x.name.cmp(&y.name))
+    });
+    rows
+}
+
+/// The table as text, one player a line.
+#[must_use]
+pub fn table(rows: &[Row]) -> String {
+    let width = rows.iter().map(|r| r.name.len()).max().unwrap_or(6).max(6);
+    let mut out = format!(
+        "{:>4}  {:<width$}  {:>6}  {:>5}  {:>4}  {:>5}  {:>4}  {:>6}  {:>11}\n",
+        "rank", "player", "points", "games", "won", "drawn", "lost", "faults", "elo"
+    );
+    for (i, r) in rows.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "{:>4}  {:<width$}  {:>6}  {:>5}  {:>4}  {:>5}  {:>4}  {:>6}  {:>5.0} ± {:<3.0}",
+            i + 1,
+            r.name,
+            r.points,
+            r.games,
+            r.wins,
+            r.draws,
+            r.losses,
+            r.faults,
+            r.elo,
+            r.margin
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ut3_scoring_follows_the_handout() {
+        let s = Scoring::UT3;
+        assert_eq!(s.points(GameResult::Win(1)), [0, 4]);
+        assert_eq!(s.points(GameResult::Draw { edge: Some(1) }), [1, 2]);
+        assert_eq!(s.points(GameResult::Draw { edge: None }), [1, 1]);
+        let std = Scoring::STANDARD;
+        assert_eq!(std.points(GameResult::Draw { edge: Some(1) }), [1, 1]);
+    }
+}

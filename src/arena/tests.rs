@@ -1,0 +1,243 @@
+//! The referee against scripted seats: every outcome, under each policy.
+
+use std::time::Duration;
+
+use super::record::{Ending, GameResult};
+use super::referee::{play, IllegalPolicy, Match, Policy};
+use super::seat::{Reply, ScriptSeat, Seat};
+use super::testgame::Race;
+
+fn line(s: &str) -> Reply {
+    Reply::Line(s.to_string())
+}
+
+fn run(a: Vec<Reply>, b: Vec<Reply>, policy: &Policy) -> super::record::GameRecord {
+    let mut a = ScriptSeat::new(a);
+    let mut b = ScriptSeat::new(b);
+    let seats: [&mut dyn Seat<Race>; 2] = [&mut a, &mut b];
+    let who = Match {
+        players: ["a".into(), "b".into()],
+        seed: 7,
+    };
+    play(Race::new(), seats, &who, policy, &mut |_, _| {})
+}
+
+#[test]
+fn a_clean_game_is_won_by_the_rules_and_recorded_move_by_move() {
+    let r = run(vec![line("2")], vec![line("1")], &Policy::default());
+    // 2,1,2,1,2,1,2 → 11 after x's fourth move (turn 7).
+    assert_eq!(r.result, GameResult::Win(0));
+    assert_eq!(r.ending, Ending::Rules);
+    assert_eq!(r.moves.len(), 7);
+    assert_eq!(r.moves[6].state, "11");
+    assert_eq!(r.moves[1].side, 1);
+    assert_eq!(r.final_state, "11");
+    assert_eq!(r.reason, "x wins by the rules");
+}
+
+#[test]
+fn an_illegal_move_loses_under_the_lose_policy() {
+    let r = run(vec![line("2")], vec![line("7")], &Policy::default());
+    assert_eq!(r.result, GameResult::Win(0));
+    assert_eq!(r.ending, Ending::Fault);
+    assert_eq!(r.reason, "o sent `7`: `7` is more than 2 on move 2");
+}
+
+#[test]
+fn a_malformed_move_is_forfeited_under_the_forfeit_policy() {
+    let policy = Policy {
+        illegal: IllegalPolicy::Forfeit,
+        ..Policy::default()
+    };
+    let r = run(vec![line("2")], vec![line("zz")], &policy);
+    assert_eq!(r.result, GameResult::Win(0));
+    assert_eq!(r.ending, Ending::Rules);
+    assert_eq!(r.moves[1].applied, "0");
+    assert_eq!(r.moves[1].sent, "zz");
+    assert!(r.moves[1]
+        .forfeited
+        .as_deref()
+        .unwrap()
+        .contains("expected 1 or 2"));
+}
+
+#[test]
+fn each_fault_loses_with_its_own_reason() {
+    let cases = [
+        (
+            Reply::Timeout,
+            "o timed out after 0 µs (limit 1.00 s + 50 ms margin) on move 2",
+        ),
+        (
+            Reply::Crashed("signal 11".into()),
+            "o crashed (signal 11) on move 2",
+        ),
+        (
+            Reply::ClosedPipe,
+            "o closed its pipe without a move on move 2",
+        ),
+        (Reply::Flood(1 << 20), "o flooded its output (1048576 bytes"),
+        (
+            Reply::Garbage,
+            "o sent bytes that are not UTF-8 text on move 2",
+        ),
+    ];
+    for (fault, reason) in cases {
+        let r = run(vec![line("1")], vec![fault], &Policy::default());
+        assert_eq!(r.result, GameResult::Win(0), "{reason}");
+        assert_eq!(r.ending, Ending::Fault);
+        assert!(r.reason.starts_with(reason), "{} vs {reason}", r.reason);
+    }
+}
+
+#[test]
+fn the_move_cap_adjudicates_a_draw_with_the_tie_break() {
+    let policy = Policy {
+        move_cap: Some(3),
+        ..Policy::default()
+    };
+    // 1 + 1 + 1 = 3 (odd) → the test game's tie-break favours o.
+    let r = run(vec![line("1")], vec![line("1")], &policy);
+    assert_eq!(r.ending, Ending::MoveCap);
+    assert_eq!(r.result, GameResult::Draw { edge: Some(1) });
+    assert_eq!(r.moves.len(), 3);
+    assert!(r.reason.contains("3-move cap"));
+}
+
+#[test]
+fn a_slow_in_process_reply_is_a_timeout() {
+    struct Slow;
+    impl Seat<Race> for Slow {
+        fn start(&mut self, _: &super::seat::Start) -> Result<(), Reply> {
+            Ok(())
+        }
+        fn request(&mut self, _: &Race, _: Option<&str>, _: Option<Duration>) -> Reply {
+            std::thread::sleep(Duration::from_millis(30));
+            Reply::Line("1".into())
+        }
+    }
+    let policy = Policy {
+        limit: Some(Duration::from_millis(5)),
+        margin: Duration::from_millis(5),
+        ..Policy::default()
+    };
+    let mut a = ScriptSeat::new(vec![line("1")]);
+    let mut b = Slow;
+    let who = Match {
+        players: ["a".into(), "slow".into()],
+        seed: 1,
+    };
+    let r = play(Race::new(), [&mut a, &mut b], &who, &policy, &mut |_, _| {});
+    assert_eq!(r.result, GameResult::Win(0));
+    assert!(r.reason.starts_with("o timed out"), "{}", r.reason);
+}
+
+#[test]
+fn records_round_trip_through_json() {
+    let r = run(vec![line("2")], vec![line("zz")], &Policy::default());
+    let json = serde_json::to_string_pretty(&r).unwrap();
+    let back: super::record::GameRecord = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, r);
+    assert!(json.contains("\"final\": \"2\""), "{json}");
+}
+
+/// Random players for the test game, seeded per game.
+struct RandomMaker;
+
+impl super::schedule::SeatMaker<Race> for RandomMaker {
+    fn seat(&self, who: usize, seed: u64) -> Box<dyn Seat<Race>> {
+        let mut rng = reference::rng::Rng::new(seed ^ who as u64);
+        // Entrant 0 plays perfectly (leave a total of 1 mod 3), so it should top the table.
+        Box::new(super::seat::FnSeat::new(move |state: &Race| {
+            if who == 0 {
+                if (state.total + 2) % 3 == 1 {
+                    2
+                } else {
+                    1
+                }
+            } else {
+                1 + rng.below(2) as u32
+            }
+        }))
+    }
+}
+
+fn tournament(jobs: usize, stages: &[super::schedule::Stage]) -> super::schedule::Results {
+    let names: Vec<String> = (0..6).map(|i| format!("p{i}")).collect();
+    let policy = Policy {
+        limit: None,
+        ..Policy::default()
+    };
+    let plan = super::schedule::Plan {
+        names: &names,
+        games: 3,
+        seed: 11,
+        jobs,
+        stages,
+        scoring: super::standings::Scoring::STANDARD,
+        policy: &policy,
+    };
+    super::schedule::run(&Race::new(), &plan, &RandomMaker, &|_, _| {})
+}
+
+#[test]
+fn a_tournament_is_the_same_for_any_number_of_jobs() {
+    let one = tournament(1, &[]);
+    let three = tournament(3, &[]);
+    assert_eq!(one.stages.len(), 1);
+    let plain = |r: &super::schedule::Results| -> Vec<_> {
+        r.stages
+            .iter()
+            .flat_map(|s| {
+                s.records
+                    .iter()
+                    .map(super::record::GameRecord::without_timings)
+            })
+            .collect()
+    };
+    assert!(
+        plain(&one) == plain(&three),
+        "records differ between 1 and 3 jobs"
+    );
+    assert_eq!(one.stages[0].rows, three.stages[0].rows);
+    assert_eq!(one.stages[0].records.len(), 15 * 6);
+    let top = &one.stages[0].rows[0];
+    assert_eq!(
+        top.name,
+        "p0",
+        "{}",
+        super::standings::table(&one.stages[0].rows)
+    );
+    assert!(top.elo > 1500.0);
+}
+
+#[test]
+fn a_staged_tournament_advances_the_top_of_each_group() {
+    let stages = [super::schedule::Stage {
+        groups: 2,
+        advance: 2,
+    }];
+    let r = tournament(2, &stages);
+    assert_eq!(r.stages.len(), 3);
+    assert_eq!(r.stages[0].rows.len(), 3);
+    let finalists: Vec<&str> = r.stages[2].rows.iter().map(|x| x.name.as_str()).collect();
+    assert_eq!(finalists.len(), 4);
+    assert!(finalists.contains(&"p0"));
+    for g in &r.stages[..2] {
+        for row in &g.rows[..2] {
+            assert!(finalists.contains(&row.name.as_str()));
+        }
+    }
+    let again = tournament(1, &stages);
+    let plain = |r: &super::schedule::Results| -> Vec<_> {
+        r.stages[2]
+            .records
+            .iter()
+            .map(super::record::GameRecord::without_timings)
+            .collect()
+    };
+    assert!(
+        plain(&again) == plain(&r),
+        "the final differs between 1 and 2 jobs"
+    );
+}

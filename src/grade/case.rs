@@ -1,0 +1,403 @@
+//! Runs one case of a suite on a built program through the sandbox, and judges what it produced.
+
+use std::ffi::OsString;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use crate::judge::{trace, Comparator, Mismatch, Verdict};
+use crate::report::result::CaseResult;
+use crate::sandbox::{LimitHit, Outcome, Sandbox, Spec, Status, Stdin};
+use crate::suite::{Case, Expect, Group, Suite};
+
+/// A built submission, ready to run.
+#[derive(Clone, Debug)]
+pub struct Program {
+    pub language: String,
+    /// The built copy of the submission (read-only to the runs).
+    pub dir: PathBuf,
+    /// The command, `{dir}` already substituted.
+    pub command: Vec<String>,
+    /// Whether RLIMIT_AS may be applied.
+    pub address_space: bool,
+}
+
+/// The arguments a case's program and its reference receive: `{work}` → the run's folder.
+pub fn concrete_args(args: &[String], work: &str) -> Vec<String> {
+    args.iter().map(|a| a.replace("{work}", work)).collect()
+}
+
+/// What the reference solvers see for `{work}` (they never write, so any name will do; it must only
+/// match what the suite used when it loaded).
+pub const REFERENCE_WORK: &str = "work";
+
+/// Runs and judges one case. `scratch` is a fresh folder this case may use and that is removed after.
+pub fn run_case(
+    sandbox: &dyn Sandbox,
+    suite: &Suite,
+    group: &Group,
+    case: &Case,
+    program: &Program,
+    scratch: &Path,
+) -> CaseResult {
+    let mut result = CaseResult {
+        group: group.name.clone(),
+        name: case.name.clone(),
+        visibility: case.visibility,
+        verdict: Verdict::InternalError,
+        credit: 0.0,
+        summary: String::new(),
+        details: Vec::new(),
+        variant: None,
+        cpu_ms: 0,
+        wall_ms: 0,
+        peak_memory: None,
+    };
+    let work = scratch.join("work");
+    if let Err(e) = std::fs::create_dir_all(&work) {
+        result.summary = format!("the grader could not make a work folder: {e}");
+        return result;
+    }
+    let work_text = work.display().to_string();
+    let mut args: Vec<OsString> = program.command[1..].iter().map(OsString::from).collect();
+    args.extend(
+        concrete_args(&case.args, &work_text)
+            .into_iter()
+            .map(OsString::from),
+    );
+    let mut limits = case.limits.clone();
+    limits.address_space = program.address_space.then_some(limits.memory);
+    let spec = Spec {
+        program: OsString::from(&program.command[0]),
+        args,
+        workdir: work.clone(),
+        env: Vec::new(),
+        stdin: case.stdin.clone().map_or(Stdin::Null, Stdin::Bytes),
+        limits,
+        read_only: vec![program.dir.clone()],
+    };
+    let outcome = match sandbox.run(&spec) {
+        Ok(o) => o,
+        Err(e) => {
+            result.summary = format!("the grader could not run your program: {e}");
+            result.details = error_chain(&e);
+            return result;
+        }
+    };
+    result.cpu_ms = outcome.cpu.as_millis() as u64;
+    result.wall_ms = outcome.wall.as_millis() as u64;
+    result.peak_memory = outcome.peak_memory;
+    if let Some((verdict, summary)) = run_failure(&outcome, case) {
+        result.verdict = verdict;
+        result.summary = summary;
+        result.details = stderr_tail(&outcome.stderr);
+        return result;
+    }
+    let (verdict, credit, summary, details, variant) =
+        judge_outputs(suite, case, &outcome.stdout, &work);
+    result.verdict = verdict;
+    result.credit = credit;
+    result.summary = summary;
+    result.details = details;
+    result.variant = variant;
+    result
+}
+
+fn error_chain(e: &dyn std::error::Error) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut source = e.source();
+    while let Some(s) = source {
+        out.push(format!("caused by: {s}"));
+        source = s.source();
+    }
+    out
+}
+
+/// The verdict when the run itself failed, in precedence order: limits, then crashes.
+fn run_failure(outcome: &Outcome, case: &Case) -> Option<(Verdict, String)> {
+    let l = &case.limits;
+    let by_limit = match outcome.limit {
+        Some(LimitHit::Memory) => Some((
+            Verdict::MemoryLimit,
+            format!(
+                "your program used more than the {} memory limit",
+                size(l.memory)
+            ),
+        )),
+        Some(LimitHit::Cpu) => Some((
+            Verdict::TimeLimit,
+            format!("your program used more than {:?} of CPU time", l.cpu),
+        )),
+        Some(LimitHit::Wall) => Some((
+            Verdict::WallTimeLimit,
+            format!(
+                "your program was still running after {:?} (is it waiting for input, or sleeping?)",
+                l.wall
+            ),
+        )),
+        Some(LimitHit::Output) => Some((
+            Verdict::OutputLimit,
+            format!(
+                "your program printed more than {} to stdout",
+                size(l.output)
+            ),
+        )),
+        None => None,
+    };
+    if by_limit.is_some() {
+        return by_limit;
+    }
+    if outcome.stdout_truncated {
+        return Some((
+            Verdict::OutputLimit,
+            format!(
+                "your program printed more than {} to stdout",
+                size(l.output)
+            ),
+        ));
+    }
+    match outcome.status {
+        Status::Exited(0) => None,
+        // SIGXCPU: the kernel's own CPU limit fired before the sandbox noticed.
+        Status::Signaled(libc::SIGXCPU) => Some((
+            Verdict::TimeLimit,
+            format!("your program used more than {:?} of CPU time", l.cpu),
+        )),
+        Status::Signaled(libc::SIGXFSZ) => Some((
+            Verdict::OutputLimit,
+            format!(
+                "your program wrote a file larger than {}",
+                size(l.file_size)
+            ),
+        )),
+        Status::Signaled(sig) => Some((
+            Verdict::RuntimeError,
+            format!("your program crashed with {}", signal_name(sig)),
+        )),
+        Status::Exited(code) => Some((
+            Verdict::RuntimeError,
+            format!("your program exited with status {code} (a correct run exits with 0)"),
+        )),
+    }
+}
+
+fn signal_name(sig: i32) -> String {
+    let name = match sig {
+        libc::SIGSEGV => {
+            "SIGSEGV (a segmentation fault: a bad pointer or array index, or a stack overflow)"
+        }
+        libc::SIGABRT => "SIGABRT (an abort: a failed assertion or an uncaught exception)",
+        libc::SIGFPE => "SIGFPE (an arithmetic error such as division by zero)",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGILL => "SIGILL",
+        _ => return format!("signal {sig}"),
+    };
+    name.to_string()
+}
+
+fn size(bytes: u64) -> String {
+    match bytes {
+        b if b >= 1 << 30 && b % (1 << 30) == 0 => format!("{}G", b >> 30),
+        b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{}M", b >> 20),
+        b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{}K", b >> 10),
+        b => format!("{b} bytes"),
+    }
+}
+
+/// The last lines of stderr, which usually say why a program failed.
+fn stderr_tail(stderr: &[u8]) -> Vec<String> {
+    let text = String::from_utf8_lossy(stderr);
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    if lines.is_empty() {
+        return Vec::new();
+    }
+    let start = lines.len().saturating_sub(8);
+    let mut out = vec!["stderr (last lines):".to_string()];
+    out.extend(
+        lines[start..]
+            .iter()
+            .map(|l| format!("  {}", crate::judge::show(l))),
+    );
+    out
+}
+
+type Judged = (Verdict, f64, String, Vec<String>, Option<String>);
+
+/// Compares stdout and every expected file; the first failing output decides the sentence.
+fn judge_outputs(suite: &Suite, case: &Case, stdout: &[u8], work: &Path) -> Judged {
+    if let Some(expect) = &case.stdout {
+        if let Some(m) = expect.comparator.compare(expect.text.as_bytes(), stdout) {
+            return (
+                Verdict::WrongAnswer,
+                0.0,
+                format!("stdout: {}", m.summary),
+                m.details,
+                None,
+            );
+        }
+    }
+    let mut credit: f64 = 1.0;
+    let mut notes = Vec::new();
+    let mut variant_seen = None;
+    for (name, expect) in &case.files {
+        match judge_file(suite, case, name, expect, &work.join(name)) {
+            FileJudgement::Pass => {}
+            FileJudgement::Fail(m) => {
+                return (
+                    Verdict::WrongAnswer,
+                    0.0,
+                    format!("`{name}`: {}", m.summary),
+                    m.details,
+                    None,
+                )
+            }
+            FileJudgement::Internal(why) => {
+                return (Verdict::InternalError, 0.0, why, Vec::new(), None)
+            }
+            FileJudgement::Variant {
+                name: vname,
+                credit: c,
+                summary,
+                details,
+            } => {
+                credit = credit.min(c);
+                if c < 1.0 {
+                    return (
+                        Verdict::WrongAnswer,
+                        c,
+                        format!("`{name}`: {summary}"),
+                        details,
+                        Some(vname),
+                    );
+                }
+                notes.push(format!("`{name}`: {summary}"));
+                notes.extend(details);
+                variant_seen = Some(vname);
+            }
+        }
+    }
+    let summary = match notes.first() {
+        Some(first) => format!("accepted; {first}"),
+        None => "accepted".to_string(),
+    };
+    (
+        Verdict::Accepted,
+        credit,
+        summary,
+        notes.into_iter().skip(1).collect(),
+        variant_seen,
+    )
+}
+
+enum FileJudgement {
+    Pass,
+    Fail(Mismatch),
+    Variant {
+        name: String,
+        credit: f64,
+        summary: String,
+        details: Vec<String>,
+    },
+    Internal(String),
+}
+
+fn judge_file(
+    suite: &Suite,
+    case: &Case,
+    name: &str,
+    expect: &Expect,
+    path: &Path,
+) -> FileJudgement {
+    let expect_nothing = expect.text.trim().is_empty();
+    let written = std::fs::metadata(path)
+        .ok()
+        .filter(|m| m.is_file())
+        .map(|m| m.len());
+    match (expect_nothing, written) {
+        // "No further moves: print nothing, write nothing." An empty file writes nothing.
+        (true, None | Some(0)) => return FileJudgement::Pass,
+        (true, Some(_)) => {
+            return FileJudgement::Fail(Mismatch {
+                summary: format!("you wrote `{name}`, but this case expects no file (no move is possible from this board: write nothing)"),
+                details: Vec::new(),
+            })
+        }
+        (false, None) => {
+            return FileJudgement::Fail(Mismatch {
+                summary: format!("you did not write `{name}` (it must be created at the path given on the command line)"),
+                details: Vec::new(),
+            })
+        }
+        (false, Some(_)) => {}
+    }
+    let mismatch = if expect.comparator == Comparator::Trace {
+        match trace::compare_file(&expect.text, path) {
+            Ok(report) => report.mismatch(),
+            Err(e) => {
+                return FileJudgement::Fail(Mismatch {
+                    summary: format!("cannot read `{name}`: {e}"),
+                    details: Vec::new(),
+                })
+            }
+        }
+    } else {
+        let mut bytes = Vec::new();
+        let limit = case.limits.file_size;
+        if let Err(e) =
+            std::fs::File::open(path).and_then(|f| f.take(limit).read_to_end(&mut bytes))
+        {
+            return FileJudgement::Fail(Mismatch {
+                summary: format!("cannot read `{name}`: {e}"),
+                details: Vec::new(),
+            });
+        }
+        expect.comparator.compare(expect.text.as_bytes(), &bytes)
+    };
+    let Some(mismatch) = mismatch else {
+        return FileJudgement::Pass;
+    };
+    // Only now, the golden comparison having failed, are the named variants computed.
+    if let (Some(program), Comparator::Trace) = (&expect.reference, expect.comparator) {
+        let args = concrete_args(&case.args, REFERENCE_WORK);
+        for v in &suite.variants {
+            let solved = match suite.variant_output(program, &args, &v.name) {
+                Ok(s) => s,
+                Err(e) => {
+                    return FileJudgement::Internal(format!(
+                        "the reference variant `{}` failed: {e}",
+                        v.name
+                    ))
+                }
+            };
+            if solved.file.trim().is_empty() || *solved.file == *expect.text {
+                continue;
+            }
+            if let Ok(report) = trace::compare_file(&solved.file, path) {
+                if report.divergence.is_none() {
+                    let mut summary =
+                        format!("your trace is the `{}` variant ({})", v.name, v.description);
+                    if !v.note.is_empty() {
+                        summary.push_str(&format!(": {}", v.note));
+                    }
+                    let details = if v.credit < 1.0 {
+                        let mut d = vec![format!(
+                            "this variant earns {}% of the case",
+                            (v.credit * 100.0).round()
+                        )];
+                        d.push(format!("against the expected trace: {}", mismatch.summary));
+                        d
+                    } else {
+                        Vec::new()
+                    };
+                    return FileJudgement::Variant {
+                        name: v.name.clone(),
+                        credit: v.credit,
+                        summary,
+                        details,
+                    };
+                }
+            }
+        }
+    }
+    FileJudgement::Fail(mismatch)
+}

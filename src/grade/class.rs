@@ -1,0 +1,118 @@
+//! Grading a class: submissions in parallel (`--jobs`), each result written atomically the moment it is
+//! ready, and the gradebook rewritten after every submission so an interrupted run keeps what it did.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use anyhow::Context;
+
+use super::pipeline::{grade_submission, Prepare};
+use crate::report::result::SubmissionResult;
+use crate::report::{csv, write_atomic};
+use crate::sandbox::Sandbox;
+use crate::suite::Suite;
+
+/// The student folders in `dir`: every sub-folder not starting with `.`, sorted by name.
+pub fn students(dir: &Path) -> anyhow::Result<Vec<(String, PathBuf)>> {
+    let entries = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot read submissions folder `{}`", dir.display()))?;
+    let mut found: Vec<(String, PathBuf)> = entries
+        .filter_map(Result::ok)
+        .filter(|e| e.path().is_dir())
+        .map(|e| (e.file_name().to_string_lossy().into_owned(), e.path()))
+        .filter(|(name, _)| !name.starts_with('.'))
+        .collect();
+    found.sort();
+    Ok(found)
+}
+
+/// Where a class's results go.
+pub struct Outputs {
+    /// `results/<suite>/`: `<student>/result.json` and `grades.csv`.
+    pub dir: PathBuf,
+}
+
+impl Outputs {
+    pub fn result_path(&self, student: &str) -> PathBuf {
+        self.dir.join(student).join("result.json")
+    }
+    pub fn gradebook_path(&self) -> PathBuf {
+        self.dir.join("grades.csv")
+    }
+}
+
+/// Grades every student with `jobs` threads. Returns the results in student order, and the first error
+/// met while writing results (grading carries on regardless).
+pub fn grade_class(
+    sandbox: &dyn Sandbox,
+    prepare: &dyn Prepare,
+    suite: &Suite,
+    students: &[(String, PathBuf)],
+    jobs: usize,
+    out: &Outputs,
+) -> (Vec<SubmissionResult>, Option<anyhow::Error>) {
+    let next = AtomicUsize::new(0);
+    let done: Mutex<Vec<Option<SubmissionResult>>> = Mutex::new(vec![None; students.len()]);
+    let write_error: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+    let groups: Vec<String> = suite.groups.iter().map(|g| g.name.clone()).collect();
+    let bar = if std::io::stderr().is_terminal() && students.len() > 1 {
+        let bar = indicatif::ProgressBar::new(students.len() as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} {elapsed} {msg}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let scratch_root = tempfile::Builder::new().prefix("grader-run-").tempdir();
+    let scratch_root = match scratch_root {
+        Ok(d) => d,
+        Err(e) => {
+            return (
+                Vec::new(),
+                Some(anyhow::Error::new(e).context("cannot make a scratch folder")),
+            )
+        }
+    };
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.clamp(1, students.len().max(1)) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some((name, dir)) = students.get(i) else {
+                    break;
+                };
+                bar.set_message(name.clone());
+                let scratch = scratch_root.path().join(format!("s{i}"));
+                let result =
+                    grade_submission(sandbox, prepare, suite, name, dir, &scratch, &|_| true);
+                let _ = std::fs::remove_dir_all(&scratch);
+                let written = write_atomic(&out.result_path(name), result.to_json().as_bytes())
+                    .with_context(|| format!("cannot write `{}`", out.result_path(name).display()));
+                let mut all = done.lock().expect("results lock");
+                all[i] = Some(result);
+                let so_far: Vec<SubmissionResult> = all.iter().flatten().cloned().collect();
+                let book = write_atomic(
+                    &out.gradebook_path(),
+                    csv::gradebook(&groups, &so_far).as_bytes(),
+                )
+                .with_context(|| format!("cannot write `{}`", out.gradebook_path().display()));
+                drop(all);
+                if let Err(e) = written.and(book) {
+                    write_error.lock().expect("error lock").get_or_insert(e);
+                }
+                bar.inc(1);
+            });
+        }
+    });
+    bar.finish_and_clear();
+    let results = done
+        .into_inner()
+        .expect("results lock")
+        .into_iter()
+        .flatten()
+        .collect();
+    (results, write_error.into_inner().expect("error lock"))
+}

@@ -1,0 +1,158 @@
+//! The per-submission pipeline: build once, run every selected case, score. Never fails: whatever goes
+//! wrong (even the grader's own fault) becomes a verdict in the result, so one student never stops a class.
+
+use std::path::Path;
+use std::time::Instant;
+
+use super::case::{run_case, Program};
+use super::score::score;
+use crate::judge::Verdict;
+use crate::report::result::{BuildReport, CaseResult, SubmissionResult};
+use crate::sandbox::Sandbox;
+use crate::suite::{Suite, Visibility};
+
+/// What building a submission gave.
+#[derive(Clone, Debug)]
+pub enum Prepared {
+    Ready {
+        program: Program,
+        log: String,
+    },
+    CompileError {
+        language: String,
+        log: String,
+    },
+    /// No language's files were found: says what was looked for.
+    NoLanguage {
+        message: String,
+    },
+    /// The grader's fault.
+    Internal {
+        message: String,
+    },
+}
+
+/// Builds submissions for a suite. (The real one goes through `crate::build`; tests can fake it.)
+pub trait Prepare: Sync {
+    fn prepare(
+        &self,
+        sandbox: &dyn Sandbox,
+        suite: &Suite,
+        submission: &Path,
+        scratch: &Path,
+    ) -> Prepared;
+}
+
+/// Grades one submission folder on the cases `which` selects. `scratch` must be a fresh folder.
+pub fn grade_submission(
+    sandbox: &dyn Sandbox,
+    prepare: &dyn Prepare,
+    suite: &Suite,
+    student: &str,
+    submission: &Path,
+    scratch: &Path,
+    which: &dyn Fn(Visibility) -> bool,
+) -> SubmissionResult {
+    let started = Instant::now();
+    let prepared = prepare.prepare(sandbox, suite, submission, &scratch.join("build"));
+    let build_ms = started.elapsed().as_millis() as u64;
+    let selected: Vec<_> = suite.cases().filter(|(_, c)| which(c.visibility)).collect();
+    let (build, cases) = match prepared {
+        Prepared::Ready { program, log } => {
+            let build = BuildReport {
+                status: "built".into(),
+                language: Some(program.language.clone()),
+                log,
+                wall_ms: build_ms,
+            };
+            let cases = selected
+                .iter()
+                .enumerate()
+                .map(|(i, (group, case))| {
+                    let dir = scratch.join(format!("case-{i}"));
+                    let result = run_case(sandbox, suite, group, case, &program, &dir);
+                    // Traces can be large; a class's worth must not pile up.
+                    let _ = std::fs::remove_dir_all(&dir);
+                    result
+                })
+                .collect();
+            (build, cases)
+        }
+        Prepared::CompileError { language, log } => {
+            let summary = format!("your {language} program did not compile");
+            let cases = not_run(&selected, Verdict::CompileError, &summary);
+            (
+                BuildReport {
+                    status: "compile-error".into(),
+                    language: Some(language),
+                    log,
+                    wall_ms: build_ms,
+                },
+                cases,
+            )
+        }
+        Prepared::NoLanguage { message } => {
+            let cases = not_run(
+                &selected,
+                Verdict::CompileError,
+                &format!("no program found: {message}"),
+            );
+            (
+                BuildReport {
+                    status: "no-language".into(),
+                    language: None,
+                    log: message,
+                    wall_ms: build_ms,
+                },
+                cases,
+            )
+        }
+        Prepared::Internal { message } => {
+            let summary = format!("the grader could not build this submission: {message}");
+            let cases = not_run(&selected, Verdict::InternalError, &summary);
+            (
+                BuildReport {
+                    status: "internal-error".into(),
+                    language: None,
+                    log: message,
+                    wall_ms: build_ms,
+                },
+                cases,
+            )
+        }
+    };
+    let (groups, total, max) = score(&suite.groups, &cases);
+    SubmissionResult {
+        suite: suite.name.clone(),
+        student: student.to_string(),
+        sandbox: sandbox.tier().to_string(),
+        build,
+        cases,
+        groups,
+        score: total,
+        max,
+    }
+}
+
+fn not_run(
+    selected: &[(&crate::suite::Group, &crate::suite::Case)],
+    verdict: Verdict,
+    summary: &str,
+) -> Vec<CaseResult> {
+    selected
+        .iter()
+        .map(|(g, c)| CaseResult {
+            group: g.name.clone(),
+            name: c.name.clone(),
+            visibility: c.visibility,
+            verdict,
+            credit: 0.0,
+            summary: summary.to_string(),
+            details: Vec::new(),
+            variant: None,
+            cpu_ms: 0,
+            wall_ms: 0,
+            peak_memory: None,
+        })
+        .collect()
+}

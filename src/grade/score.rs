@@ -1,0 +1,41 @@
+//! The rubric: case credits → group points → a submission's score.
+
+use crate::report::result::{CaseResult, GroupScore};
+use crate::suite::{CreditRule, Group};
+
+/// Scores the groups that have at least one case in `cases` (so `check`, which runs only public cases,
+/// scores only what it ran).
+pub fn score(groups: &[Group], cases: &[CaseResult]) -> (Vec<GroupScore>, f64, f64) {
+    let mut out = Vec::new();
+    for group in groups {
+        let ran: Vec<&CaseResult> = cases.iter().filter(|c| c.group == group.name).collect();
+        if ran.is_empty() {
+            continue;
+        }
+        let passed = ran.iter().filter(|c| c.credit >= 1.0).count();
+        let fraction = match group.credit {
+            CreditRule::Proportional => {
+                ran.iter().map(|c| c.credit.clamp(0.0, 1.0)).sum::<f64>() / ran.len() as f64
+            }
+            CreditRule::AllOrNothing => {
+                if passed == ran.len() {
+                    1.0
+                } else {
+                    0.0
+                }
+            }
+        };
+        out.push(GroupScore {
+            name: group.name.clone(),
+            credit_rule: group.credit,
+            // Rounded to hundredths so totals add up the same way in every report.
+            points: (group.points * fraction * 100.0).round() / 100.0,
+            max: group.points,
+            passed,
+            cases: ran.len(),
+        });
+    }
+    let total = out.iter().map(|g| g.points).sum::<f64>();
+    let max = out.iter().map(|g| g.max).sum::<f64>();
+    ((out), (total * 100.0).round() / 100.0, max)
+}

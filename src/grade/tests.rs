@@ -1,0 +1,292 @@
+//! The pipeline against a scripted sandbox and a toy oracle: verdict precedence, files written or not,
+//! variant credit, scoring. (End-to-end runs of real programs are in tests/run.rs and tests/check.rs.)
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::case::Program;
+use super::pipeline::{grade_submission, Prepare, Prepared};
+use crate::config::Config;
+use crate::judge::Verdict;
+use crate::sandbox::{LimitHit, Outcome, Running, Sandbox, SandboxError, Spec, Status, Tier};
+use crate::suite::oracle::{Oracle, Solved};
+use crate::suite::Suite;
+
+/// `rev WORD PATH`: prints WORD reversed; writes one `PREFIX 1` line per prefix of WORD (post-order
+/// variant: longest first). An empty WORD has no move: nothing printed, nothing written.
+struct Rev;
+
+impl Oracle for Rev {
+    fn programs(&self) -> Vec<&'static str> {
+        vec!["rev"]
+    }
+    fn solve(
+        &self,
+        _program: &str,
+        args: &[String],
+        variant: Option<&str>,
+    ) -> Result<Solved, String> {
+        let word = args.first().ok_or("no word")?;
+        if word == "-" {
+            return Ok(Solved {
+                stdout: String::new(),
+                file: String::new(),
+            });
+        }
+        let mut lines: Vec<String> = (1..=word.len())
+            .map(|i| format!("{} 1\n", &word[..i]))
+            .collect();
+        match variant {
+            None => {}
+            Some("post-order") => lines.reverse(),
+            Some("fail-hard") => lines.truncate(1),
+            Some(v) => return Err(format!("no variant {v}")),
+        }
+        Ok(Solved {
+            stdout: format!("{}\n", word.chars().rev().collect::<String>()),
+            file: lines.concat(),
+        })
+    }
+    fn variants(&self) -> Vec<(&'static str, &'static str)> {
+        vec![
+            ("post-order", "each node after its children"),
+            ("fail-hard", "stops early"),
+        ]
+    }
+}
+
+/// Plays the student: behaviour chosen by the program name, computed from the arguments.
+struct Scripted;
+
+impl Sandbox for Scripted {
+    fn tier(&self) -> Tier {
+        Tier::None
+    }
+    fn spawn(&self, _spec: &Spec) -> Result<Box<dyn Running>, SandboxError> {
+        Err(SandboxError::Unavailable {
+            tier: Tier::None,
+            reason: "scripted".into(),
+        })
+    }
+    fn run(&self, spec: &Spec) -> Result<Outcome, SandboxError> {
+        let args: Vec<String> = spec
+            .args
+            .iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        let (word, path) = (&args[0], Path::new(&args[1]));
+        let mut outcome = Outcome {
+            status: Status::Exited(0),
+            cpu: Duration::from_millis(5),
+            wall: Duration::from_millis(6),
+            peak_memory: None,
+            stdout: Vec::new(),
+            stderr: Vec::new(),
+            stdout_truncated: false,
+            stderr_truncated: false,
+            limit: None,
+        };
+        let right = Rev.solve("rev", &args, None).unwrap();
+        match spec.program.to_str().unwrap() {
+            "good" | "post-order" | "fail-hard" | "chatty" => {
+                let variant = match spec.program.to_str().unwrap() {
+                    "good" | "chatty" => None,
+                    v => Some(v),
+                };
+                let solved = Rev.solve("rev", &args, variant).unwrap();
+                outcome.stdout = solved.stdout.into_bytes();
+                if word != "-" || spec.program == "chatty" {
+                    std::fs::write(
+                        path,
+                        solved.file
+                            + if spec.program == "chatty" {
+                                "junk 0\n"
+                            } else {
+                                ""
+                            },
+                    )
+                    .unwrap();
+                }
+            }
+            "no-file" => outcome.stdout = right.stdout.into_bytes(),
+            "crash" => {
+                outcome.status = Status::Signaled(libc::SIGSEGV);
+                outcome.stderr = b"Segmentation fault\n".to_vec();
+            }
+            "slow" => {
+                outcome.status = Status::Signaled(libc::SIGKILL);
+                outcome.limit = Some(LimitHit::Cpu);
+            }
+            "broken-sandbox" => {
+                return Err(SandboxError::Unavailable {
+                    tier: Tier::None,
+                    reason: "test".into(),
+                })
+            }
+            other => panic!("no script {other}"),
+        }
+        Ok(outcome)
+    }
+}
+
+struct FakeBuild(&'static str);
+
+impl Prepare for FakeBuild {
+    fn prepare(&self, _: &dyn Sandbox, _: &Suite, _: &Path, _: &Path) -> Prepared {
+        match self.0 {
+            "does-not-compile" => Prepared::CompileError {
+                language: "c".into(),
+                log: "x.c:1: error".into(),
+            },
+            name => Prepared::Ready {
+                program: Program {
+                    language: "c".into(),
+                    dir: "/nowhere".into(),
+                    command: vec![name.into()],
+                    address_space: true,
+                },
+                log: String::new(),
+            },
+        }
+    }
+}
+
+const SUITE: &str = r#"title = "Rev"
+seed = 1
+[variants]
+post-order = { credit = 1.0, note = "full credit" }
+fail-hard = { credit = 0.0 }
+
+[[groups]]
+name = "words"
+points = 6
+visibility = "public"
+[[groups.cases]]
+name = "abc"
+args = ["abc", "{work}/visited.txt"]
+stdout = { reference = "rev" }
+files."visited.txt" = { reference = "rev" }
+[[groups.cases]]
+name = "abcd"
+args = ["abcd", "{work}/visited.txt"]
+stdout = { reference = "rev" }
+files."visited.txt" = { reference = "rev" }
+
+[[groups]]
+name = "none"
+points = 2
+credit = "all-or-nothing"
+[[groups.cases]]
+name = "no-move"
+args = ["-", "{work}/visited.txt"]
+stdout = { reference = "rev" }
+files."visited.txt" = { reference = "rev" }
+"#;
+
+fn grade(program: &'static str) -> crate::report::result::SubmissionResult {
+    let dir = tempfile::tempdir().unwrap();
+    let suite_dir = dir.path().join("rev");
+    std::fs::create_dir_all(&suite_dir).unwrap();
+    std::fs::write(suite_dir.join("suite.toml"), SUITE).unwrap();
+    let suite = Suite::load(&suite_dir, &Config::load(None).unwrap(), Arc::new(Rev)).unwrap();
+    let scratch = dir.path().join("scratch");
+    grade_submission(
+        &Scripted,
+        &FakeBuild(program),
+        &suite,
+        program,
+        dir.path(),
+        &scratch,
+        &|_| true,
+    )
+}
+
+fn verdicts(r: &crate::report::result::SubmissionResult) -> Vec<Verdict> {
+    r.cases.iter().map(|c| c.verdict).collect()
+}
+
+#[test]
+fn a_correct_program_gets_every_point() {
+    let r = grade("good");
+    assert_eq!(verdicts(&r), [Verdict::Accepted; 3]);
+    assert_eq!((r.score, r.max), (8.0, 8.0));
+    assert_eq!(r.cases[0].summary, "accepted");
+}
+
+#[test]
+fn a_named_variant_earns_the_suites_credit_with_a_note() {
+    let r = grade("post-order");
+    assert_eq!(verdicts(&r), [Verdict::Accepted; 3]);
+    assert_eq!(r.score, 8.0);
+    assert_eq!(r.cases[0].variant.as_deref(), Some("post-order"));
+    assert_eq!(
+        r.cases[0].summary,
+        "accepted; `visited.txt`: your trace is the `post-order` variant (each node after its children): full credit"
+    );
+    let r = grade("fail-hard");
+    assert_eq!(r.cases[0].verdict, Verdict::WrongAnswer);
+    assert_eq!(r.cases[0].variant.as_deref(), Some("fail-hard"));
+    assert_eq!(r.cases[0].credit, 0.0);
+    // The no-move case writes nothing either way.
+    assert_eq!(r.score, 2.0);
+}
+
+#[test]
+fn a_missing_file_and_an_unwanted_file_are_both_wrong() {
+    let r = grade("no-file");
+    assert_eq!(
+        verdicts(&r),
+        [
+            Verdict::WrongAnswer,
+            Verdict::WrongAnswer,
+            Verdict::Accepted
+        ]
+    );
+    assert!(
+        r.cases[0]
+            .summary
+            .starts_with("`visited.txt`: you did not write `visited.txt`"),
+        "{}",
+        r.cases[0].summary
+    );
+    let r = grade("chatty");
+    assert_eq!(r.cases[2].verdict, Verdict::WrongAnswer);
+    assert!(
+        r.cases[2].summary.contains("this case expects no file"),
+        "{}",
+        r.cases[2].summary
+    );
+    // All-or-nothing group: one failure loses it; proportional group keeps what passed.
+    assert_eq!(r.groups[1].points, 0.0);
+    assert!(
+        r.cases[0]
+            .summary
+            .contains("your trace visits 4 nodes where the reference visits 3"),
+        "{}",
+        r.cases[0].summary
+    );
+}
+
+#[test]
+fn crashes_limits_and_the_graders_own_faults_are_told_apart() {
+    let r = grade("crash");
+    assert_eq!(r.cases[0].verdict, Verdict::RuntimeError);
+    assert!(r.cases[0].summary.contains("SIGSEGV"));
+    assert_eq!(
+        r.cases[0].details,
+        ["stderr (last lines):", "  Segmentation fault"]
+    );
+    assert_eq!(grade("slow").cases[0].verdict, Verdict::TimeLimit);
+    let r = grade("broken-sandbox");
+    assert_eq!(verdicts(&r), [Verdict::InternalError; 3]);
+    assert!(r.has_internal_error());
+}
+
+#[test]
+fn a_compile_error_fails_every_case_with_the_log_kept() {
+    let r = grade("does-not-compile");
+    assert_eq!(verdicts(&r), [Verdict::CompileError; 3]);
+    assert_eq!(r.build.log, "x.c:1: error");
+    assert_eq!(r.score, 0.0);
+}

@@ -1,0 +1,84 @@
+//! grades.csv: one row per student, one column per group, then the total.
+
+use super::points;
+use super::result::SubmissionResult;
+
+/// The gradebook for one suite. `groups` fixes the column order; rows are sorted by student.
+pub fn gradebook(groups: &[String], results: &[SubmissionResult]) -> String {
+    let mut out = String::from("student");
+    for g in groups {
+        out.push(',');
+        out.push_str(&field(g));
+    }
+    out.push_str(",total\n");
+    let mut rows: Vec<&SubmissionResult> = results.iter().collect();
+    rows.sort_by(|a, b| a.student.cmp(&b.student));
+    for r in rows {
+        out.push_str(&field(&r.student));
+        for g in groups {
+            out.push(',');
+            if let Some(score) = r.groups.iter().find(|s| &s.name == g) {
+                out.push_str(&points(score.points));
+            } else {
+                out.push('0');
+            }
+        }
+        out.push(',');
+        out.push_str(&points(r.score));
+        out.push('\n');
+    }
+    out
+}
+
+/// RFC 4180 quoting, only where needed.
+fn field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::result::{BuildReport, GroupScore};
+    use crate::suite::CreditRule;
+
+    fn result(student: &str, plain: f64) -> SubmissionResult {
+        SubmissionResult {
+            suite: "s".into(),
+            student: student.into(),
+            sandbox: "basic".into(),
+            build: BuildReport {
+                status: "built".into(),
+                language: Some("c".into()),
+                log: String::new(),
+                wall_ms: 0,
+            },
+            cases: Vec::new(),
+            groups: vec![GroupScore {
+                name: "plain".into(),
+                credit_rule: CreditRule::Proportional,
+                points: plain,
+                max: 5.0,
+                passed: 0,
+                cases: 1,
+            }],
+            score: plain,
+            max: 5.0,
+        }
+    }
+
+    #[test]
+    fn one_row_per_student_sorted_with_quoting() {
+        let csv = gradebook(
+            &["plain".into(), "prune".into()],
+            &[result("zoe", 5.0), result("li, \"al\"", 2.5)],
+        );
+        assert_eq!(
+            csv,
+            "student,plain,prune,total\n\"li, \"\"al\"\"\",2.5,0,2.5\nzoe,5,0,5\n"
+        );
+    }
+}

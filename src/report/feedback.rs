@@ -1,0 +1,105 @@
+//! Student feedback for `grader check`: one sentence per failing case, then details, then a score line.
+
+use super::points;
+use super::result::SubmissionResult;
+use crate::judge::Verdict;
+
+/// ANSI styling that turns itself off (NO_COLOR, not a terminal).
+#[derive(Clone, Copy, Debug)]
+pub struct Paint(pub bool);
+
+impl Paint {
+    fn wrap(self, code: &str, text: &str) -> String {
+        if self.0 {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
+    }
+    pub fn green(self, t: &str) -> String {
+        self.wrap("32", t)
+    }
+    pub fn red(self, t: &str) -> String {
+        self.wrap("31", t)
+    }
+    pub fn yellow(self, t: &str) -> String {
+        self.wrap("33", t)
+    }
+    pub fn bold(self, t: &str) -> String {
+        self.wrap("1", t)
+    }
+    pub fn dim(self, t: &str) -> String {
+        self.wrap("2", t)
+    }
+}
+
+/// The whole report a student reads.
+pub fn student_report(r: &SubmissionResult, paint: Paint) -> String {
+    let mut out = String::new();
+    match r.build.status.as_str() {
+        "built" => out.push_str(&format!(
+            "built as {}\n",
+            paint.bold(r.build.language.as_deref().unwrap_or("?"))
+        )),
+        status => {
+            let what = match status {
+                "compile-error" => format!(
+                    "your {} program did not compile",
+                    r.build.language.as_deref().unwrap_or("")
+                ),
+                "no-language" => "no program found in this folder:".to_string(),
+                _ => {
+                    "the grader could not build your program (not your fault; tell your instructor)"
+                        .to_string()
+                }
+            };
+            out.push_str(&format!("{} {what}\n", paint.red("✗")));
+            for line in r.build.log.lines() {
+                out.push_str(&format!("    {line}\n"));
+            }
+        }
+    }
+    for c in &r.cases {
+        let id = format!("{}/{}", c.group, c.name);
+        let time = paint.dim(&format!("{:.2}s", c.wall_ms as f64 / 1000.0));
+        if c.verdict == Verdict::Accepted && c.credit >= 1.0 {
+            let note = if c.summary == "accepted" {
+                String::new()
+            } else {
+                format!(" {}", paint.yellow(&c.summary))
+            };
+            out.push_str(&format!("{} {id} {time}{note}\n", paint.green("✓")));
+            for d in &c.details {
+                out.push_str(&format!("    {d}\n"));
+            }
+            continue;
+        }
+        if r.build.status != "built" {
+            continue;
+        }
+        out.push_str(&format!(
+            "{} {id} {}: {}\n",
+            paint.red("✗"),
+            paint.bold(c.verdict.label()),
+            c.summary
+        ));
+        for d in &c.details {
+            out.push_str(&format!("    {d}\n"));
+        }
+    }
+    let passed = r.cases.iter().filter(|c| c.credit >= 1.0).count();
+    let line = format!(
+        "score: {}/{} points ({passed} of {} cases passed)",
+        points(r.score),
+        points(r.max),
+        r.cases.len()
+    );
+    let line = if passed == r.cases.len() {
+        paint.green(&line)
+    } else {
+        paint.red(&line)
+    };
+    out.push_str(&paint.bold(&line));
+    out.push('\n');
+    out
+}

@@ -1,0 +1,85 @@
+//! The result of grading one submission: what `result.json` holds, and what every report reads.
+
+use serde::{Deserialize, Serialize};
+
+use crate::judge::Verdict;
+use crate::suite::{CreditRule, Visibility};
+
+/// One submission, graded.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct SubmissionResult {
+    pub suite: String,
+    pub student: String,
+    /// The sandbox tier the runs used.
+    pub sandbox: String,
+    pub build: BuildReport,
+    pub cases: Vec<CaseResult>,
+    pub groups: Vec<GroupScore>,
+    pub score: f64,
+    pub max: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct BuildReport {
+    /// `built`, `compile-error`, `no-language` or `internal-error`.
+    pub status: String,
+    pub language: Option<String>,
+    /// The compiler's output (trimmed), or what went wrong.
+    pub log: String,
+    pub wall_ms: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct CaseResult {
+    pub group: String,
+    pub name: String,
+    pub visibility: Visibility,
+    pub verdict: Verdict,
+    /// Fraction of the case earned, 0 to 1 (a recognised variant may earn part or all of it).
+    pub credit: f64,
+    /// One sentence saying what happened.
+    pub summary: String,
+    pub details: Vec<String>,
+    /// The reference variant the output matched, when one did.
+    pub variant: Option<String>,
+    pub cpu_ms: u64,
+    pub wall_ms: u64,
+    pub peak_memory: Option<u64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct GroupScore {
+    pub name: String,
+    pub credit_rule: CreditRule,
+    pub points: f64,
+    pub max: f64,
+    pub passed: usize,
+    pub cases: usize,
+}
+
+impl SubmissionResult {
+    /// Cases that did not earn full credit.
+    pub fn failures(&self) -> impl Iterator<Item = &CaseResult> {
+        self.cases.iter().filter(|c| c.credit < 1.0)
+    }
+
+    /// Whether any case hit the grader's own fault.
+    pub fn has_internal_error(&self) -> bool {
+        self.build.status == "internal-error"
+            || self
+                .cases
+                .iter()
+                .any(|c| c.verdict == Verdict::InternalError)
+    }
+
+    /// The result as pretty JSON with a final newline.
+    pub fn to_json(&self) -> String {
+        let mut text = serde_json::to_string_pretty(self).expect("results serialize");
+        text.push('\n');
+        text
+    }
+}

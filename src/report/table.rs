@@ -1,0 +1,86 @@
+//! The terminal summary table of a graded class.
+
+use std::collections::BTreeMap;
+
+use super::points;
+use super::result::SubmissionResult;
+
+/// A plain-text table: one row per student, one column per group, the total and what went wrong.
+pub fn class_table(
+    title: &str,
+    groups: &[String],
+    max: &[f64],
+    results: &[SubmissionResult],
+) -> String {
+    let mut header: Vec<String> = vec!["student".into()];
+    header.extend(
+        groups
+            .iter()
+            .zip(max)
+            .map(|(g, m)| format!("{g} /{}", points(*m))),
+    );
+    header.push(format!("total /{}", points(max.iter().sum())));
+    header.push("verdicts".into());
+    let mut rows = vec![header];
+    let mut sorted: Vec<&SubmissionResult> = results.iter().collect();
+    sorted.sort_by(|a, b| a.student.cmp(&b.student));
+    for r in sorted {
+        let mut row = vec![r.student.clone()];
+        for g in groups {
+            row.push(
+                r.groups
+                    .iter()
+                    .find(|s| &s.name == g)
+                    .map_or("-".into(), |s| points(s.points)),
+            );
+        }
+        row.push(points(r.score));
+        row.push(verdict_counts(r));
+        rows.push(row);
+    }
+    let widths: Vec<usize> = (0..rows[0].len())
+        .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
+        .collect();
+    let mut out = format!("{title}\n");
+    for row in &rows {
+        let cells: Vec<String> = row
+            .iter()
+            .zip(&widths)
+            .map(|(c, w)| format!("{c:<w$}"))
+            .collect();
+        out.push_str(cells.join("  ").trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// `AC 20` or `AC 17, WA 2, TLE 1`, plus the variant when one was recognised.
+pub fn verdict_counts(r: &SubmissionResult) -> String {
+    let mut counts: BTreeMap<(u8, &str), usize> = BTreeMap::new();
+    for c in &r.cases {
+        // Accepted first, then the rest in precedence order.
+        let rank = if c.verdict == crate::judge::Verdict::Accepted {
+            0
+        } else {
+            1 + c.verdict as u8
+        };
+        *counts.entry((rank, c.verdict.code())).or_default() += 1;
+    }
+    let mut text: Vec<String> = counts
+        .iter()
+        .map(|((_, code), n)| format!("{code} {n}"))
+        .collect();
+    let mut variants: Vec<&str> = r
+        .cases
+        .iter()
+        .filter_map(|c| c.variant.as_deref())
+        .collect();
+    variants.dedup();
+    if !variants.is_empty() {
+        text.push(format!("variant {}", variants.join("/")));
+    }
+    if text.is_empty() {
+        return r.build.status.clone();
+    }
+    text.join(", ")
+}

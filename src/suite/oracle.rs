@@ -1,0 +1,113 @@
+//! Oracles: reference solvers a suite names (`reference = "tictactoe"`) to compute expected outputs from
+//! a case's own arguments, and the named wrong-but-recognisable variants of each.
+
+use std::sync::Arc;
+
+use reference::adelaide::{self, Mode, Variant};
+
+/// What a reference solver produces for one case: the expected stdout and the visited-node trace.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solved {
+    pub stdout: String,
+    /// The file the program is asked to write (empty when it must write nothing).
+    pub file: String,
+}
+
+/// A family of reference solvers, addressed by program name.
+pub trait Oracle: Send + Sync {
+    /// The program names this oracle answers for (`tictactoe`, `tmmorris`).
+    fn programs(&self) -> Vec<&'static str>;
+    /// Solves a case given the arguments exactly as the student program receives them. `variant` is
+    /// `None` for the golden behaviour, or one of `variants()`'s names.
+    fn solve(
+        &self,
+        program: &str,
+        args: &[String],
+        variant: Option<&str>,
+    ) -> Result<Solved, String>;
+    /// The named variants (name, description) the trace comparator can recognise, golden excluded.
+    fn variants(&self) -> Vec<(&'static str, &'static str)>;
+}
+
+/// Every oracle built into the grader.
+pub fn builtin() -> Arc<dyn Oracle> {
+    Arc::new(Adelaide)
+}
+
+/// The Adelaide 2021 A1 solvers (`reference::adelaide`), reading the handout's own command lines:
+/// `tictactoe STATE PATH [prune [PLY]]` and `tmmorris STATE PATH PLY TURN`.
+#[derive(Debug, Default)]
+pub struct Adelaide;
+
+impl Oracle for Adelaide {
+    fn programs(&self) -> Vec<&'static str> {
+        vec!["tictactoe", "tmmorris"]
+    }
+
+    fn solve(
+        &self,
+        program: &str,
+        args: &[String],
+        variant: Option<&str>,
+    ) -> Result<Solved, String> {
+        let variant = match variant {
+            None => Variant::Golden,
+            Some(name) => {
+                Variant::from_name(name).ok_or_else(|| format!("unknown variant `{name}`"))?
+            }
+        };
+        let words: Vec<&str> = args.iter().map(String::as_str).collect();
+        let solution = match (program, words.as_slice()) {
+            ("tictactoe", [state, _path]) => adelaide::tictactoe(state, Mode::Plain, variant),
+            ("tictactoe", [state, _path, "prune"]) => {
+                adelaide::tictactoe(state, Mode::Prune, variant)
+            }
+            ("tictactoe", [state, _path, "prune", ply]) => adelaide::parse_ply(ply)
+                .and_then(|ply| adelaide::tictactoe(state, Mode::Ply(ply), variant)),
+            ("tictactoe", _) => return Err("expected `STATE PATH [prune [PLY]]`".to_string()),
+            ("tmmorris", [state, _path, ply, turn]) => adelaide::parse_ply(ply).and_then(|ply| {
+                adelaide::parse_turn(turn)
+                    .and_then(|turn| adelaide::tmmorris(state, ply, turn, variant))
+            }),
+            ("tmmorris", _) => return Err("expected `STATE PATH PLY TURN`".to_string()),
+            (other, _) => return Err(format!("no reference solver named `{other}`")),
+        };
+        let solution = solution.map_err(|e| e.to_string())?;
+        Ok(Solved {
+            stdout: solution.stdout(),
+            file: solution.trace_text(),
+        })
+    }
+
+    fn variants(&self) -> Vec<(&'static str, &'static str)> {
+        Variant::ALL
+            .iter()
+            .filter(|v| **v != Variant::Golden)
+            .map(|v| (v.name(), v.describe()))
+            .collect()
+    }
+}
+
+/// Answers nothing: used until a game's reference solver is wired in, and in tests of suites that use
+/// only golden files.
+#[derive(Debug, Default)]
+pub struct NoOracle;
+
+impl Oracle for NoOracle {
+    fn programs(&self) -> Vec<&'static str> {
+        Vec::new()
+    }
+
+    fn solve(
+        &self,
+        program: &str,
+        _args: &[String],
+        _variant: Option<&str>,
+    ) -> Result<Solved, String> {
+        Err(format!("no reference solver named `{program}`"))
+    }
+
+    fn variants(&self) -> Vec<(&'static str, &'static str)> {
+        Vec::new()
+    }
+}

@@ -1,0 +1,94 @@
+//! The serde mirror of `suite.toml`: strict (unknown keys rejected), kebab-case, spans kept for errors.
+//! Nothing here is checked beyond TOML types; `suite::load` turns it into domain types.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::config::RawLimits;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawSuite {
+    pub title: Spanned<String>,
+    pub seed: u64,
+    #[serde(default)]
+    pub limits: RawLimits,
+    /// Build limits over `grader.toml`'s `[build]`.
+    #[serde(default)]
+    pub build_limits: RawLimits,
+    #[serde(default)]
+    pub languages: Vec<RawLanguage>,
+    /// Credit for named reference variants a trace comparator may recognise.
+    #[serde(default)]
+    pub variants: BTreeMap<String, Spanned<RawVariant>>,
+    #[serde(default)]
+    pub groups: Vec<Spanned<RawGroup>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawLanguage {
+    pub name: Spanned<String>,
+    pub detect: Spanned<Vec<String>>,
+    #[serde(default)]
+    pub build: Vec<Vec<String>>,
+    pub run: Spanned<Vec<String>>,
+    #[serde(default = "yes")]
+    pub address_space: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawVariant {
+    pub credit: Spanned<f64>,
+    #[serde(default)]
+    pub note: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawGroup {
+    pub name: Spanned<String>,
+    #[serde(default)]
+    pub title: String,
+    pub points: Spanned<f64>,
+    #[serde(default)]
+    pub credit: Option<Spanned<String>>,
+    #[serde(default)]
+    pub visibility: Option<Spanned<String>>,
+    #[serde(default)]
+    pub cases: Vec<Spanned<RawCase>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawCase {
+    pub name: Spanned<String>,
+    #[serde(default)]
+    pub visibility: Option<Spanned<String>>,
+    #[serde(default)]
+    pub args: Option<Spanned<Vec<String>>>,
+    #[serde(default)]
+    pub stdin: Option<String>,
+    #[serde(default)]
+    pub stdout: Option<Spanned<RawExpect>>,
+    #[serde(default)]
+    pub files: BTreeMap<Spanned<String>, Spanned<RawExpect>>,
+    #[serde(default)]
+    pub limits: Option<RawLimits>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawExpect {
+    pub golden: Option<Spanned<String>>,
+    pub reference: Option<Spanned<String>>,
+    pub compare: Option<Spanned<String>>,
+    pub tolerance: Option<Spanned<f64>>,
+}
