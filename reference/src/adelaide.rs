@@ -374,6 +374,18 @@ pub fn tictactoe_answer(state: &str, mode: Mode, variant: Variant) -> Result<Ans
             }
         }
     };
+    // Unreachable today (the largest tree has 549,946 nodes), but a smaller budget must not pass
+    // silently.
+    if !searched.complete {
+        return Err(StateError::TooManyNodes {
+            state: state.to_owned(),
+            ply: match mode {
+                Mode::Ply(n) => n,
+                Mode::Plain | Mode::Prune => 9,
+            },
+            limit: MAX_NODES,
+        });
+    }
     Ok(answer(searched, variant, Visits::TicTacToe))
 }
 
