@@ -22,7 +22,7 @@ const TMMORRIS_USAGE: &str = "usage: grader solve tmmorris STATE PATH PLY TURN";
 pub struct Args {
     /// Run a named student variant of the search instead of the golden one (`golden`, `post-order`,
     /// `prune-strict`, `root-window-not-passed`, `fail-hard`, `with-root`, `ply-terminal-utility`,
-    /// `ply-without-pruning`).
+    /// `ply-without-pruning`, `ply-one-deeper`).
     #[arg(long, value_name = "NAME", default_value = "golden")]
     pub variant: String,
     /// The game: `tictactoe` or `tmmorris`.

@@ -50,6 +50,7 @@ pub enum Variant {
     WithRoot,
     PlyTerminalUtility,
     PlyWithoutPruning,
+    PlyOneDeeper,
 }
 
 impl Variant {
@@ -63,6 +64,7 @@ impl Variant {
         Variant::WithRoot,
         Variant::PlyTerminalUtility,
         Variant::PlyWithoutPruning,
+        Variant::PlyOneDeeper,
     ];
 
     /// The kebab-case name used on the command line and in reports.
@@ -77,6 +79,7 @@ impl Variant {
             Variant::WithRoot => "with-root",
             Variant::PlyTerminalUtility => "ply-terminal-utility",
             Variant::PlyWithoutPruning => "ply-without-pruning",
+            Variant::PlyOneDeeper => "ply-one-deeper",
         }
     }
 
@@ -92,6 +95,7 @@ impl Variant {
             Variant::WithRoot => "the expected search, but the root (the input state) is written too",
             Variant::PlyTerminalUtility => "with a ply limit, a finished game before the limit is valued by its true utility instead of E(s)",
             Variant::PlyWithoutPruning => "with a ply limit, plain minimax instead of alpha-beta",
+            Variant::PlyOneDeeper => "leaves one move deeper than the ply limit (PLY + 1 moves below the root), an off-by-one in the depth test",
         }
     }
 
@@ -109,7 +113,7 @@ impl Variant {
             Variant::PruneStrict | Variant::RootWindowNotPassed | Variant::FailHard => {
                 mode != Mode::Plain
             }
-            Variant::PlyTerminalUtility | Variant::PlyWithoutPruning => {
+            Variant::PlyTerminalUtility | Variant::PlyWithoutPruning | Variant::PlyOneDeeper => {
                 matches!(mode, Mode::Ply(_))
             }
         }
@@ -364,6 +368,11 @@ pub fn tictactoe_answer(state: &str, mode: Mode, variant: Variant) -> Result<Ans
         }
         Mode::Prune => search::alphabeta(&root, &search::Utility, ab_options(None, variant)),
         Mode::Ply(n) => {
+            let n = if variant == Variant::PlyOneDeeper {
+                n + 1
+            } else {
+                n
+            };
             let eval = TicTacToeEval {
                 terminal_utility: variant == Variant::PlyTerminalUtility,
             };
@@ -422,6 +431,11 @@ pub fn tmmorris_answer(
         Variant::Golden
     };
     let eval = tmmorris::MorrisEval;
+    let ply = if variant == Variant::PlyOneDeeper {
+        ply.saturating_add(1)
+    } else {
+        ply
+    };
     let searched = if variant == Variant::PlyWithoutPruning {
         let mut o = plain_options(Some(ply));
         o.repetition = true;

@@ -184,6 +184,11 @@ fn variants_relate_to_the_golden_search_as_documented() {
                 assert_eq!(r.board, golden.board, "{s} {}", v.name());
                 assert!(is_subsequence(&states(&golden), &states(&r)), "{s}");
             }
+            if let Mode::Ply(n) = mode {
+                let deeper = run(Variant::PlyOneDeeper);
+                let golden_deeper = tictactoe_answer(s, Mode::Ply(n + 1), Variant::Golden).unwrap();
+                assert_eq!(deeper, golden_deeper, "{s}");
+            }
             let with_root = run(Variant::WithRoot);
             assert_eq!(&with_root.lines()[1..], &golden.lines()[..], "{s}");
             assert_eq!(String::from_utf8_lossy(&with_root.lines()[0].state), *s);
