@@ -3,6 +3,7 @@
 mod arena;
 mod build;
 mod check;
+mod examples;
 mod run;
 mod sandbox;
 mod solve;

@@ -325,12 +325,15 @@ fn judge_file(
         .filter(|m| m.is_file())
         .map(|m| m.len());
     match (expect_nothing, written) {
-        // "No further moves: print nothing, write nothing." An empty file writes nothing.
-        (true, None | Some(0)) => return FileJudgement::Pass,
-        (true, Some(_)) => {
+        // "No further moves: print nothing, write nothing" (INDEX.md): creating the file, even empty,
+        // is writing something.
+        (true, None) => return FileJudgement::Pass,
+        (true, Some(bytes)) => {
             return FileJudgement::Fail(Mismatch {
-                summary: format!("you wrote `{name}`, but this case expects no file (no move is possible from this board: write nothing)"),
-                details: Vec::new(),
+                summary: format!(
+                    "you created `{name}` ({bytes} bytes), but no move is possible from this board: create no file"
+                ),
+                details: vec!["check for a finished board before opening the output file".to_string()],
             })
         }
         (false, None) => {
