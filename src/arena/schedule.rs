@@ -256,13 +256,8 @@ fn knockout<G: ArenaGame>(
                 .collect();
             let rows = standings(&[na.clone(), nb.clone()], &theirs, &plan.scoring);
             let (x, y) = (&rows[0], &rows[1]);
-            let winner = if x.points == y.points && x.wins == y.wins {
-                a
-            } else if x.name == *na {
-                a
-            } else {
-                b
-            };
+            let tied = x.points == y.points && x.wins == y.wins;
+            let winner = if tied || x.name == *na { a } else { b };
             next.push(winner);
         }
         next.sort_by_key(|w| field.iter().position(|f| f == w));
