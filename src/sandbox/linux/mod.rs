@@ -111,10 +111,19 @@ pub fn probe() -> Result<(), &'static String> {
                 read_only: Vec::new(),
             };
             let mut running = sandbox.start(&spec).map_err(|e| error_chain(&e))?;
+            let mut stderr = running.take_stderr();
             let status = running.wait().map_err(|e| error_chain(&e))?;
+            drop(running);
+            let mut said = Vec::new();
+            if let Some(f) = stderr.as_mut() {
+                let _ = f.read_to_end(&mut said);
+            }
             match status {
                 Status::Exited(0) => Ok(()),
-                other => Err(format!("`/bin/true` ended with {other:?}")),
+                other => Err(format!(
+                    "`/bin/true` ended with {other:?}: {}",
+                    String::from_utf8_lossy(&said).trim()
+                )),
             }
         })
         .as_ref()
@@ -406,5 +415,69 @@ mod tests {
     #[test]
     fn probe_starts_true() {
         probe().unwrap();
+    }
+
+    /// Spawning from many threads at once, while others allocate, must never deadlock or crash a child.
+    #[test]
+    fn spawning_is_thread_safe() {
+        let Ok(sandbox) = FullSandbox::new() else {
+            eprintln!("skipping: the full tier is unavailable here");
+            return;
+        };
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        std::thread::scope(|s| {
+            for _ in 0..2 {
+                s.spawn(|| {
+                    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        let v: Vec<Vec<u8>> = (0..100).map(|i| vec![0u8; 1000 + i]).collect();
+                        std::hint::black_box(v);
+                    }
+                });
+            }
+            let workers: Vec<_> = (0..6)
+                .map(|_| {
+                    s.spawn(|| {
+                        for _ in 0..15 {
+                            let dir = tempfile::tempdir().unwrap();
+                            let spec = Spec {
+                                program: "/bin/true".into(),
+                                args: vec![],
+                                workdir: dir.path().to_owned(),
+                                env: vec![],
+                                stdin: Stdin::Null,
+                                limits: crate::sandbox::Limits {
+                                    cpu: std::time::Duration::from_secs(5),
+                                    wall: std::time::Duration::from_secs(5),
+                                    memory: 64 << 20,
+                                    output: 1 << 16,
+                                    file_size: 1 << 20,
+                                    processes: 8,
+                                    open_files: 64,
+                                    stack: 8 << 20,
+                                    address_space: None,
+                                },
+                                read_only: vec![],
+                            };
+                            let mut running = sandbox.start(&spec).unwrap();
+                            let mut err = Vec::new();
+                            let mut stderr = running.take_stderr().unwrap();
+                            let status = running.wait().unwrap();
+                            stderr.read_to_end(&mut err).unwrap();
+                            assert_eq!(
+                                status,
+                                Status::Exited(0),
+                                "{}",
+                                String::from_utf8_lossy(&err)
+                            );
+                        }
+                    })
+                })
+                .collect();
+            for w in workers {
+                let r = w.join();
+                stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                r.unwrap();
+            }
+        });
     }
 }
