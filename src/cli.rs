@@ -36,6 +36,11 @@ pub enum Command {
 /// Parses the process arguments, runs the command, and maps the outcome to an exit code.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    // A Ctrl-C during a class run must not leave students' processes behind.
+    if let Err(e) = crate::sandbox::cleanup::install_interrupt_handler() {
+        report_error(&anyhow::Error::new(e).context("cannot install the interrupt handler"));
+        return crate::exit::Exit::Internal.into();
+    }
     let result = match cli.command {
         Command::Solve(args) => crate::solve::run(args),
         Command::Run(args) => crate::grade::run(args),

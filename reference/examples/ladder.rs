@@ -1,6 +1,7 @@
 //! The bot ladder: each rung against the one below, colours swapped, per game; prints the table.
 //!
-//! `cargo run --release -p reference --example ladder -- [--games N] [--game NAME] [--seed S]`
+//! `cargo run --release -p reference --example ladder -- [--games N] [--game NAME] [--seed S]
+//! [--rungs a,b,c]`
 
 use std::time::Instant;
 
@@ -15,6 +16,8 @@ struct Args {
     games: u32,
     only: Option<String>,
     seed: u64,
+    /// Replaces the built-in rungs (with `--game`), for trying other strengths.
+    rungs: Option<Vec<String>>,
 }
 
 fn parse_args() -> Args {
@@ -22,6 +25,7 @@ fn parse_args() -> Args {
         games: 200,
         only: None,
         seed: 1,
+        rungs: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -32,6 +36,7 @@ fn parse_args() -> Args {
             "--games" => a.games = val.parse().expect("--games takes a number"),
             "--game" => a.only = Some(val),
             "--seed" => a.seed = val.parse().expect("--seed takes a number"),
+            "--rungs" => a.rungs = Some(val.split(',').map(str::to_owned).collect()),
             other => panic!("unknown flag `{other}`"),
         }
     }
@@ -75,6 +80,12 @@ fn ladder<G: Playable>(label: &str, start: G, rungs: &[&str], args: &Args) {
     if args.only.as_deref().is_some_and(|o| o != label) {
         return;
     }
+    let custom: Vec<&str> = args.rungs.iter().flatten().map(String::as_str).collect();
+    let rungs = if custom.is_empty() {
+        rungs
+    } else {
+        &custom[..]
+    };
     println!("## {label} ({} games a pair, colours swapped)", args.games);
     println!("| upper | lower | upper wins | lower wins | draws | upper % of decided | s |");
     println!("|---|---|---:|---:|---:|---:|---:|");
@@ -122,11 +133,17 @@ const LADDERS: [(&str, &[&str]); 5] = [
     ),
     (
         "ut3",
-        &["random", "offensive", "defensive", "minimax:3", "mcts:3000"],
+        &[
+            "random",
+            "offensive",
+            "defensive",
+            "minimax:3",
+            "mcts:10000",
+        ],
     ),
     (
         "sttt",
-        &["random", "offensive", "defensive", "minimax:2", "mcts:300"],
+        &["random", "offensive", "defensive", "minimax:1", "mcts:300"],
     ),
     (
         "oska4",

@@ -190,26 +190,26 @@ impl Answer {
             .map_or(String::new(), |b| format!("{}\n", raster_string(&b)))
     }
 
-    /// Writes the visited file's contents.
+    /// Writes the visited file's contents, assembled in 64 KiB blocks.
     pub fn write_trace(&self, out: &mut impl Write) -> io::Result<()> {
-        let mut buf = Vec::with_capacity(64 * 1024);
+        let mut block = vec![0u8; 64 * 1024];
+        let mut len = 0;
         for l in &self.lines {
-            push_line(&mut buf, l);
-            if buf.len() >= 60 * 1024 {
-                out.write_all(&buf)?;
-                buf.clear();
+            if len + MAX_LINE > block.len() {
+                out.write_all(&block[..len])?;
+                len = 0;
             }
+            len += put_line(&mut block[len..len + MAX_LINE], l);
         }
-        out.write_all(&buf)
+        out.write_all(&block[..len])
     }
 
     /// The visited file's contents as one string.
     #[must_use]
     pub fn trace_text(&self) -> String {
-        let mut buf = Vec::with_capacity(self.lines.len() * 13);
-        for l in &self.lines {
-            push_line(&mut buf, l);
-        }
+        let mut buf = Vec::new();
+        self.write_trace(&mut buf)
+            .expect("writing to memory cannot fail");
         String::from_utf8(buf).expect("raster bytes and digits are ASCII")
     }
 
@@ -233,27 +233,29 @@ fn raster_string(cells: &[u8; 9]) -> String {
     cells.iter().map(|&b| char::from(b)).collect()
 }
 
-/// Appends `STATE VALUE\n` without allocating.
-fn push_line(buf: &mut Vec<u8>, line: &Line) {
-    buf.extend_from_slice(&line.state);
-    buf.push(b' ');
-    let v = line.value;
-    if v < 0 {
-        buf.push(b'-');
+/// The longest line: 9 cells, a space, a sign and 10 digits, a newline.
+const MAX_LINE: usize = 9 + 1 + 11 + 1;
+
+/// Writes `STATE VALUE\n` at the start of `out` (at least `MAX_LINE` bytes) and returns its length.
+/// Fixed-size copies and no allocation: this runs half a million times for the blank board.
+fn put_line(out: &mut [u8], line: &Line) -> usize {
+    out[..9].copy_from_slice(&line.state);
+    out[9] = b' ';
+    let mut n = 10;
+    if line.value < 0 {
+        out[n] = b'-';
+        n += 1;
     }
-    let mut n = v.unsigned_abs();
-    let mut digits = [0u8; 10];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
+    let v = line.value.unsigned_abs();
+    let digits = v.checked_ilog10().unwrap_or(0) as usize + 1;
+    let mut rest = v;
+    for i in (0..digits).rev() {
+        out[n + i] = b'0' + (rest % 10) as u8;
+        rest /= 10;
     }
-    buf.extend_from_slice(&digits[i..]);
-    buf.push(b'\n');
+    n += digits;
+    out[n] = b'\n';
+    n + 1
 }
 
 /// The tic-tac-toe solver: what `tictactoe STATE PATH [prune [PLY]]` prints and writes.
@@ -277,8 +279,18 @@ pub fn tictactoe_answer(state: &str, mode: Mode, variant: Variant) -> Result<Ans
     } else {
         Variant::Golden
     };
+    // The tree below n blanks has at most n!/n! + n!/(n-1)! + ... + n!/0! nodes.
+    let (mut capacity, mut falling) = (1usize, 1usize);
+    for k in (1..=root.blanks() as usize).rev() {
+        falling *= k;
+        capacity += falling;
+    }
     let searched = match mode {
-        Mode::Plain => search::minimax(&root, &search::Utility, plain_options(None)),
+        Mode::Plain => {
+            let mut o = plain_options(None);
+            o.capacity = capacity;
+            search::minimax(&root, &search::Utility, o)
+        }
         Mode::Prune => search::alphabeta(&root, &search::Utility, ab_options(None, variant)),
         Mode::Ply(n) => {
             let eval = TicTacToeEval {
@@ -291,7 +303,7 @@ pub fn tictactoe_answer(state: &str, mode: Mode, variant: Variant) -> Result<Ans
             }
         }
     };
-    Ok(answer(searched, variant, |s| *s.cells()))
+    Ok(answer(searched, variant, TicTacToe::cells))
 }
 
 /// The Three Men's Morris solver: what `tmmorris STATE PATH PLY TURN` prints and writes. Always
@@ -352,6 +364,7 @@ fn plain_options(ply: Option<u32>) -> search::Minimax {
         repetition: false,
         trace: true,
         max_nodes: Some(MAX_NODES),
+        capacity: 0,
     }
 }
 
@@ -361,6 +374,7 @@ fn ab_options(ply: Option<u32>, variant: Variant) -> AlphaBeta {
         repetition: false,
         trace: true,
         max_nodes: Some(MAX_NODES),
+        capacity: 0,
         cut: if variant == Variant::PruneStrict {
             Cut::BeyondBound
         } else {
@@ -412,11 +426,11 @@ impl Evaluator<TicTacToe> for TicTacToeEval {
         if self.terminal_utility {
             outcome.utility()
         } else {
-            tictactoe::evaluate(state.cells())
+            tictactoe::evaluate(&state.cells())
         }
     }
     fn horizon(&self, state: &TicTacToe) -> i32 {
-        tictactoe::evaluate(state.cells())
+        tictactoe::evaluate(&state.cells())
     }
 }
 

@@ -143,3 +143,114 @@ fn oska_start_and_moves() {
         Oska::decode("[[w,w,w,q],[e,e,e],[e,e],[e,e,e],[b,b,b,b]]", Player::First).unwrap_err();
     assert!(err.to_string().contains("`q`"), "{err}");
 }
+
+#[test]
+fn ut3_draw_tiebreak_counts_match_the_encoding() {
+    let mut draws = 0;
+    for seed in 0..400 {
+        let g = random_line(Ut3::new(), seed, 81).pop().unwrap();
+        if g.outcome() != Some(reference::Outcome::Draw) {
+            continue;
+        }
+        draws += 1;
+        let line = g.encode();
+        let (cells, stat) = line.split_once(' ').unwrap();
+        let stat = &stat[..9];
+        let cells: Vec<char> = cells.chars().collect();
+        for (side, ch) in [(Player::First, 'x'), (Player::Second, 'o')] {
+            let blocks = stat.chars().filter(|&c| c == ch).count() as u32;
+            let corners = (0..81)
+                .filter(|&i| (i / 9) % 3 != 1 && (i % 9) % 3 != 1 && cells[i] == ch)
+                .count() as u32;
+            assert_eq!(g.blocks_won(side), blocks, "{line}");
+            assert_eq!(g.corner_cells(side), corners, "{line}");
+        }
+        let key = |p| (g.blocks_won(p), g.corner_cells(p));
+        let expect = match key(Player::First).cmp(&key(Player::Second)) {
+            std::cmp::Ordering::Greater => Some(Player::First),
+            std::cmp::Ordering::Less => Some(Player::Second),
+            std::cmp::Ordering::Equal => None,
+        };
+        assert_eq!(g.draw_tiebreak(), expect);
+    }
+    assert!(draws >= 5, "only {draws} drawn games in 400");
+}
+
+/// A board with one open square (board 9, square 7), no big line, `x` to move.
+fn one_open_square() -> Sttt {
+    let winners = ["x", "x", "o", "o", "o", "x", "x", "o"];
+    let mut littles: Vec<String> = winners
+        .iter()
+        .map(|w| {
+            let mut sq = vec![w.to_string(); 3];
+            sq.extend(std::iter::repeat_n("()".to_string(), 6));
+            format!("(little {})", sq.join(" "))
+        })
+        .collect();
+    littles.push("(little x o x x o o () x o)".into());
+    Sttt::decode(&format!("(big {})", littles.join(" ")), Player::First).unwrap()
+}
+
+#[test]
+fn sttt_single_placement_turns() {
+    let g = one_open_square();
+    assert_eq!(g.outcome(), None);
+    assert_eq!(g.open_count(), 1);
+    let only = Turn {
+        first: Some(Placement { big: 8, little: 6 }),
+        second: None,
+    };
+    assert_eq!(g.moves(), vec![only]);
+    assert_eq!(g.format_move(only), "((9 . 7) ())");
+    for text in ["((9 . 7) ())", "(() (9 . 7))"] {
+        let mut h = g.clone();
+        let report = h.apply_lenient(&Sttt::parse_lenient(text));
+        assert!(report.forfeits().is_empty(), "{text}: {report:?}");
+        assert_eq!(h.outcome(), Some(reference::Outcome::Draw), "{text}");
+        assert_eq!(g.parse_move(text), Ok(only));
+    }
+    // A placement in a won board is forfeited; the `()` beside it costs nothing more.
+    let mut h = g.clone();
+    let report = h.apply_lenient(&Sttt::parse_lenient("((1 . 5) ())"));
+    assert_eq!(report.placements[0], Err(Forfeit::BoardWon(1)));
+    assert_eq!(report.placements[1], Ok(None));
+    assert_eq!(h.to_move(), Player::Second);
+    assert_eq!(h.outcome(), None);
+}
+
+#[test]
+fn sttt_first_placement_can_end_the_game() {
+    // x holds big squares 1 and 2 and two in a row on board 3: (3 . 3) wins the game at once.
+    let mut littles = vec![
+        "(little x x x () () () () () ())".to_string(),
+        "(little x x x () () () () () ())".to_string(),
+        "(little x x () () () () () () ())".to_string(),
+    ];
+    littles.extend(std::iter::repeat_n(
+        format!("(little{})", " ()".repeat(9)),
+        6,
+    ));
+    let g = Sttt::decode(&format!("(big {})", littles.join(" ")), Player::First).unwrap();
+    let mut h = g.clone();
+    let report = h.apply_lenient(&Sttt::parse_lenient("((3 . 3) (5 . 5))"));
+    assert_eq!(
+        report.placements[1],
+        Ok(None),
+        "the second placement is moot"
+    );
+    assert_eq!(h.outcome(), Some(reference::Outcome::Win(Player::First)));
+    assert_eq!(h.line_winner(), Some(Player::First));
+    assert!(g.moves().contains(&Turn {
+        first: Some(Placement { big: 2, little: 2 }),
+        second: None
+    }));
+}
+
+#[test]
+fn oska_sizes_outside_the_range_are_errors() {
+    assert!(Oska::try_new(4).is_ok() && Oska::try_new(11).is_ok());
+    let err = Oska::try_new(12).unwrap_err().to_string();
+    assert!(err.contains("`12`") && err.contains("hint:"), "{err}");
+    assert!(Oska::try_new(3).is_err());
+    assert_eq!(Oska::new(11).squares(), 128);
+}

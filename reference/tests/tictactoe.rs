@@ -198,3 +198,15 @@ fn variant_names_round_trip() {
         assert!(!v.describe().is_empty());
     }
 }
+
+#[test]
+fn the_retrograde_table_agrees_with_brute_force() {
+    use reference::search::{Solved, Table};
+    let table = Table::solve(&[TicTacToe::new()]);
+    assert_eq!(table.len(), 5_478);
+    assert_eq!(table.get(&TicTacToe::new()), Some(Solved::Draw));
+    for s in legal_positions() {
+        let v = table.get(&TicTacToe::from_raster(&s).unwrap()).unwrap();
+        assert_eq!(v.utility(), brute_str(&s), "{s}");
+    }
+}

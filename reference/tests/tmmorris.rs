@@ -54,3 +54,32 @@ fn a_search_too_large_is_refused() {
         "the search from `xo-ox-o-x` with ply 60 visits more than 5000000 nodes; use a smaller ply"
     );
 }
+
+#[test]
+fn the_game_is_a_draw_and_perfect_play_never_loses_a_won_position() {
+    use reference::search::{Solved, Table};
+    let reachable = Table::solve(&[Morris::new()]);
+    assert_eq!(reachable.get(&Morris::new()), Some(Solved::Draw));
+    // Rooted at every legal position, so that positions no game reaches are solved too.
+    let all = Morris::all_positions();
+    let table = Table::solve(&all);
+    assert_eq!(table.len(), all.len());
+    assert_eq!(table.get(&Morris::new()), Some(Solved::Draw));
+    for m in &all {
+        let Some(Solved::Win { winner, plies }) = table.get(m) else {
+            continue;
+        };
+        if winner == m.to_move() && plies > 0 {
+            let next = m.after(table.best_move(m).unwrap());
+            assert_eq!(
+                table.get(&next),
+                Some(Solved::Win {
+                    winner,
+                    plies: plies - 1
+                }),
+                "{}",
+                m.encode()
+            );
+        }
+    }
+}

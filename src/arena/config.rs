@@ -40,6 +40,9 @@ pub struct RawArena {
     /// The submission's command: program, then argument templates (per-move: `{state}`, `{side}`,
     /// `{last}`, `{limit-ms}`, `{seed}`).
     pub command: Option<Vec<String>>,
+    /// Arguments appended to a built submission's run command (per-move templates, as in `command`),
+    /// for suites whose language recipes say how to build and run.
+    pub args: Option<Vec<String>>,
     /// Per-move limit, e.g. `"1s"`, `"6s"`; `"none"` for no limit.
     pub move_limit: Option<Spanned<String>>,
     /// Added to every limit for scheduler noise (default `"50ms"`).
@@ -97,6 +100,8 @@ pub struct RawDialogue {
     #[serde(default = "default_send")]
     pub send: String,
     pub reply: Spanned<String>,
+    /// The program's end-of-game message, checked after the last move.
+    pub end: Option<Spanned<String>>,
     pub expect_timeout: Option<Spanned<String>>,
 }
 
@@ -126,6 +131,7 @@ pub struct ArenaConfig {
     pub game: String,
     pub protocol: Protocol,
     pub command: Option<Vec<String>>,
+    pub args: Option<Vec<String>>,
     pub policy: Policy,
     pub games: u32,
     pub scoring: Scoring,
@@ -383,6 +389,7 @@ pub fn validate(
                 prompt: regex(&d.prompt)?,
                 send: d.send.clone(),
                 reply: regex(&d.reply)?,
+                end: d.end.as_ref().map(regex).transpose()?,
                 expect_timeout: duration(
                     &d.expect_timeout,
                     Some(Duration::from_secs(5)),
@@ -407,6 +414,7 @@ pub fn validate(
         game,
         protocol,
         command: raw.command.clone(),
+        args: raw.args.clone(),
         policy: Policy {
             limit,
             margin,

@@ -40,13 +40,19 @@ pub struct Args {
     pub jobs: usize,
     #[arg(long, value_enum, default_value_t = Format::RoundRobin)]
     pub format: Format,
+    /// Per-move limit for submissions, overriding the game's or suite's (`500ms`, `2s`, `none`).
+    #[arg(long, value_name = "DURATION")]
+    pub move_limit: Option<String>,
     /// Save every game's record as JSON in this folder.
     #[arg(long, value_name = "DIR")]
     pub records: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> CmdResult {
-    let config = super::setup::event(&args.game).map_err(CliError::usage)?;
+    let mut config = super::setup::event(&args.game).map_err(CliError::usage)?;
+    if let Some(text) = &args.move_limit {
+        config.policy.limit = super::setup::limit(text).map_err(CliError::usage)?;
+    }
     let game = config.game.clone();
     dispatch(&game, Event { args, config }).map_err(CliError::usage)?
 }
@@ -94,27 +100,45 @@ impl Visitor for Event {
             }
         };
         let results = schedule::run(&initial, &plan, &maker, &progress);
-        for (k, stage) in results.stages.iter().enumerate() {
-            if results.stages.len() > 1 {
-                println!("{}", stage.name);
+        // Records first: whatever happens to stdout, the games are kept.
+        if let Some(dir) = &args.records {
+            for stage in &results.stages {
+                // `stage-1-group-2-0001.json`, `final-0001.json`, `round-robin-0001.json`.
+                let prefix = format!("{}-", stage.name.replace(' ', "-"));
+                super::setup::save(dir, &prefix, &stage.records).map_err(CliError::internal)?;
             }
-            print!("{}", table(&stage.rows));
+            let tables: Vec<serde_json::Value> = results
+                .stages
+                .iter()
+                .map(|s| serde_json::json!({ "stage": s.name, "standings": s.rows }))
+                .collect();
+            let file = dir.join("standings.json");
+            let json = serde_json::json!({
+                "game": initial.name(),
+                "seed": args.seed,
+                "stages": tables,
+            });
+            std::fs::write(&file, format!("{json:#}\n")).map_err(|e| {
+                CliError::internal(anyhow::anyhow!("cannot write `{}`: {e}", file.display()))
+            })?;
+        }
+        for stage in &results.stages {
+            if results.stages.len() > 1 {
+                super::setup::emit(&format!("{}\n", stage.name));
+            }
+            super::setup::emit(&table(&stage.rows));
             let faults: Vec<&super::record::GameRecord> = stage
                 .records
                 .iter()
                 .filter(|r| r.ending == super::record::Ending::Fault)
                 .collect();
             for r in faults.iter().take(5) {
-                println!("  fault: {}", r.summary());
+                super::setup::emit(&format!("  fault: {}\n", r.summary()));
             }
             if faults.len() > 5 {
-                println!("  ... and {} more faults", faults.len() - 5);
+                super::setup::emit(&format!("  ... and {} more faults\n", faults.len() - 5));
             }
-            println!();
-            if let Some(dir) = &args.records {
-                let prefix = format!("stage{}-", k + 1);
-                super::setup::save(dir, &prefix, &stage.records).map_err(CliError::internal)?;
-            }
+            super::setup::emit("\n");
         }
         Ok(Exit::Success)
     }

@@ -226,7 +226,18 @@ type Judged = (Verdict, f64, String, Vec<String>, Option<String>);
 /// Compares stdout and every expected file; the first failing output decides the sentence.
 fn judge_outputs(suite: &Suite, case: &Case, stdout: &[u8], work: &Path) -> Judged {
     if let Some(expect) = &case.stdout {
-        if let Some(m) = expect.comparator.compare(expect.text.as_bytes(), stdout) {
+        if let Some(mut m) = expect.comparator.compare(expect.text.as_bytes(), stdout) {
+            let wanted = expect.text.trim();
+            let printed = String::from_utf8_lossy(stdout);
+            if !wanted.is_empty()
+                && printed.lines().count() > 1
+                && printed.lines().any(|l| l.trim() == wanted)
+            {
+                m.details.insert(
+                    0,
+                    "your output contains the expected line among others: print only that (debug output belongs on stderr)".to_string(),
+                );
+            }
             return (
                 Verdict::WrongAnswer,
                 0.0,

@@ -78,7 +78,8 @@ impl<G: Playable> Bot<G> for Defensive {
             // Never hand over a win when a safer move exists; then spoil their lines, then build ours.
             let loses = next.outcome().is_none() && next.can_win_now();
             let penalty = if loses { -(1i64 << 40) } else { 0 };
-            penalty - 2 * i64::from(next.own_score(them)) + i64::from(next.own_score(me))
+            penalty - i64::from(G::DEFENCE) * i64::from(next.own_score(them))
+                + i64::from(next.own_score(me))
         })
     }
 }

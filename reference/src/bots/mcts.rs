@@ -28,6 +28,10 @@ struct Node<M> {
     untried: Vec<M>,
     visits: u32,
     reward: f64,
+    /// `reward / visits` and `1 / √visits`, refreshed on backpropagation so that selection, which scans
+    /// every child, does no division or square root per child.
+    mean: f64,
+    inv_sqrt: f64,
 }
 
 pub struct Mcts {
@@ -58,6 +62,8 @@ impl Mcts {
             untried: root.moves(),
             visits: 0,
             reward: 0.0,
+            mean: 0.0,
+            inv_sqrt: 0.0,
         }];
         let start = Instant::now();
         let mut iterations: u64 = 0;
@@ -80,13 +86,12 @@ impl Mcts {
             // Selection: descend through fully expanded nodes by UCB1.
             while nodes[cur as usize].untried.is_empty() && !nodes[cur as usize].children.is_empty()
             {
-                let ln_n = f64::from(nodes[cur as usize].visits).ln();
+                let explore = C * f64::from(nodes[cur as usize].visits).ln().sqrt();
                 let mut best = f64::NEG_INFINITY;
                 let mut pick = 0;
                 for &c in &nodes[cur as usize].children {
                     let ch = &nodes[c as usize];
-                    let v = f64::from(ch.visits);
-                    let ucb = ch.reward / v + C * (ln_n / v).sqrt();
+                    let ucb = ch.mean + explore * ch.inv_sqrt;
                     if ucb > best {
                         best = ucb;
                         pick = c;
@@ -111,13 +116,15 @@ impl Mcts {
                     untried: state.moves(),
                     visits: 0,
                     reward: 0.0,
+                    mean: 0.0,
+                    inv_sqrt: 0.0,
                 });
                 nodes[cur as usize].children.push(id);
                 cur = id;
                 path.push(cur);
             }
             // Simulation and backpropagation.
-            let outcome = state.playout(&mut self.rng, G::MAX_PLIES);
+            let outcome = state.playout(&mut self.rng, G::PLAYOUT_PLIES);
             for &n in &path {
                 let node = &mut nodes[n as usize];
                 node.visits += 1;
@@ -126,6 +133,9 @@ impl Mcts {
                     Some(Outcome::Win(_)) => 0.0,
                     Some(Outcome::Draw) | None => 0.5,
                 };
+                let v = f64::from(node.visits);
+                node.mean = node.reward / v;
+                node.inv_sqrt = v.sqrt().recip();
             }
         }
         self.last_iterations = iterations;

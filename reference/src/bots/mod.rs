@@ -44,6 +44,12 @@ pub trait Playable: Game + Notation + Send + Sync + 'static {
     /// A duel still running after this many plies is adjudicated a draw (only reachable in games that can
     /// cycle, like Three Men's Morris; for the others it is above the longest possible game).
     const MAX_PLIES: usize;
+    /// How long MCTS playouts run before they are scored a draw: `MAX_PLIES` except in games that can
+    /// cycle, where a random playout may wander for the whole cap.
+    const PLAYOUT_PLIES: usize = Self::MAX_PLIES;
+    /// How much more the `defensive` bot weighs spoiling the opponent's prospects than building its own
+    /// (tuned per game with `examples/ladder.rs`).
+    const DEFENCE: i32 = 2;
     /// Whether [`Playable::solve`] answers (and so whether there is a `perfect` bot).
     const SOLVABLE: bool = false;
 

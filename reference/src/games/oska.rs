@@ -16,6 +16,13 @@ use crate::games::decode::DecodeError;
 /// The largest `n` supported: the board (n² + n − 4 squares) must fit in 128 bits.
 pub const MAX_N: usize = 11;
 
+/// An Oska size this build cannot play.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "oska needs 4 to {MAX_N} pieces a side, got `{0}`\nhint: write `oska:N` with 4 <= N <= {MAX_N}"
+)]
+pub struct OskaSizeError(pub usize);
+
 /// A move: a piece goes from one square to another (squares numbered `0..` in reading order, top row
 /// first, left to right), or the forced pass of a side that cannot move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -103,6 +110,18 @@ pub struct Oska {
 }
 
 impl Oska {
+    /// The start position with `n` pieces a side, white to move, or an error for `n` outside `4..=11`.
+    ///
+    /// # Errors
+    /// `n` below 4 or above [`MAX_N`].
+    pub fn try_new(n: usize) -> Result<Oska, OskaSizeError> {
+        if (4..=MAX_N).contains(&n) {
+            Ok(Oska::new(n))
+        } else {
+            Err(OskaSizeError(n))
+        }
+    }
+
     /// The start position with `n` pieces a side, white to move.
     ///
     /// # Panics
@@ -236,9 +255,25 @@ impl Oska {
     }
 
     fn can_move(&self, side: Player) -> bool {
-        let mut any = false;
-        self.for_each_move(side, |_, _| any = true);
-        any
+        let g = self.geo();
+        let own = self.pieces[side.index()];
+        let other = self.pieces[side.opponent().index()];
+        let empty = !(own | other);
+        let mut rest = own;
+        while rest != 0 {
+            let from = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if g.steps[side.index()][from]
+                .iter()
+                .any(|&to| empty >> to & 1 == 1)
+                || g.jumps[side.index()][from]
+                    .iter()
+                    .any(|&(over, to)| other >> over & 1 == 1 && empty >> to & 1 == 1)
+            {
+                return true;
+            }
+        }
+        false
     }
 
     /// The result by rule 10's count: more pieces wins, equal is a draw.

@@ -62,6 +62,8 @@ pub struct Ut3 {
     won: [u16; 2],
     /// The blocks the side to move may play in (after the abandon and free-move rules).
     allowed: u16,
+    /// The blocks neither won nor full (kept up to date because playouts ask every ply).
+    open: u16,
     last: Option<Ut3Move>,
     to_move: Player,
     outcome: Option<Outcome>,
@@ -81,6 +83,7 @@ impl Ut3 {
             cells: [[0; 9]; 2],
             won: [0; 2],
             allowed: FULL,
+            open: FULL,
             last: None,
             to_move: Player::First,
             outcome: None,
@@ -187,8 +190,8 @@ impl Ut3 {
         mask.trailing_zeros() as usize
     }
 
-    /// Blocks that are neither won nor full.
-    fn open_blocks(&self) -> u16 {
+    /// Blocks that are neither won nor full, computed from scratch.
+    fn compute_open(&self) -> u16 {
         (0..9)
             .filter(|&b| self.open_cells(b) != 0)
             .fold(0, |m, b| m | 1 << b)
@@ -201,13 +204,16 @@ impl Ut3 {
         self.cells[me][b] |= 1 << p;
         if has_line(self.cells[me][b]) {
             self.won[me] |= 1 << b;
+            self.open &= !(1 << b);
             if has_line(self.won[me]) {
                 self.outcome = Some(Outcome::Win(self.to_move));
             }
+        } else if self.cells[0][b] | self.cells[1][b] == FULL {
+            self.open &= !(1 << b);
         }
         self.last = Some(Ut3Move::from_block_pos(b, p));
         self.to_move = self.to_move.opponent();
-        let open = self.open_blocks();
+        let open = self.open;
         if self.outcome.is_none() && open == 0 {
             self.outcome = Some(Outcome::Draw);
         }
@@ -221,9 +227,18 @@ impl Ut3 {
             if self.outcome.is_some() {
                 break;
             }
+            let a = self.allowed;
+            if a & (a - 1) == 0 {
+                // One block allowed (every non-corner move): no need to weigh blocks.
+                let b = a.trailing_zeros() as usize;
+                let cells = self.open_cells(b);
+                let k = rng.below(cells.count_ones() as usize) as u32;
+                self.place(b, Self::nth_bit(cells, k));
+                continue;
+            }
             let mut open = [0u16; 9];
             let mut total = 0;
-            let mut a = self.allowed;
+            let mut a = a;
             while a != 0 {
                 let b = a.trailing_zeros() as usize;
                 a &= a - 1;
@@ -378,7 +393,8 @@ impl Ut3 {
             }
             g.last = Some(m);
         }
-        let open = g.open_blocks();
+        let open = g.compute_open();
+        g.open = open;
         for s in [Player::First, Player::Second] {
             if has_line(g.won[s.index()]) {
                 g.outcome = Some(Outcome::Win(s));

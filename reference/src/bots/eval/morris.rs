@@ -22,6 +22,8 @@ impl Playable for Morris {
     const NAME: &'static str = "morris";
     /// The game can cycle: a duel this long is adjudicated a draw.
     const MAX_PLIES: usize = 200;
+    /// Random play rarely ends a Morris game once pieces move: capped playouts count as draws.
+    const PLAYOUT_PLIES: usize = 40;
     const SOLVABLE: bool = true;
 
     fn own_score(&self, side: Player) -> i32 {

@@ -9,6 +9,8 @@ use crate::rng::Rng;
 impl Playable for Ut3 {
     const NAME: &'static str = "ut3";
     const MAX_PLIES: usize = 81;
+    /// Measured: 2 → 81%, 5 → 92%, 10 → 97% of decided games against `offensive` (40 games each).
+    const DEFENCE: i32 = 10;
 
     fn own_score(&self, side: Player) -> i32 {
         let (own, other) = self.cell_masks(side);
