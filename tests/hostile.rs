@@ -97,8 +97,9 @@ pub fn corpus() -> &'static Corpus {
 }
 
 /// The compiled Java classes of the corpus, or why there are none.
+static JAVA: OnceLock<Result<(tempfile::TempDir, PathBuf), String>> = OnceLock::new();
+
 pub fn java_classes() -> Result<&'static Path, String> {
-    static JAVA: OnceLock<Result<(tempfile::TempDir, PathBuf), String>> = OnceLock::new();
     JAVA.get_or_init(|| {
         let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
         let src = &corpus().src;
@@ -222,8 +223,9 @@ pub fn run_in(
     );
     let (key, value) = marker.split_once('=').unwrap();
     let mut read_only = vec![corpus().bin.clone()];
-    if let Ok(classes) = java_classes() {
-        read_only.push(classes.to_owned());
+    // Only when a Java test compiled them: the other attacks need not wait for `javac`.
+    if let Some(Ok((_, classes))) = JAVA.get() {
+        read_only.push(classes.clone());
     }
     read_only.push(corpus().src.clone());
     let spec = Spec {
@@ -339,16 +341,6 @@ impl Run {
             "{}",
             self.tier
         );
-    }
-
-    /// Kills what a run left behind (for attacks `basic` does not contain), so the test cleans up.
-    pub fn kill_leftovers(&self) -> usize {
-        let left = processes_with(&self.marker);
-        for &pid in &left {
-            // SAFETY: kill has no memory-safety preconditions; these are the run's own processes.
-            unsafe { libc::kill(pid, libc::SIGKILL) };
-        }
-        left.len()
     }
 
     pub fn stdout(&self) -> String {

@@ -157,6 +157,26 @@ fn io_err(doing: &'static str) -> impl Fn(io::Error) -> SandboxError {
 
 /// Gives the working directory (recursively, links not followed) to the sandbox's uid, so root inside can
 /// write there; the grader, root outside, still reads everything.
+fn give_workdir(dir: &Path) -> io::Result<()> {
+    // The whole tree changes hands: a shared folder given by mistake would be handed to the sandbox.
+    let abs = plan::absolute(dir);
+    let shared = abs == Path::new("/")
+        || abs == plan::absolute(&std::env::temp_dir())
+        || ["/tmp", "/root", "/home", "/etc", "/var"]
+            .iter()
+            .any(|p| abs == Path::new(p))
+        || TOOLCHAIN
+            .iter()
+            .any(|t| Path::new(t).starts_with(&abs) || abs.starts_with(t));
+    if shared {
+        return Err(io::Error::other(format!(
+            "`{}` is a shared folder, not a private working directory",
+            abs.display()
+        )));
+    }
+    chown_tree(dir)
+}
+
 fn chown_tree(dir: &Path) -> io::Result<()> {
     let meta = std::fs::symlink_metadata(dir)?;
     if meta.uid() != SANDBOX_UID || meta.gid() != SANDBOX_UID {
@@ -180,7 +200,8 @@ impl FullSandbox {
         };
         let plan = Plan::new(spec, &self.read_only).map_err(|e| spawn_err(io::Error::other(e)))?;
         std::fs::create_dir_all(plan::ROOT).map_err(io_err("creating the sandbox mount point"))?;
-        chown_tree(&spec.workdir).map_err(io_err("giving the working directory to the sandbox"))?;
+        give_workdir(&spec.workdir)
+            .map_err(io_err("giving the working directory to the sandbox"))?;
         // The init counts towards the process limit.
         let group = Cgroup::create(self.cgroups, spec.limits.memory, spec.limits.processes + 1)
             .map_err(|e| spawn_err(io::Error::other(e)))?;
