@@ -208,6 +208,7 @@ fn tournament() {
             seed: 1,
             jobs,
             stages: &[],
+            knockout: false,
             scoring: grader::arena::standings::Scoring::STANDARD,
             policy: &policy,
         };
@@ -227,7 +228,61 @@ fn tournament() {
     }
 }
 
+/// The reference crate's ladder bots, by entrant index.
+struct Ladder(&'static [&'static str]);
+
+impl<G: ArenaGame + reference::bots::Playable> schedule::SeatMaker<G> for Ladder {
+    fn seat(&self, who: usize, seed: u64) -> Box<dyn Seat<G>> {
+        let pick = grader::arena::games::ladder::<G>(self.0[who], seed).expect("a ladder bot");
+        Box::new(FnSeat::from_pick(pick))
+    }
+}
+
+fn ladder_tournament<G: ArenaGame + reference::bots::Playable>(
+    initial: G,
+    bots: &'static [&'static str],
+    games: u32,
+) {
+    let names: Vec<String> = bots.iter().map(|b| (*b).to_string()).collect();
+    let policy = Policy {
+        limit: None,
+        ..Policy::default()
+    };
+    for jobs in [1, 2] {
+        let plan = Plan {
+            names: &names,
+            games,
+            seed: 1,
+            jobs,
+            stages: &[],
+            knockout: false,
+            scoring: grader::arena::standings::Scoring::STANDARD,
+            policy: &policy,
+        };
+        let t = Instant::now();
+        let r = schedule::run(&initial, &plan, &Ladder(bots), &|_, _| {});
+        let n = r.stages[0].records.len();
+        let secs = t.elapsed().as_secs_f64();
+        println!(
+            "{} round robin of {:?}, {jobs} job(s): {n} games in {secs:.2} s = {:.1} games/s",
+            initial.name(),
+            bots,
+            n as f64 / secs
+        );
+    }
+}
+
 fn main() {
     overhead();
     tournament();
+    ladder_tournament(
+        reference::games::Ut3::new(),
+        &["random", "offensive", "defensive", "mcts:200"],
+        5,
+    );
+    ladder_tournament(
+        reference::games::Sttt::new(),
+        &["random", "offensive", "defensive"],
+        5,
+    );
 }

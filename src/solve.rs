@@ -7,7 +7,7 @@
 //! touched, and the trace goes to a temporary file in PATH's folder that is renamed over PATH only when
 //! complete, so bad input never leaves a partial or stale file behind.
 
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::anyhow;
@@ -145,10 +145,9 @@ fn write_trace(answer: &Answer, path: &Path) -> Result<(), CliError> {
         )));
     }
     // tempfile's errors name the temporary file; the user only knows PATH, so keep just the reason.
-    let tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| cannot(&e.kind()))?;
-    let mut out = BufWriter::with_capacity(256 * 1024, tmp);
-    answer.write_trace(&mut out).map_err(|e| cannot(&e))?;
-    let tmp = out.into_inner().map_err(|e| cannot(&e.into_error()))?;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| cannot(&e.kind()))?;
+    // `write_trace` buffers in large blocks itself; a `BufWriter` would only copy them again.
+    answer.write_trace(&mut tmp).map_err(|e| cannot(&e))?;
     tmp.persist(path).map_err(|e| cannot(&e.error))?;
     Ok(())
 }

@@ -108,6 +108,7 @@ fn a_tournament_is_reproducible_for_any_jobs() {
 
 #[test]
 fn a_staged_tournament_prints_each_stage() {
+    let dir = scratch();
     let out = grader()
         .args([
             "tournament",
@@ -118,7 +119,8 @@ fn a_staged_tournament_prints_each_stage() {
             "random",
             "random",
         ])
-        .args(["--format", "staged", "--seed", "3"])
+        .args(["--format", "staged", "--seed", "3", "--records"])
+        .arg(dir.path())
         .assert()
         .success()
         .get_output()
@@ -128,6 +130,27 @@ fn a_staged_tournament_prints_each_stage() {
     assert!(text.contains("stage 1 group 1"), "{text}");
     assert!(text.contains("stage 1 group 2"), "{text}");
     assert!(text.contains("final"), "{text}");
+    // Groups of 3 and 2 play 6 and 2 games; the four who advance play 12 in the final.
+    for (file, exists) in [
+        ("stage-1-group-1-0006.json", true),
+        ("stage-1-group-1-0007.json", false),
+        ("stage-1-group-2-0002.json", true),
+        ("final-0012.json", true),
+        ("final-0013.json", false),
+    ] {
+        assert_eq!(dir.path().join(file).exists(), exists, "{file}");
+    }
+    let standings: serde_json::Value =
+        serde_json::from_str(&read(&dir.path().join("standings.json"))).unwrap();
+    assert_eq!(standings["stages"][2]["stage"], "final");
+    assert_eq!(
+        standings["stages"][2]["standings"]
+            .as_array()
+            .unwrap()
+            .len(),
+        4
+    );
+    assert!(standings["stages"][2]["standings"][0]["elo"].is_number());
 }
 
 #[test]
@@ -136,7 +159,16 @@ fn a_submission_plays_over_the_persistent_protocol() {
     let good = folder(dir.path(), "first-blank", FIRST_BLANK);
     let records = dir.path().join("records");
     grader()
-        .args(["play", "tictactoe", &good, "random", "--games", "2"])
+        .args([
+            "play",
+            "tictactoe",
+            &good,
+            "random",
+            "--games",
+            "2",
+            "--move-limit",
+            "10s",
+        ])
         .arg("--records")
         .arg(&records)
         .assert()
@@ -157,11 +189,15 @@ fn misbehaving_submissions_lose_cleanly_and_promptly() {
     let config = dir.path().join("arena.toml");
     std::fs::write(
         &config,
-        "[arena]\ngame = \"tictactoe\"\nmove-limit = \"300ms\"\nstartup = \"1s\"\n",
+        "[arena]\ngame = \"tictactoe\"\nmove-limit = \"1s\"\nstartup = \"1s\"\n",
     )
     .unwrap();
     let cases = [
-        ("hangs", "read l; echo ready; sleep 100\n", "timed out"),
+        (
+            "hangs",
+            "read l; echo ready; sleep 100\n",
+            "timed out after",
+        ),
         (
             "floods",
             "read l; echo ready; read l; head -c 100000000 /dev/zero\n",
@@ -250,4 +286,201 @@ fn bad_games_bots_and_configs_are_usage_errors() {
         .stderr(predicates::str::contains(
             "arena.toml:3:14: bad move-limit `soon`",
         ));
+}
+
+#[test]
+fn a_saved_game_replays_and_a_tampered_one_is_refused() {
+    let dir = scratch();
+    let records = dir.path().join("records");
+    grader()
+        .args(["play", "tmmorris", "random", "random", "--seed", "4"])
+        .arg("--records")
+        .arg(&records)
+        .assert()
+        .success();
+    let file = records.join("game-0001.json");
+    let out = grader()
+        .arg("play")
+        .arg("--replay")
+        .arg(&file)
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(text.starts_with("x random vs o random#2"), "{text}");
+    assert!(text.contains("x plays "), "{text}");
+
+    let mut record: serde_json::Value = serde_json::from_str(&read(&file)).unwrap();
+    record["moves"][0]["state"] = serde_json::Value::from("xxxxxxxxx");
+    std::fs::write(&file, record.to_string()).unwrap();
+    grader()
+        .arg("play")
+        .arg("--replay")
+        .arg(&file)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "after move 1 the record says `xxxxxxxxx`",
+        ));
+}
+
+#[test]
+fn every_game_runs_a_bot_tournament_from_the_cli() {
+    for game in ["tictactoe", "tmmorris", "sttt", "ut3", "oska", "oska:5"] {
+        let out = grader()
+            .args([
+                "tournament",
+                game,
+                "random",
+                "offensive",
+                "defensive",
+                "--jobs",
+                "2",
+            ])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(
+            text.lines().filter(|l| l.contains(" ± ")).count(),
+            3,
+            "{game}: {text}"
+        );
+        let games: u32 = text
+            .lines()
+            .filter(|l| l.contains(" ± "))
+            .map(|l| l.split_whitespace().nth(3).unwrap().parse::<u32>().unwrap())
+            .sum();
+        assert_eq!(
+            games, 12,
+            "{game}: each of 6 games counts for two players\n{text}"
+        );
+    }
+}
+
+/// The Python player printed in PROTOCOLS.md, verbatim, so the documentation cannot drift.
+#[test]
+fn the_documented_python_player_works() {
+    let python = Path::new("/usr/bin/python3");
+    if !python.exists() {
+        eprintln!("skipped: /usr/bin/python3 is not installed");
+        return;
+    }
+    let doc = read(&crate::util::repo().join("src/arena/PROTOCOLS.md"));
+    let start = doc.find("```python\n").expect("a python block") + "```python\n".len();
+    let code = &doc[start..start + doc[start..].find("```").unwrap()];
+    let dir = scratch();
+    let sub = dir.path().join("py");
+    std::fs::create_dir_all(&sub).unwrap();
+    std::fs::write(sub.join("player.py"), code).unwrap();
+    let config = dir.path().join("arena.toml");
+    std::fs::write(
+        &config,
+        "[arena]\ngame = \"tictactoe\"\ncommand = [\"/usr/bin/python3\", \"player.py\"]\n",
+    )
+    .unwrap();
+    let out = grader()
+        .arg("play")
+        .arg(&config)
+        .arg(&sub)
+        .args(["random", "--games", "2", "--move-limit", "10s"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        !text.contains("fault") && !text.contains("timed out") && !text.contains("sent `"),
+        "{text}"
+    );
+    assert!(text.contains("py: "), "{text}");
+}
+
+#[test]
+fn move_limit_on_the_command_line_overrides_the_game() {
+    let dir = scratch();
+    let slow = folder(dir.path(), "slow", "read l; echo ready; sleep 100\n");
+    let started = Instant::now();
+    grader()
+        .args(["play", "ut3", &slow, "random", "--move-limit", "200ms"])
+        .timeout(Duration::from_secs(30))
+        .assert()
+        .success()
+        .stdout(predicates::str::contains(
+            "(limit 200 ms + 50 ms margin) on move 1",
+        ));
+    // UT3's own limit is 6 s: the override is what made this quick.
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn a_suite_folder_supplies_its_arena_table() {
+    let dir = scratch();
+    std::fs::write(
+        dir.path().join("suite.toml"),
+        "title = \"Super-TTT\"\nseed = 1\n\n[arena]\ngame = \"sttt\"\nillegal = \"forfeit\"\nmove-cap = 3\n",
+    )
+    .unwrap();
+    grader()
+        .arg("play")
+        .arg(dir.path())
+        .args(["random", "random"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains(
+            "adjudicated a draw after the 3-move cap",
+        ));
+    std::fs::write(dir.path().join("suite.toml"), "title = \"No arena\"\n").unwrap();
+    grader()
+        .arg("play")
+        .arg(dir.path())
+        .args(["random", "random"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("has no `[arena]` table"));
+}
+
+#[test]
+fn super_ttt_forfeits_bad_placements_instead_of_the_game() {
+    let dir = scratch();
+    let stubborn = folder(
+        dir.path(),
+        "stubborn",
+        "while IFS= read -r line; do\n  case \"$line\" in\n    game*) echo ready ;;\n    turn*) echo '((1 . 1) (0 . 3))' ;;\n    end*) exit 0 ;;\n  esac\ndone\n",
+    );
+    let records = dir.path().join("records");
+    grader()
+        .args([
+            "play",
+            "sttt",
+            &stubborn,
+            "random",
+            "--move-limit",
+            "10s",
+            "--records",
+        ])
+        .arg(&records)
+        .assert()
+        .success();
+    let r: serde_json::Value =
+        serde_json::from_str(&read(&records.join("game-0001.json"))).unwrap();
+    assert_ne!(r["ending"], "fault", "{}", r["reason"]);
+    let first = &r["moves"][0];
+    assert_eq!(first["sent"], "((1 . 1) (0 . 3))");
+    assert_eq!(first["applied"], "((1 . 1) ())");
+    assert!(
+        first["forfeited"]
+            .as_str()
+            .unwrap()
+            .contains("outside the board"),
+        "{first}"
+    );
+    // Later turns repeat the now-occupied square: both placements forfeited, the turn passes.
+    assert_eq!(r["moves"][2]["applied"], "(() ())");
 }

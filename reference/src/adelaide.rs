@@ -161,11 +161,19 @@ impl Solution {
     }
 }
 
-/// A [`Solution`] in compact form (raster bytes, no per-line allocation), for writing huge traces fast.
+/// A [`Solution`] in compact form: the visited positions exactly as the search recorded them, turned
+/// into text only while being written, so a half-million-line trace costs no per-line allocation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Answer {
     pub board: Option<[u8; 9]>,
-    pub lines: Vec<Line>,
+    visits: Visits,
+}
+
+/// The recorded visits of either game, and the index of the first one that is written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Visits {
+    TicTacToe(Vec<Visit<TicTacToe>>, usize),
+    Morris(Vec<Visit<Morris>>, usize),
 }
 
 /// One line of the visited file, compactly.
@@ -175,12 +183,74 @@ pub struct Line {
     pub value: i32,
 }
 
+/// The games whose positions are 3×3 rasters.
+trait Raster: Game {
+    fn raster(&self) -> [u8; 9];
+}
+
+impl Raster for TicTacToe {
+    fn raster(&self) -> [u8; 9] {
+        self.cells()
+    }
+}
+
+impl Raster for Morris {
+    fn raster(&self) -> [u8; 9] {
+        *self.cells()
+    }
+}
+
+fn try_each<G: Raster, E>(
+    visits: &[Visit<G>],
+    mut f: impl FnMut(Line) -> Result<(), E>,
+) -> Result<(), E> {
+    visits.iter().try_for_each(|v| {
+        f(Line {
+            state: v.state.raster(),
+            value: v.value,
+        })
+    })
+}
+
 impl Answer {
     fn none() -> Answer {
         Answer {
             board: None,
-            lines: Vec::new(),
+            visits: Visits::TicTacToe(Vec::new(), 0),
         }
+    }
+
+    /// How many lines the visited file has.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        match &self.visits {
+            Visits::TicTacToe(v, start) => v.len() - start,
+            Visits::Morris(v, start) => v.len() - start,
+        }
+    }
+
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Calls `f` with each line in order, stopping at the first error.
+    pub fn try_for_each_line<E>(&self, f: impl FnMut(Line) -> Result<(), E>) -> Result<(), E> {
+        match &self.visits {
+            Visits::TicTacToe(v, start) => try_each(&v[*start..], f),
+            Visits::Morris(v, start) => try_each(&v[*start..], f),
+        }
+    }
+
+    /// The lines of the visited file.
+    #[must_use]
+    pub fn lines(&self) -> Vec<Line> {
+        let mut out = Vec::with_capacity(self.len());
+        let _ = self.try_for_each_line(|l| {
+            out.push(l);
+            Ok::<(), ()>(())
+        });
+        out
     }
 
     /// `"BOARD\n"`, or `""` when no move is possible.
@@ -190,26 +260,27 @@ impl Answer {
             .map_or(String::new(), |b| format!("{}\n", raster_string(&b)))
     }
 
-    /// Writes the visited file's contents.
+    /// Writes the visited file's contents, assembled in 64 KiB blocks.
     pub fn write_trace(&self, out: &mut impl Write) -> io::Result<()> {
-        let mut buf = Vec::with_capacity(64 * 1024);
-        for l in &self.lines {
-            push_line(&mut buf, l);
-            if buf.len() >= 60 * 1024 {
-                out.write_all(&buf)?;
-                buf.clear();
+        let mut block = vec![0u8; 64 * 1024];
+        let mut len = 0;
+        self.try_for_each_line(|l| {
+            if len + MAX_LINE > block.len() {
+                out.write_all(&block[..len])?;
+                len = 0;
             }
-        }
-        out.write_all(&buf)
+            len += put_line(&mut block[len..len + MAX_LINE], &l);
+            Ok::<(), io::Error>(())
+        })?;
+        out.write_all(&block[..len])
     }
 
     /// The visited file's contents as one string.
     #[must_use]
     pub fn trace_text(&self) -> String {
-        let mut buf = Vec::with_capacity(self.lines.len() * 13);
-        for l in &self.lines {
-            push_line(&mut buf, l);
-        }
+        let mut buf = Vec::new();
+        self.write_trace(&mut buf)
+            .expect("writing to memory cannot fail");
         String::from_utf8(buf).expect("raster bytes and digits are ASCII")
     }
 
@@ -218,7 +289,7 @@ impl Answer {
         Solution {
             board: self.board.map(|b| raster_string(&b)),
             trace: self
-                .lines
+                .lines()
                 .iter()
                 .map(|l| TraceLine {
                     state: raster_string(&l.state),
@@ -233,27 +304,29 @@ fn raster_string(cells: &[u8; 9]) -> String {
     cells.iter().map(|&b| char::from(b)).collect()
 }
 
-/// Appends `STATE VALUE\n` without allocating.
-fn push_line(buf: &mut Vec<u8>, line: &Line) {
-    buf.extend_from_slice(&line.state);
-    buf.push(b' ');
-    let v = line.value;
-    if v < 0 {
-        buf.push(b'-');
+/// The longest line: 9 cells, a space, a sign and 10 digits, a newline.
+const MAX_LINE: usize = 9 + 1 + 11 + 1;
+
+/// Writes `STATE VALUE\n` at the start of `out` (at least `MAX_LINE` bytes) and returns its length.
+/// Fixed-size copies and no allocation: this runs half a million times for the blank board.
+fn put_line(out: &mut [u8], line: &Line) -> usize {
+    out[..9].copy_from_slice(&line.state);
+    out[9] = b' ';
+    let mut n = 10;
+    if line.value < 0 {
+        out[n] = b'-';
+        n += 1;
     }
-    let mut n = v.unsigned_abs();
-    let mut digits = [0u8; 10];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
+    let v = line.value.unsigned_abs();
+    let digits = v.checked_ilog10().unwrap_or(0) as usize + 1;
+    let mut rest = v;
+    for i in (0..digits).rev() {
+        out[n + i] = b'0' + (rest % 10) as u8;
+        rest /= 10;
     }
-    buf.extend_from_slice(&digits[i..]);
-    buf.push(b'\n');
+    n += digits;
+    out[n] = b'\n';
+    n + 1
 }
 
 /// The tic-tac-toe solver: what `tictactoe STATE PATH [prune [PLY]]` prints and writes.
@@ -277,8 +350,18 @@ pub fn tictactoe_answer(state: &str, mode: Mode, variant: Variant) -> Result<Ans
     } else {
         Variant::Golden
     };
+    // The tree below n blanks has at most n!/n! + n!/(n-1)! + ... + n!/0! nodes.
+    let (mut capacity, mut falling) = (1usize, 1usize);
+    for k in (1..=root.blanks() as usize).rev() {
+        falling *= k;
+        capacity += falling;
+    }
     let searched = match mode {
-        Mode::Plain => search::minimax(&root, &search::Utility, plain_options(None)),
+        Mode::Plain => {
+            let mut o = plain_options(None);
+            o.capacity = capacity;
+            search::minimax(&root, &search::Utility, o)
+        }
         Mode::Prune => search::alphabeta(&root, &search::Utility, ab_options(None, variant)),
         Mode::Ply(n) => {
             let eval = TicTacToeEval {
@@ -291,7 +374,7 @@ pub fn tictactoe_answer(state: &str, mode: Mode, variant: Variant) -> Result<Ans
             }
         }
     };
-    Ok(answer(searched, variant, |s| *s.cells()))
+    Ok(answer(searched, variant, Visits::TicTacToe))
 }
 
 /// The Three Men's Morris solver: what `tmmorris STATE PATH PLY TURN` prints and writes. Always
@@ -343,7 +426,7 @@ pub fn tmmorris_answer(
             limit: MAX_NODES,
         });
     }
-    Ok(answer(searched, variant, |s| *s.cells()))
+    Ok(answer(searched, variant, Visits::Morris))
 }
 
 fn plain_options(ply: Option<u32>) -> search::Minimax {
@@ -352,6 +435,7 @@ fn plain_options(ply: Option<u32>) -> search::Minimax {
         repetition: false,
         trace: true,
         max_nodes: Some(MAX_NODES),
+        capacity: 0,
     }
 }
 
@@ -361,6 +445,7 @@ fn ab_options(ply: Option<u32>, variant: Variant) -> AlphaBeta {
         repetition: false,
         trace: true,
         max_nodes: Some(MAX_NODES),
+        capacity: 0,
         cut: if variant == Variant::PruneStrict {
             Cut::BeyondBound
         } else {
@@ -379,26 +464,23 @@ fn ab_options(ply: Option<u32>, variant: Variant) -> AlphaBeta {
     }
 }
 
-fn answer<G: Game>(
+fn answer<G: Raster>(
     searched: Searched<G>,
     variant: Variant,
-    cells: impl Fn(&G) -> [u8; 9],
+    wrap: fn(Vec<Visit<G>>, usize) -> Visits,
 ) -> Answer {
     let root = &searched.trace.visits[0].state;
-    let board = searched.best.map(|mv| cells(&root.after(mv)));
-    let line = |v: &Visit<G>| Line {
-        state: cells(&v.state),
-        value: v.value,
-    };
-    let skip = usize::from(variant != Variant::WithRoot);
-    let lines = if variant == Variant::PostOrder {
+    let board = searched.best.map(|mv| root.after(mv).raster());
+    let visits = if variant == Variant::PostOrder {
         let mut post = searched.trace.into_post_order();
         post.pop(); // the root comes last in post-order
-        post.iter().map(line).collect()
+        wrap(post, 0)
     } else {
-        searched.trace.visits.iter().skip(skip).map(line).collect()
+        // The root comes first in pre-order; skipping it by index avoids moving the whole trace.
+        let start = usize::from(variant != Variant::WithRoot);
+        wrap(searched.trace.visits, start)
     };
-    Answer { board, lines }
+    Answer { board, visits }
 }
 
 /// E(s) at the ply limit and, as the handout requires, for finished games reached before it too.
@@ -412,11 +494,11 @@ impl Evaluator<TicTacToe> for TicTacToeEval {
         if self.terminal_utility {
             outcome.utility()
         } else {
-            tictactoe::evaluate(state.cells())
+            tictactoe::evaluate(&state.cells())
         }
     }
     fn horizon(&self, state: &TicTacToe) -> i32 {
-        tictactoe::evaluate(state.cells())
+        tictactoe::evaluate(&state.cells())
     }
 }
 

@@ -19,7 +19,7 @@ fn printed_boards_are_legal_successors_and_wins_in_one_are_taken() {
             let a = tmmorris_answer(&state, ply, m.to_move(), Variant::Golden).unwrap();
             let Some(board) = a.board else {
                 assert!(m.outcome().is_some(), "{state}: no move printed");
-                assert!(a.lines.is_empty());
+                assert!(a.is_empty());
                 continue;
             };
             let next = successors
@@ -41,7 +41,7 @@ fn a_deep_search_ends_thanks_to_the_repetition_rule() {
     let m = Morris::from_raster("xo-ox-o-x", reference::Player::Second).unwrap();
     let a = tmmorris_answer(&m.encode(), 13, m.to_move(), Variant::Golden).unwrap();
     assert!(a.board.is_some());
-    assert!(!a.lines.is_empty());
+    assert!(!a.is_empty());
 }
 
 #[test]
@@ -53,4 +53,33 @@ fn a_search_too_large_is_refused() {
         err,
         "the search from `xo-ox-o-x` with ply 60 visits more than 5000000 nodes; use a smaller ply"
     );
+}
+
+#[test]
+fn the_game_is_a_draw_and_perfect_play_never_loses_a_won_position() {
+    use reference::search::{Solved, Table};
+    let reachable = Table::solve(&[Morris::new()]);
+    assert_eq!(reachable.get(&Morris::new()), Some(Solved::Draw));
+    // Rooted at every legal position, so that positions no game reaches are solved too.
+    let all = Morris::all_positions();
+    let table = Table::solve(&all);
+    assert_eq!(table.len(), all.len());
+    assert_eq!(table.get(&Morris::new()), Some(Solved::Draw));
+    for m in &all {
+        let Some(Solved::Win { winner, plies }) = table.get(m) else {
+            continue;
+        };
+        if winner == m.to_move() && plies > 0 {
+            let next = m.after(table.best_move(m).unwrap());
+            assert_eq!(
+                table.get(&next),
+                Some(Solved::Win {
+                    winner,
+                    plies: plies - 1
+                }),
+                "{}",
+                m.encode()
+            );
+        }
+    }
 }

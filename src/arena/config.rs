@@ -40,6 +40,9 @@ pub struct RawArena {
     /// The submission's command: program, then argument templates (per-move: `{state}`, `{side}`,
     /// `{last}`, `{limit-ms}`, `{seed}`).
     pub command: Option<Vec<String>>,
+    /// Arguments appended to a built submission's run command (per-move templates, as in `command`),
+    /// for suites whose language recipes say how to build and run.
+    pub args: Option<Vec<String>>,
     /// Per-move limit, e.g. `"1s"`, `"6s"`; `"none"` for no limit.
     pub move_limit: Option<Spanned<String>>,
     /// Added to every limit for scheduler noise (default `"50ms"`).
@@ -60,6 +63,9 @@ pub struct RawArena {
     /// everyone left always follows.
     #[serde(default)]
     pub stage: Vec<RawStage>,
+    /// After the stages: `round-robin` (default) or `knockout` (000's semi-finals and final).
+    #[serde(rename = "final")]
+    pub finale: Option<Spanned<String>>,
     pub dialogue: Option<RawDialogue>,
 }
 
@@ -97,6 +103,8 @@ pub struct RawDialogue {
     #[serde(default = "default_send")]
     pub send: String,
     pub reply: Spanned<String>,
+    /// The program's end-of-game message, checked after the last move.
+    pub end: Option<Spanned<String>>,
     pub expect_timeout: Option<Spanned<String>>,
 }
 
@@ -126,10 +134,13 @@ pub struct ArenaConfig {
     pub game: String,
     pub protocol: Protocol,
     pub command: Option<Vec<String>>,
+    pub args: Option<Vec<String>>,
     pub policy: Policy,
     pub games: u32,
     pub scoring: Scoring,
     pub stages: Vec<Stage>,
+    /// The staged format ends in a knockout instead of a round robin.
+    pub knockout: bool,
 }
 
 /// A config that cannot be used; the location is `path:line:col` when the file is known.
@@ -344,6 +355,13 @@ pub fn validate(
         });
     }
 
+    let knockout = word(
+        &raw.finale,
+        &["round-robin", "knockout"],
+        "round-robin",
+        "final format",
+    )? == "knockout";
+
     let regex = |s: &Spanned<String>| {
         Regex::new(s.get_ref()).map_err(|e| {
             bad(
@@ -383,6 +401,7 @@ pub fn validate(
                 prompt: regex(&d.prompt)?,
                 send: d.send.clone(),
                 reply: regex(&d.reply)?,
+                end: d.end.as_ref().map(regex).transpose()?,
                 expect_timeout: duration(
                     &d.expect_timeout,
                     Some(Duration::from_secs(5)),
@@ -407,6 +426,7 @@ pub fn validate(
         game,
         protocol,
         command: raw.command.clone(),
+        args: raw.args.clone(),
         policy: Policy {
             limit,
             margin,
@@ -417,6 +437,7 @@ pub fn validate(
         games,
         scoring,
         stages,
+        knockout,
     })
 }
 
@@ -461,6 +482,7 @@ mod tests {
         assert_eq!(c.policy.margin, DEFAULT_MARGIN);
         assert_eq!(c.scoring, Scoring::UT3);
         assert_eq!(c.stages.len(), 2);
+        assert!(!c.knockout);
         assert_eq!(c.policy.move_cap, Some(81));
 
         let c =

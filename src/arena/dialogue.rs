@@ -38,6 +38,8 @@ pub struct Script {
     pub send: String,
     /// The program's own move; the named group `move` (or the whole match) is its notation.
     pub reply: Regex,
+    /// The program's end-of-game message (WPI: "detects the end"), checked after the last move.
+    pub end: Option<Regex>,
     /// How long each expect may wait when no per-move clock applies (the opening, mostly).
     pub expect_timeout: Duration,
 }
@@ -171,7 +173,7 @@ impl<G: ArenaGame> Seat<G> for DialogueSeat {
         };
         // The program's stderr is not part of the dialogue, but it must never fill up and block it.
         if let Some(stderr) = running.take_stderr() {
-            super::persistent::drain_stderr(stderr, Arc::default());
+            let _reader = super::persistent::drain_stderr(stderr, Arc::default());
         }
         self.live = Some(Live {
             running,
@@ -230,8 +232,25 @@ impl<G: ArenaGame> Seat<G> for DialogueSeat {
         }
     }
 
-    fn finish(&mut self, _summary: &str) {
+    /// With an `end` pattern: tells the program the opponent's last move if it has not seen it, then
+    /// waits for its end-of-game message.
+    fn finish(&mut self, _summary: &str, unseen: Option<&str>) -> Option<String> {
+        let end = self.script.end.clone()?;
+        self.live.as_ref()?;
+        let deadline = Some(Instant::now() + self.script.expect_timeout);
+        if let Some(theirs) = unseen {
+            let prompt = self.script.prompt.clone();
+            if let Found::Match(_) = self.expect(&prompt, deadline) {
+                let text = self.script.send.replace("{move}", theirs);
+                let _ = self.send(&text, deadline);
+            }
+        }
+        let note = match self.expect(&end, deadline) {
+            Found::Match(text) => format!("{} announced the end: `{text}`", self.side),
+            Found::Fault(_) => format!("{} did not announce the end of the game", self.side),
+        };
         self.stop();
+        Some(note)
     }
 }
 

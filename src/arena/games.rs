@@ -1,10 +1,13 @@
 //! The seed games as the arena sees them: names, side names, boards for `--show`, tie-breaks and
 //! forfeits, each from its handout.
 
+use reference::bots::{bot, Playable};
+use reference::games::sttt::{Placement, Sttt, Turn};
 use reference::games::tictactoe::TicTacToe;
 use reference::games::tmmorris::Morris;
+use reference::games::{Oska, Ut3};
 use reference::rng::Rng;
-use reference::Notation;
+use reference::{Notation, Player};
 
 use super::game::ArenaGame;
 use super::seat::Pick;
@@ -44,6 +47,157 @@ impl ArenaGame for Morris {
     }
 }
 
+fn mark(p: Option<Player>) -> char {
+    match p {
+        Some(Player::First) => 'x',
+        Some(Player::Second) => 'o',
+        None => '.',
+    }
+}
+
+impl ArenaGame for Sttt {
+    fn name(&self) -> String {
+        "sttt".into()
+    }
+
+    /// The handout's diagram: little boards in big-board order, `|` and `-` between them, won big
+    /// squares listed underneath.
+    fn render(&self) -> String {
+        let mut out = String::new();
+        for br in 0..3u8 {
+            if br > 0 {
+                out.push_str("---+---+---\n");
+            }
+            for lr in 0..3u8 {
+                let row: Vec<String> = (0..3u8)
+                    .map(|bc| {
+                        (0..3u8)
+                            .map(|lc| {
+                                mark(self.square(Placement {
+                                    big: br * 3 + bc,
+                                    little: lr * 3 + lc,
+                                }))
+                            })
+                            .collect()
+                    })
+                    .collect();
+                out.push_str(&row.join("|"));
+                out.push('\n');
+            }
+        }
+        let won: Vec<String> = (0..9)
+            .filter_map(|b| {
+                self.big_winner(b)
+                    .map(|p| format!("{} by {}", b + 1, mark(Some(p))))
+            })
+            .collect();
+        if won.is_empty() {
+            out.pop();
+        } else {
+            out.push_str(&format!("big squares won: {}", won.join(", ")));
+        }
+        out
+    }
+
+    /// Handout rule 7: each illegal or ill-formatted placement is ignored and forfeited; the legal
+    /// ones of the reply stand, in order (possibly none: the turn passes).
+    fn forfeit(&self, reply: &str) -> Option<Turn> {
+        let mut probe = self.clone();
+        let report = probe.apply_lenient(&Sttt::parse_lenient(reply));
+        let mut placed = report
+            .placements
+            .iter()
+            .filter_map(|r| r.clone().ok().flatten());
+        Some(Turn {
+            first: placed.next(),
+            second: placed.next(),
+        })
+    }
+}
+
+impl ArenaGame for Ut3 {
+    fn name(&self) -> String {
+        "ut3".into()
+    }
+
+    /// The handout's `move_by_opponent` on the first move.
+    fn no_move() -> &'static str {
+        "(-1, -1)"
+    }
+
+    fn render(&self) -> String {
+        let mut out = String::new();
+        for r in 0..9 {
+            if r > 0 && r % 3 == 0 {
+                out.push_str("------+-------+------\n");
+            }
+            for c in 0..9 {
+                if c > 0 && c % 3 == 0 {
+                    out.push_str("| ");
+                }
+                out.push(mark(self.cell(r, c)));
+                out.push(' ');
+            }
+            out.pop();
+            out.push('\n');
+        }
+        out.pop();
+        out
+    }
+
+    /// 002: "the team with more number of blocks ..., else more corner cells".
+    fn tie_break(&self) -> Option<Player> {
+        self.draw_tiebreak()
+    }
+}
+
+impl ArenaGame for Oska {
+    fn name(&self) -> String {
+        if self.n() == 4 {
+            "oska".into()
+        } else {
+            format!("oska:{}", self.n())
+        }
+    }
+
+    fn side_name(side: Player) -> &'static str {
+        match side {
+            Player::First => "white",
+            Player::Second => "black",
+        }
+    }
+
+    /// The rows centred, as the handout draws the board: white (`w`) at the top, black (`b`) below.
+    fn render(&self) -> String {
+        let rows = self.rows();
+        let widest = rows.iter().map(Vec::len).max().unwrap_or(0);
+        rows.iter()
+            .map(|row| {
+                let cells: Vec<&str> = row
+                    .iter()
+                    .map(|c| match c {
+                        Some(Player::First) => "w",
+                        Some(Player::Second) => "b",
+                        None => ".",
+                    })
+                    .collect();
+                format!("{}{}", " ".repeat(widest - row.len()), cells.join(" "))
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}
+
+/// A bot from the reference crate's ladder (`random`, `offensive`, `defensive`, `minimax:D`, `mcts:N`,
+/// `perfect`), as a move picker.
+///
+/// # Errors
+/// The reference crate's reason the spec names no bot for this game.
+pub fn ladder<G: ArenaGame + Playable>(spec: &str, seed: u64) -> Result<Pick<G>, String> {
+    let mut b = bot::<G>(spec, seed).map_err(|e| e.to_string())?;
+    Ok(Box::new(move |state: &G| b.choose(state)))
+}
+
 /// The arena's own uniform random player: a legal move chosen with the seeded RNG. Every game has it
 /// even where the reference crate offers no bots.
 #[must_use]
@@ -55,18 +209,4 @@ pub fn random<G: ArenaGame>(seed: u64) -> Pick<G> {
         state.legal_moves(&mut moves);
         moves[rng.below(moves.len())]
     })
-}
-
-/// Bots for games without a ladder yet: `random` only.
-///
-/// # Errors
-/// Any other spec.
-pub fn random_only<G: ArenaGame>(spec: &str, seed: u64) -> Result<Pick<G>, String> {
-    if spec == "random" {
-        Ok(random::<G>(seed))
-    } else {
-        Err(format!(
-            "no bot `{spec}` and no folder of that name\nhint: this build offers `random` for this game, or name a submission folder"
-        ))
-    }
 }

@@ -13,12 +13,15 @@ pub mod players;
 pub mod record;
 pub mod referee;
 pub mod registry;
+pub mod replay;
 pub mod schedule;
 pub mod seat;
 pub mod setup;
 pub mod standings;
 pub mod tournament;
 
+#[cfg(test)]
+mod gametests;
 #[cfg(test)]
 mod proctests;
 #[cfg(test)]

@@ -29,6 +29,7 @@ pub struct PersistentSeat {
     startup: Duration,
     live: Option<Live>,
     stderr: Arc<Mutex<Vec<u8>>>,
+    drain: Option<std::thread::JoinHandle<()>>,
 }
 
 struct Live {
@@ -48,6 +49,7 @@ impl PersistentSeat {
             startup,
             live: None,
             stderr: Arc::new(Mutex::new(Vec::new())),
+            drain: None,
         }
     }
 
@@ -104,6 +106,14 @@ impl PersistentSeat {
             }
             live.running.kill();
         }
+        // Let the stderr reader catch up to the end of the pipe, but never wait on a process that
+        // escaped the group and still holds it.
+        if let Some(drain) = self.drain.take() {
+            let until = Instant::now() + Duration::from_millis(100);
+            while !drain.is_finished() && Instant::now() < until {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
     }
 }
 
@@ -127,7 +137,7 @@ impl<G: ArenaGame> Seat<G> for PersistentSeat {
             return Err(Reply::Broken("the sandbox gave no pipes".into()));
         };
         if let Some(stderr) = running.take_stderr() {
-            drain_stderr(stderr, Arc::clone(&self.stderr));
+            self.drain = Some(drain_stderr(stderr, Arc::clone(&self.stderr)));
         }
         self.live = Some(Live {
             running,
@@ -165,13 +175,14 @@ impl<G: ArenaGame> Seat<G> for PersistentSeat {
         reply
     }
 
-    fn finish(&mut self, summary: &str) {
+    fn finish(&mut self, summary: &str, _unseen: Option<&str>) -> Option<String> {
         if let Some(live) = self.live.as_mut() {
             let line = format!("end\t{summary}\n");
             let soon = Some(Instant::now() + Duration::from_millis(20));
             let _ = lines::write_all(&mut live.stdin, line.as_bytes(), soon);
         }
         self.stop();
+        None
     }
 
     fn stderr_tail(&mut self) -> Option<String> {
@@ -187,7 +198,10 @@ impl Drop for PersistentSeat {
 }
 
 /// Keeps the tail of a player's stderr without ever blocking the player on a full pipe.
-pub(crate) fn drain_stderr(mut file: File, keep: Arc<Mutex<Vec<u8>>>) {
+pub(crate) fn drain_stderr(
+    mut file: File,
+    keep: Arc<Mutex<Vec<u8>>>,
+) -> std::thread::JoinHandle<()> {
     std::thread::spawn(move || {
         let mut chunk = [0u8; 8 * 1024];
         while let Ok(n) = file.read(&mut chunk) {
@@ -202,5 +216,5 @@ pub(crate) fn drain_stderr(mut file: File, keep: Arc<Mutex<Vec<u8>>>) {
                 }
             }
         }
-    });
+    })
 }

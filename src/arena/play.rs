@@ -21,11 +21,17 @@ use super::schedule::SeatMaker;
 pub struct Args {
     /// A game (`tictactoe`, `tmmorris`, `sttt`, `ut3`, `oska`, `oska:5`), an arena TOML file, or a
     /// suite folder with an `[arena]` table.
-    pub game: String,
+    #[arg(required_unless_present = "replay")]
+    pub game: Option<String>,
     /// The first player: a bot spec (`random`, `minimax:3`, ...) or a submission folder.
-    pub a: String,
+    #[arg(required_unless_present = "replay")]
+    pub a: Option<String>,
     /// The second player.
-    pub b: String,
+    #[arg(required_unless_present = "replay")]
+    pub b: Option<String>,
+    /// Show a saved game record move by move instead of playing.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["games", "show", "records"])]
+    pub replay: Option<PathBuf>,
     /// Games to play; colours alternate, `A` moving first in the first game.
     #[arg(long, default_value_t = 1)]
     pub games: u32,
@@ -35,13 +41,31 @@ pub struct Args {
     /// Print the board after every move.
     #[arg(long)]
     pub show: bool,
+    /// Per-move limit for submissions, overriding the game's or suite's (`500ms`, `2s`, `none`).
+    #[arg(long, value_name = "DURATION")]
+    pub move_limit: Option<String>,
     /// Save each game's record as JSON in this folder.
     #[arg(long, value_name = "DIR")]
     pub records: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> CmdResult {
-    let config = super::setup::event(&args.game).map_err(CliError::usage)?;
+    if let Some(file) = &args.replay {
+        let record = super::replay::load(file).map_err(CliError::usage)?;
+        let game = record.game.clone();
+        let text = dispatch(&game, super::replay::Replay { record })
+            .map_err(CliError::usage)?
+            .map_err(|e| {
+                CliError::usage(e.context(format!("cannot replay `{}`", file.display())))
+            })?;
+        super::setup::emit(&text);
+        return Ok(Exit::Success);
+    }
+    let game_arg = args.game.clone().unwrap_or_default();
+    let mut config = super::setup::event(&game_arg).map_err(CliError::usage)?;
+    if let Some(text) = &args.move_limit {
+        config.policy.limit = super::setup::limit(text).map_err(CliError::usage)?;
+    }
     let game = config.game.clone();
     dispatch(&game, Match2 { args, config }).map_err(CliError::usage)?
 }
@@ -64,7 +88,10 @@ impl Visitor for Match2 {
 
     fn visit<G: ArenaGame>(self, initial: G, bots: MakeBot<G>) -> CmdResult {
         let Match2 { args, config } = self;
-        let words = [args.a.clone(), args.b.clone()];
+        let words = [
+            args.a.clone().unwrap_or_default(),
+            args.b.clone().unwrap_or_default(),
+        ];
         let entrants = resolve::<G>(&words, &config, bots).map_err(CliError::usage)?;
         let names = [entrants[0].name.clone(), entrants[1].name.clone()];
         let maker = Maker {
@@ -86,16 +113,16 @@ impl Visitor for Match2 {
                 players: [names[order[0]].clone(), names[order[1]].clone()],
                 seed,
             };
-            println!(
-                "game {}: {} {} vs {} {} (seed {seed})",
+            super::setup::emit(&format!(
+                "game {}: {} {} vs {} {} (seed {seed})\n",
                 k + 1,
                 G::side_name(reference::Player::First),
                 who.players[0],
                 G::side_name(reference::Player::Second),
                 who.players[1],
-            );
+            ));
             if args.show {
-                println!("{}\n", initial.render());
+                super::setup::emit(&format!("{}\n\n", initial.render()));
             }
             let show = args.show;
             let record = play(
@@ -115,26 +142,26 @@ impl Visitor for Match2 {
                             .as_ref()
                             .map(|w| format!(" (forfeited: {w})"))
                             .unwrap_or_default();
-                        println!(
-                            "{side} plays {}{note} in {}\n{}\n",
+                        super::setup::emit(&format!(
+                            "{side} plays {}{note} in {}\n{}\n\n",
                             m.applied,
                             seconds(std::time::Duration::from_micros(m.micros)),
                             state.render()
-                        );
+                        ));
                     }
                 },
             );
-            println!("{}", record.summary());
+            super::setup::emit(&format!("{}\n", record.summary()));
             match record.result {
                 GameResult::Win(s) => tally[order[s]] += 1,
                 GameResult::Draw { .. } => draws += 1,
             }
             records.push(record);
         }
-        println!(
-            "{}: {} won, {}: {} won, {draws} drawn",
+        super::setup::emit(&format!(
+            "{}: {} won, {}: {} won, {draws} drawn\n",
             names[0], tally[0], names[1], tally[1]
-        );
+        ));
         if let Some(dir) = &args.records {
             super::setup::save(dir, "game-", &records).map_err(CliError::internal)?;
         }

@@ -27,6 +27,9 @@ pub struct Entrant {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Kind {
     Bot(String),
+    /// A submission the build step compiled from the suite's recipes: it runs its `command` in its
+    /// scratch copy; per-move argument templates come from the arena config's `args`.
+    Built(crate::build::Built),
     /// A submission folder and the command that runs its player there.
     Program {
         dir: PathBuf,
@@ -137,11 +140,6 @@ pub struct Maker<G: ArenaGame> {
 
 impl<G: ArenaGame> Maker<G> {
     fn program(&self, dir: &Path, command: &[String]) -> Box<dyn Seat<G>> {
-        let Some(sandbox) = self.sandbox.clone() else {
-            return Box::new(ScriptSeat::new(vec![Reply::Broken(
-                "no sandbox is available to run submissions".into(),
-            )]));
-        };
         let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
         let program = match command.first() {
             Some(p) if p.starts_with("./") => dir.join(&p[2..]).into_os_string(),
@@ -156,6 +154,21 @@ impl<G: ArenaGame> Maker<G> {
             stdin: Stdin::Null,
             limits: game_limits(&self.config),
             read_only: vec![dir],
+        };
+        self.protocol_seat(spec)
+    }
+
+    fn built(&self, built: &crate::build::Built) -> Box<dyn Seat<G>> {
+        let args = self.config.args.clone().unwrap_or_default();
+        let spec = built.spec(&args, &built.dir, Stdin::Piped, &game_limits(&self.config));
+        self.protocol_seat(spec)
+    }
+
+    fn protocol_seat(&self, spec: Spec) -> Box<dyn Seat<G>> {
+        let Some(sandbox) = self.sandbox.clone() else {
+            return Box::new(ScriptSeat::new(vec![Reply::Broken(
+                "no sandbox is available to run submissions".into(),
+            )]));
         };
         match &self.config.protocol {
             Protocol::Persistent { startup } => {
@@ -177,6 +190,7 @@ impl<G: ArenaGame> SeatMaker<G> for Maker<G> {
                 Err(why) => Box::new(ScriptSeat::new(vec![Reply::Broken(why)])),
             },
             Kind::Program { dir, command } => self.program(dir, command),
+            Kind::Built(built) => self.built(built),
         }
     }
 }

@@ -51,9 +51,11 @@ fn player(dir: &Path, name: &str, on_turn: &str) -> PersistentSeat {
     PersistentSeat::new(basic(), spec, Duration::from_secs(5))
 }
 
-fn against_script(seat: &mut PersistentSeat) -> (GameRecord, Duration) {
+/// Plays `seat` as o against a script. Faulty players get a short clock so the test is quick; the good
+/// one a long clock, so a loaded machine cannot make it time out.
+fn against_script(seat: &mut PersistentSeat, limit: Duration) -> (GameRecord, Duration) {
     let policy = Policy {
-        limit: Some(Duration::from_millis(300)),
+        limit: Some(limit),
         ..Policy::default()
     };
     let mut other = ScriptSeat::new(vec![Reply::Line("1".into())]);
@@ -71,14 +73,14 @@ fn assert_loses(r: &GameRecord, took: Duration, reason: &str) {
     assert_eq!(r.result, GameResult::Win(0), "{}", r.reason);
     assert_eq!(r.ending, Ending::Fault);
     assert!(r.reason.contains(reason), "`{}` lacks `{reason}`", r.reason);
-    assert!(took < Duration::from_secs(3), "took {took:?}");
+    assert!(took < Duration::from_secs(4), "took {took:?}");
 }
 
 #[test]
 fn a_well_behaved_player_finishes_the_game() {
     let dir = tempfile::tempdir().unwrap();
     let mut seat = player(dir.path(), "good.sh", "echo 2");
-    let (r, _) = against_script(&mut seat);
+    let (r, _) = against_script(&mut seat, Duration::from_secs(5));
     // 1,2,1,2,1,2,1 = 10 → x wins on turn 7, by the rules.
     assert_eq!(r.ending, Ending::Rules, "{}", r.reason);
     assert_eq!(r.moves.len(), 7);
@@ -112,7 +114,7 @@ fn process_faults_lose_cleanly() {
     ];
     for (name, on_turn, reason) in cases {
         let mut seat = player(dir.path(), name, on_turn);
-        let (r, took) = against_script(&mut seat);
+        let (r, took) = against_script(&mut seat, Duration::from_secs(1));
         assert_loses(&r, took, reason);
     }
     // The forked pipe-holder went with its parent's group: dead (gone or a zombie awaiting init).
@@ -141,7 +143,7 @@ fn a_player_that_never_says_ready_loses_at_the_start() {
         read_only: Vec::new(),
     };
     let mut seat = PersistentSeat::new(basic(), spec, Duration::from_millis(500));
-    let (r, took) = against_script(&mut seat);
+    let (r, took) = against_script(&mut seat, Duration::from_millis(300));
     assert_loses(
         &r,
         took,
@@ -169,7 +171,7 @@ fn per_move(dir: &Path, name: &str, body: &str) -> super::permove::PerMoveSeat {
 fn per_move_players_answer_with_the_next_state() {
     let dir = tempfile::tempdir().unwrap();
     let policy = Policy {
-        limit: Some(Duration::from_millis(300)),
+        limit: Some(Duration::from_secs(2)),
         reply: super::referee::ReplyForm::State,
         ..Policy::default()
     };
@@ -218,7 +220,7 @@ fn per_move_players_answer_with_the_next_state() {
         );
         assert_eq!(r.result, GameResult::Win(1), "{}", r.reason);
         assert!(r.reason.contains(reason), "{}", r.reason);
-        assert!(t.elapsed() < Duration::from_secs(3));
+        assert!(t.elapsed() < Duration::from_secs(5));
     }
 }
 
@@ -232,6 +234,7 @@ fn dialogue_script() -> super::dialogue::Script {
         prompt: Regex::new(r"Your move: ").unwrap(),
         send: "{move}".into(),
         reply: Regex::new(r"I add (?P<move>\d+)").unwrap(),
+        end: Some(Regex::new(r"Game over: (?P<move>.*)").unwrap()),
         expect_timeout: Duration::from_secs(2),
     }
 }
@@ -239,8 +242,13 @@ fn dialogue_script() -> super::dialogue::Script {
 #[test]
 fn a_dialogue_program_plays_through_its_prompts() {
     let dir = tempfile::tempdir().unwrap();
-    let human = "printf 'Welcome!\\nShall I go first? '\nread a\n[ \"$a\" = y ] && echo 'I add 1'\n\
-                 while true; do printf 'Your move: '; read m || exit 0; echo \"You said $m.\"; echo 'I add 1'; done\n";
+    let human = "t=0\nprintf 'Welcome!\\nShall I go first? '\nread a\n\
+                 if [ \"$a\" = y ]; then echo 'I add 1'; t=1; fi\n\
+                 while true; do\n\
+                   printf 'Your move: '; read m || exit 0; echo \"You said $m.\"\n\
+                   t=$((t+m)); if [ $t -ge 10 ]; then echo 'Game over: you win'; exit 0; fi\n\
+                   echo 'I add 1'; t=$((t+1)); if [ $t -ge 10 ]; then echo 'Game over: I win'; exit 0; fi\n\
+                 done\n";
     let path = dir.path().join("human.sh");
     std::fs::write(&path, human).unwrap();
     let spec = Spec {
@@ -253,7 +261,7 @@ fn a_dialogue_program_plays_through_its_prompts() {
         read_only: Vec::new(),
     };
     let policy = Policy {
-        limit: Some(Duration::from_millis(500)),
+        limit: Some(Duration::from_secs(5)),
         ..Policy::default()
     };
     let who = Match {
@@ -297,4 +305,66 @@ fn a_dialogue_program_plays_through_its_prompts() {
     assert_eq!(r.result, GameResult::Win(1));
     assert!(r.reason.contains("failed to start"), "{}", r.reason);
     assert!(t.elapsed() < Duration::from_secs(2));
+}
+
+#[test]
+fn a_built_submission_runs_from_its_scratch_copy() {
+    use super::players::{Entrant, Kind, Maker};
+    use super::schedule::SeatMaker;
+
+    fn no_bots(spec: &str, _: u64) -> Result<super::seat::Pick<Race>, String> {
+        Err(format!("no bot `{spec}`"))
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("player.sh"),
+        "echo \"args: $*\" >&2\nwhile IFS= read -r line; do\n  case \"$line\" in\n    game*) echo ready ;;\n    turn*) echo 2 ;;\n    end*) exit 0 ;;\n  esac\ndone\n",
+    )
+    .unwrap();
+    let built = crate::build::Built {
+        language: "sh".into(),
+        dir: dir.path().to_path_buf(),
+        command: vec![
+            "/bin/sh".into(),
+            dir.path().join("player.sh").to_string_lossy().into(),
+        ],
+        log: String::new(),
+        outcome: None,
+        address_space: false,
+    };
+    let mut config = super::setup::defaults("race");
+    config.args = Some(vec!["--fast".into()]);
+    let maker = Maker {
+        entrants: vec![Entrant {
+            name: "built".into(),
+            kind: Kind::Built(built),
+        }],
+        bots: no_bots,
+        config: config.clone(),
+        sandbox: Some(basic()),
+    };
+    let mut seat = maker.seat(0, 1);
+    let mut other = ScriptSeat::new(vec![Reply::Line("1".into())]);
+    let who = Match {
+        players: ["script".into(), "built".into()],
+        seed: 1,
+    };
+    let r = play(
+        Race::new(),
+        [&mut other as &mut dyn Seat<Race>, seat.as_mut()],
+        &who,
+        &config.policy,
+        &mut |_, _| {},
+    );
+    assert_eq!(r.ending, Ending::Rules, "{}", r.reason);
+    assert!(r
+        .moves
+        .iter()
+        .filter(|m| m.side == 1)
+        .all(|m| m.sent == "2"));
+    assert_eq!(
+        r.stderr.get(1).cloned().flatten().as_deref(),
+        Some("args: --fast\n"),
+        "{r:?}"
+    );
 }

@@ -25,6 +25,9 @@ pub struct GameRecord {
     pub ending: Ending,
     /// One sentence a student can act on: "o timed out after 1.05 s on move 14".
     pub reason: String,
+    /// What seats observed beyond the result (a dialogue program announcing the end, or not).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
     /// The last lines each player wrote to stderr, where the seat keeps them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub stderr: Vec<Option<String>>,

@@ -97,6 +97,7 @@ pub fn play<G: ArenaGame>(
         result: GameResult::Draw { edge: None },
         ending: Ending::Rules,
         reason: String::new(),
+        notes: Vec::new(),
         stderr: Vec::new(),
     };
     let mut state = initial;
@@ -172,9 +173,10 @@ pub fn play<G: ArenaGame>(
             }
 
             let asked = Instant::now();
-            let reply = seats[i].request(&state, last.as_deref(), policy.deadline());
+            let deadline = policy.deadline().filter(|_| seats[i].clocked());
+            let reply = seats[i].request(&state, last.as_deref(), deadline);
             let took = asked.elapsed();
-            let over = policy.deadline().is_some_and(|d| took > d);
+            let over = deadline.is_some_and(|d| took > d);
             let reply = if over { Reply::Timeout } else { reply };
 
             let text = match reply {
@@ -203,9 +205,9 @@ pub fn play<G: ArenaGame>(
             let (mv, forfeited) = match checked {
                 Ok(mv) => (mv, None),
                 Err(why) => match (policy.illegal, state.forfeit(&sent)) {
-                    (IllegalPolicy::Forfeit, Some(stand_in)) if legal.contains(&stand_in) => {
-                        (stand_in, Some(why))
-                    }
+                    // The game vouches for its stand-in (Super-TTT's partial turns are not in
+                    // `legal_moves`, yet `apply` takes them).
+                    (IllegalPolicy::Forfeit, Some(stand_in)) => (stand_in, Some(why)),
                     _ => {
                         break (
                             GameResult::Win(1 - i),
@@ -237,8 +239,15 @@ pub fn play<G: ArenaGame>(
     record.reason = reason;
     record.final_state = state.encode();
     let summary = record.summary();
-    for seat in &mut seats {
-        seat.finish(&summary);
+    for (i, seat) in seats.iter_mut().enumerate() {
+        let unseen = record
+            .moves
+            .last()
+            .filter(|m| m.side != i && record.ending != Ending::Fault)
+            .map(|m| m.applied.as_str());
+        if let Some(note) = seat.finish(&summary, unseen) {
+            record.notes.push(note);
+        }
     }
     record.stderr = seats.iter_mut().map(|s| s.stderr_tail()).collect();
     if record.stderr.iter().all(Option::is_none) {

@@ -1,12 +1,14 @@
 //! The games the CLI can name, and the bots each offers: one place that turns `ut3` or `oska:5` into a
 //! concrete `ArenaGame` type, so `play` and `tournament` stay generic.
 
+use reference::games::oska::MAX_N as MAX_OSKA;
 use reference::games::tictactoe::TicTacToe;
 use reference::games::tmmorris::Morris;
+use reference::games::{Oska, Sttt, Ut3};
 
 use super::config::GAMES;
 use super::game::ArenaGame;
-use super::games::random_only;
+use super::games::ladder;
 use super::seat::Pick;
 
 /// Builds a bot's move picker from its spec and a seed, or says why it cannot.
@@ -25,10 +27,8 @@ pub trait Visitor {
 pub enum GameError {
     #[error("unknown game `{0}`\nhint: games are `{list}`, and `oska:N` for N ≥ 4 pieces", list = GAMES.join("`, `"))]
     Unknown(String),
-    #[error("bad oska size in `{0}`\nhint: write `oska:N` with N ≥ 4")]
+    #[error("bad oska size in `{0}`\nhint: write `oska:N` with 4 ≤ N ≤ {MAX_OSKA}")]
     OskaSize(String),
-    #[error("the rules of `{0}` are not in this build yet")]
-    Missing(String),
 }
 
 /// Calls `v` with the game `name` names.
@@ -40,17 +40,21 @@ pub fn dispatch<V: Visitor>(name: &str, v: V) -> Result<V::Out, GameError> {
     if !GAMES.contains(&base) {
         return Err(GameError::Unknown(name.to_string()));
     }
+    let mut n = 4;
     if base == "oska" && !param.is_empty() {
-        match param.parse::<u32>() {
-            Ok(n) if n >= 4 => {}
+        match param.parse::<usize>() {
+            Ok(k) if (4..=MAX_OSKA).contains(&k) => n = k,
             _ => return Err(GameError::OskaSize(name.to_string())),
         }
     } else if !param.is_empty() {
         return Err(GameError::Unknown(name.to_string()));
     }
     match base {
-        "tictactoe" => Ok(v.visit(TicTacToe::new(), random_only::<TicTacToe>)),
-        "tmmorris" => Ok(v.visit(Morris::new(), random_only::<Morris>)),
-        _ => Err(GameError::Missing(name.to_string())),
+        "tictactoe" => Ok(v.visit(TicTacToe::new(), ladder::<TicTacToe>)),
+        "tmmorris" => Ok(v.visit(Morris::new(), ladder::<Morris>)),
+        "sttt" => Ok(v.visit(Sttt::new(), ladder::<Sttt>)),
+        "ut3" => Ok(v.visit(Ut3::new(), ladder::<Ut3>)),
+        "oska" => Ok(v.visit(Oska::new(n), ladder::<Oska>)),
+        _ => Err(GameError::Unknown(name.to_string())),
     }
 }

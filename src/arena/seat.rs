@@ -49,8 +49,20 @@ pub trait Seat<G: ArenaGame>: Send {
     /// (limit plus margin), or `None` for no limit; a seat that talks to a process must stop waiting then.
     fn request(&mut self, state: &G, last: Option<&str>, deadline: Option<Duration>) -> Reply;
 
-    /// The game is over; `summary` is the result line. Process seats tell the program, then stop it.
-    fn finish(&mut self, _summary: &str) {}
+    /// Whether the per-move clock applies. Built-in bots are not held to it: their strength is their
+    /// spec (`minimax:3` searches 3 plies however long that takes), and a slow machine must not turn
+    /// a benchmark into a forfeit.
+    fn clocked(&self) -> bool {
+        true
+    }
+
+    /// The game is over; `summary` is the result line, `unseen` the opponent's final move when it
+    /// ended the game by the rules (this player has not been told it). Process seats tell the program,
+    /// then stop it. A seat may answer with a note for the record (the dialogue seat: whether the
+    /// program noticed the end, which the WPI handout grades).
+    fn finish(&mut self, _summary: &str, _unseen: Option<&str>) -> Option<String> {
+        None
+    }
 
     /// Lines the player wrote to stderr, for the record (process seats keep the last few KiB).
     fn stderr_tail(&mut self) -> Option<String> {
@@ -83,6 +95,10 @@ impl<G: ArenaGame> FnSeat<G> {
 impl<G: ArenaGame> Seat<G> for FnSeat<G> {
     fn start(&mut self, _start: &Start) -> Result<(), Reply> {
         Ok(())
+    }
+
+    fn clocked(&self) -> bool {
+        false
     }
 
     fn request(&mut self, state: &G, _last: Option<&str>, _deadline: Option<Duration>) -> Reply {

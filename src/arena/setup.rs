@@ -42,10 +42,12 @@ pub fn defaults(game: &str) -> ArenaConfig {
             startup: Duration::from_secs(10),
         },
         command: None,
+        args: None,
         policy,
         games: 1,
         scoring,
         stages: Vec::new(),
+        knockout: false,
     }
 }
 
@@ -95,4 +97,36 @@ pub fn save(dir: &Path, prefix: &str, records: &[GameRecord]) -> anyhow::Result<
             .with_context(|| format!("cannot write `{}`", file.display()))?;
     }
     Ok(())
+}
+
+/// Prints data to stdout. A closed pipe (`grader tournament ... | head`) stops the printing, never the
+/// event: games keep their results and records are still saved.
+pub fn emit(text: &str) {
+    use std::io::Write as _;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static CLOSED: AtomicBool = AtomicBool::new(false);
+    if CLOSED.load(Ordering::Relaxed) {
+        return;
+    }
+    let mut out = std::io::stdout().lock();
+    if out
+        .write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .is_err()
+    {
+        CLOSED.store(true, Ordering::Relaxed);
+    }
+}
+
+/// A `--move-limit` value: a duration, or `none`.
+///
+/// # Errors
+/// Anything else, with a hint.
+pub fn limit(text: &str) -> anyhow::Result<Option<Duration>> {
+    if text.trim() == "none" {
+        return Ok(None);
+    }
+    config::parse_duration(text).map(Some).ok_or_else(|| {
+        anyhow::anyhow!("bad --move-limit `{text}`\nhint: write a duration like `1s`, `500ms` or `1.5s`, or `none`")
+    })
 }

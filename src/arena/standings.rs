@@ -52,7 +52,8 @@ impl Scoring {
 }
 
 /// One line of the table.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub struct Row {
     pub name: String,
     pub games: u32,

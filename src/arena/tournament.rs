@@ -20,6 +20,8 @@ pub enum Format {
     RoundRobin,
     /// The suite's stages (pools → groups → final), or pools of four with the top two advancing.
     Staged,
+    /// Single elimination (after the suite's stages, if any): best seed against worst.
+    Knockout,
 }
 
 #[derive(Debug, clap::Args)]
@@ -38,15 +40,22 @@ pub struct Args {
     /// Games played at once.
     #[arg(long, default_value_t = 1)]
     pub jobs: usize,
+    /// round-robin, staged (the suite's stages and final), or knockout.
     #[arg(long, value_enum, default_value_t = Format::RoundRobin)]
     pub format: Format,
+    /// Per-move limit for submissions, overriding the game's or suite's (`500ms`, `2s`, `none`).
+    #[arg(long, value_name = "DURATION")]
+    pub move_limit: Option<String>,
     /// Save every game's record as JSON in this folder.
     #[arg(long, value_name = "DIR")]
     pub records: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> CmdResult {
-    let config = super::setup::event(&args.game).map_err(CliError::usage)?;
+    let mut config = super::setup::event(&args.game).map_err(CliError::usage)?;
+    if let Some(text) = &args.move_limit {
+        config.policy.limit = super::setup::limit(text).map_err(CliError::usage)?;
+    }
     let game = config.game.clone();
     dispatch(&game, Event { args, config }).map_err(CliError::usage)?
 }
@@ -65,6 +74,7 @@ impl Visitor for Event {
         let names: Vec<String> = entrants.iter().map(|e| e.name.clone()).collect();
         let stages: Vec<Stage> = match args.format {
             Format::RoundRobin => Vec::new(),
+            Format::Knockout => config.stages.clone(),
             Format::Staged if !config.stages.is_empty() => config.stages.clone(),
             Format::Staged => vec![Stage {
                 groups: u32::try_from(names.len().div_ceil(4)).unwrap_or(1),
@@ -77,6 +87,8 @@ impl Visitor for Event {
             seed: args.seed,
             jobs: args.jobs.max(1),
             stages: &stages,
+            knockout: args.format == Format::Knockout
+                || (args.format == Format::Staged && config.knockout),
             scoring: config.scoring,
             policy: &config.policy,
         };
@@ -94,27 +106,48 @@ impl Visitor for Event {
             }
         };
         let results = schedule::run(&initial, &plan, &maker, &progress);
-        for (k, stage) in results.stages.iter().enumerate() {
-            if results.stages.len() > 1 {
-                println!("{}", stage.name);
+        // Records first: whatever happens to stdout, the games are kept.
+        if let Some(dir) = &args.records {
+            for stage in &results.stages {
+                // `stage-1-group-2-0001.json`, `final-0001.json`, `round-robin-0001.json`.
+                let prefix = format!("{}-", stage.name.replace(' ', "-"));
+                super::setup::save(dir, &prefix, &stage.records).map_err(CliError::internal)?;
             }
-            print!("{}", table(&stage.rows));
+            let tables: Vec<serde_json::Value> = results
+                .stages
+                .iter()
+                .map(|s| serde_json::json!({ "stage": s.name, "standings": s.rows }))
+                .collect();
+            let file = dir.join("standings.json");
+            let json = serde_json::json!({
+                "game": initial.name(),
+                "seed": args.seed,
+                "stages": tables,
+            });
+            std::fs::write(&file, format!("{json:#}\n")).map_err(|e| {
+                CliError::internal(anyhow::anyhow!("cannot write `{}`: {e}", file.display()))
+            })?;
+        }
+        for stage in &results.stages {
+            if results.stages.len() > 1 {
+                super::setup::emit(&format!("{}\n", stage.name));
+            }
+            super::setup::emit(&table(&stage.rows));
             let faults: Vec<&super::record::GameRecord> = stage
                 .records
                 .iter()
                 .filter(|r| r.ending == super::record::Ending::Fault)
                 .collect();
             for r in faults.iter().take(5) {
-                println!("  fault: {}", r.summary());
+                super::setup::emit(&format!("  fault: {}\n", r.summary()));
             }
             if faults.len() > 5 {
-                println!("  ... and {} more faults", faults.len() - 5);
+                super::setup::emit(&format!("  ... and {} more faults\n", faults.len() - 5));
             }
-            println!();
-            if let Some(dir) = &args.records {
-                let prefix = format!("stage{}-", k + 1);
-                super::setup::save(dir, &prefix, &stage.records).map_err(CliError::internal)?;
-            }
+            super::setup::emit("\n");
+        }
+        if let (Some(champion), true) = (&results.champion, plan.knockout) {
+            super::setup::emit(&format!("champion: {champion}\n"));
         }
         Ok(Exit::Success)
     }

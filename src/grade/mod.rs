@@ -4,7 +4,7 @@ pub mod case;
 pub mod class;
 pub mod pipeline;
 pub mod score;
-mod wire;
+pub mod wire;
 
 #[cfg(test)]
 mod tests;

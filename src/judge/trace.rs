@@ -5,9 +5,7 @@
 //! lines are ignored. Alongside the first divergence the pass keeps counts, an order-free fingerprint of
 //! each side (to say "same lines, different order") and whether the states agree while values do not.
 
-use std::collections::VecDeque;
 use std::fs::File;
-use std::hash::{Hash, Hasher};
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
 
@@ -38,6 +36,8 @@ pub struct TraceReport {
     pub value_differences: u64,
 }
 
+/// An order-free fingerprint of a multiset of lines: the count and two wrapping sums of per-line hashes
+/// (sums commute, so reordering lines does not change it).
 #[derive(Default)]
 struct Fingerprint {
     count: u64,
@@ -46,18 +46,98 @@ struct Fingerprint {
 }
 
 impl Fingerprint {
-    fn add(&mut self, tokens: &[&str]) {
-        let mut ha = std::hash::DefaultHasher::new();
-        let mut hb = std::hash::DefaultHasher::new();
-        0xa5u8.hash(&mut hb);
-        for t in tokens {
-            t.hash(&mut ha);
-            t.hash(&mut hb);
+    fn add(&mut self, line: &[u8]) {
+        // FNV-1a over the tokens with one separator between them: cheap, and spacing-blind like the
+        // comparison itself.
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut first = true;
+        for token in Tokens(line) {
+            if !first {
+                h = (h ^ 0x20).wrapping_mul(0x0100_0000_01b3);
+            }
+            first = false;
+            for &byte in token {
+                h = (h ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+            }
         }
         self.count += 1;
-        // Sums commute, so the order of lines does not change the fingerprint.
-        self.a = self.a.wrapping_add(ha.finish());
-        self.b = self.b.wrapping_add(hb.finish().rotate_left(17));
+        self.a = self.a.wrapping_add(h);
+        // A second, non-linear function of the same hash, so two different multisets must collide twice.
+        let m = (h ^ (h >> 31)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.b = self.b.wrapping_add(m ^ (m >> 29));
+    }
+}
+
+/// The whitespace-separated tokens of a line, without allocating.
+struct Tokens<'a>(&'a [u8]);
+
+impl<'a> Iterator for Tokens<'a> {
+    type Item = &'a [u8];
+
+    fn next(&mut self) -> Option<&'a [u8]> {
+        let bytes = self.0;
+        let mut i = 0;
+        while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if i == bytes.len() {
+            self.0 = &[];
+            return None;
+        }
+        let mut j = i;
+        while j < bytes.len() && !bytes[j].is_ascii_whitespace() {
+            j += 1;
+        }
+        self.0 = &bytes[j..];
+        Some(&bytes[i..j])
+    }
+}
+
+fn blank(line: &[u8]) -> bool {
+    line.iter().all(u8::is_ascii_whitespace)
+}
+
+/// Whether two lines have the same tokens, and whether their first tokens (the states) agree.
+fn same(x: &[u8], y: &[u8]) -> (bool, bool) {
+    let (mut tx, mut ty) = (Tokens(x), Tokens(y));
+    let first = tx.next() == ty.next();
+    (first && tx.eq(ty), first)
+}
+
+fn text(line: &[u8]) -> String {
+    String::from_utf8_lossy(line).trim().to_string()
+}
+
+/// The non-blank lines of the expected text, with no allocation.
+struct ExpectedLines<'a>(&'a [u8]);
+
+impl ExpectedLines<'_> {
+    fn count(mut self) -> u64 {
+        let mut n = 0;
+        while self.next_line().is_some() {
+            n += 1;
+        }
+        n
+    }
+}
+
+impl<'a> ExpectedLines<'a> {
+    fn next_line(&mut self) -> Option<&'a [u8]> {
+        loop {
+            if self.0.is_empty() {
+                return None;
+            }
+            let end = self
+                .0
+                .iter()
+                .position(|&b| b == b'\n')
+                .unwrap_or(self.0.len());
+            let line = &self.0[..end];
+            self.0 = &self.0[(end + 1).min(self.0.len())..];
+            if !blank(line) {
+                return Some(line);
+            }
+        }
     }
 }
 
@@ -69,16 +149,16 @@ struct Lines<R> {
 }
 
 impl<R: BufRead> Lines<R> {
-    fn next_line(&mut self) -> io::Result<Option<(u64, String)>> {
+    /// The next non-blank line, in `self.buf`; false at the end.
+    fn advance(&mut self) -> io::Result<bool> {
         loop {
             self.buf.clear();
             if self.reader.read_until(b'\n', &mut self.buf)? == 0 {
-                return Ok(None);
+                return Ok(false);
             }
             self.number += 1;
-            let text = String::from_utf8_lossy(&self.buf);
-            if !text.trim().is_empty() {
-                return Ok(Some((self.number, text.trim().to_string())));
+            if !blank(&self.buf) {
+                return Ok(true);
             }
         }
     }
@@ -86,60 +166,111 @@ impl<R: BufRead> Lines<R> {
 
 /// Compares a trace file against the expected text.
 pub fn compare_file(expected: &str, path: &Path) -> io::Result<TraceReport> {
+    if identical(expected.as_bytes(), path)? {
+        let lines = ExpectedLines(expected.as_bytes()).count();
+        return Ok(TraceReport {
+            expected_lines: lines,
+            actual_lines: lines,
+            divergence: None,
+            same_lines_other_order: false,
+            same_states_other_values: false,
+            value_differences: 0,
+        });
+    }
     compare_reader(expected, File::open(path)?)
+}
+
+/// The fast path for a correct submission: the file is byte for byte the expected text (chunked
+/// memcmp, which is quick even in unoptimised builds).
+fn identical(expected: &[u8], path: &Path) -> io::Result<bool> {
+    let mut file = File::open(path)?;
+    if file.metadata()?.len() != expected.len() as u64 {
+        return Ok(false);
+    }
+    let mut chunk = vec![0u8; 1 << 16];
+    let mut at = 0;
+    loop {
+        let n = file.read(&mut chunk)?;
+        if n == 0 {
+            return Ok(at == expected.len());
+        }
+        if at + n > expected.len() || chunk[..n] != expected[at..at + n] {
+            return Ok(false);
+        }
+        at += n;
+    }
 }
 
 /// Compares any reader against the expected text.
 pub fn compare_reader(expected: &str, actual: impl Read) -> io::Result<TraceReport> {
     let mut actual = Lines {
         reader: BufReader::with_capacity(1 << 16, actual),
-        buf: Vec::new(),
+        buf: Vec::with_capacity(64),
         number: 0,
     };
-    let mut expected_lines = expected.lines().filter(|l| !l.trim().is_empty());
+    let mut expected_lines = ExpectedLines(expected.as_bytes());
     let (mut fe, mut fa) = (Fingerprint::default(), Fingerprint::default());
-    let mut context: VecDeque<(u64, String)> = VecDeque::new();
+    // The last two agreeing lines, as reusable buffers (no allocation per line).
+    let mut context: [(u64, Vec<u8>); 2] = [(0, Vec::new()), (0, Vec::new())];
+    let mut agreed: u64 = 0;
     let mut divergence = None;
     let mut states_agree = true;
     let mut value_differences = 0;
     loop {
-        let e = expected_lines.next();
-        let a = actual.next_line()?;
-        if e.is_none() && a.is_none() {
-            break;
-        }
-        let et: Vec<&str> = e
-            .map(|l| l.split_whitespace().collect())
-            .unwrap_or_default();
-        let at: Vec<&str> = a
-            .as_ref()
-            .map(|(_, l)| l.split_whitespace().collect())
-            .unwrap_or_default();
-        if e.is_some() {
-            fe.add(&et);
-        }
-        if a.is_some() {
-            fa.add(&at);
-        }
-        if e.is_none() || a.is_none() || et.first() != at.first() {
+        let e = expected_lines.next_line();
+        let a = if actual.advance()? {
+            Some(actual.buf.as_slice())
+        } else {
+            None
+        };
+        let (equal, same_state) = match (e, a) {
+            (None, None) => break,
+            (Some(e), Some(a)) => {
+                fe.add(e);
+                fa.add(a);
+                same(e, a)
+            }
+            (Some(e), None) => {
+                fe.add(e);
+                (false, false)
+            }
+            (None, Some(a)) => {
+                fa.add(a);
+                (false, false)
+            }
+        };
+        if !same_state {
             states_agree = false;
-        } else if et != at {
+        } else if !equal {
             value_differences += 1;
         }
-        if divergence.is_none() {
-            if let (Some(_), Some((n, line)), true) = (e, &a, et == at) {
-                if context.len() == 2 {
-                    context.pop_front();
-                }
-                context.push_back((*n, line.clone()));
-            } else {
-                divergence = Some(Divergence {
-                    line: a.as_ref().map_or(actual.number + 1, |(n, _)| *n),
-                    expected: e.map(|l| l.trim().to_string()),
-                    actual: a.map(|(_, l)| l),
-                    context: context.drain(..).collect(),
-                });
-            }
+        if divergence.is_some() {
+            continue;
+        }
+        if equal {
+            let slot = &mut context[(agreed % 2) as usize];
+            slot.0 = actual.number;
+            slot.1.clear();
+            slot.1.extend_from_slice(a.unwrap_or_default());
+            agreed += 1;
+        } else {
+            let kept = agreed.min(2);
+            let context = (0..kept)
+                .map(|k| {
+                    let (n, line) = &context[((agreed - kept + k) % 2) as usize];
+                    (*n, text(line))
+                })
+                .collect();
+            divergence = Some(Divergence {
+                line: if a.is_some() {
+                    actual.number
+                } else {
+                    actual.number + 1
+                },
+                expected: e.map(text),
+                actual: a.map(text),
+                context,
+            });
         }
     }
     let diverged = divergence.is_some();
@@ -174,8 +305,13 @@ impl TraceReport {
             format!("your trace has the right {e} lines but in a different order ({first})")
         } else if self.same_states_other_values {
             format!(
-                "you visit the right nodes in the right order, but {} values differ; first at {first}",
-                thousands(self.value_differences)
+                "you visit the right nodes in the right order, but {} {}; first at {first}",
+                thousands(self.value_differences),
+                if self.value_differences == 1 {
+                    "value differs"
+                } else {
+                    "values differ"
+                }
             )
         } else if self.expected_lines != self.actual_lines {
             format!("your trace visits {a} nodes where the reference visits {e}; first difference at {first}")
@@ -264,6 +400,29 @@ mod tests {
                 .contains("line 2: expected `b 1`, got the end of the file"),
             "{}",
             m.summary
+        );
+    }
+
+    #[test]
+    fn files_take_the_fast_path_when_identical_and_the_full_one_otherwise() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("visited.txt");
+        std::fs::write(&path, "a 1\nb 2\n").unwrap();
+        let r = compare_file("a 1\nb 2\n", &path).unwrap();
+        assert_eq!(
+            (r.divergence, r.expected_lines, r.actual_lines),
+            (None, 2, 2)
+        );
+        std::fs::write(&path, "a  1\nb 2\n").unwrap();
+        assert_eq!(compare_file("a 1\nb 2\n", &path).unwrap().divergence, None);
+        std::fs::write(&path, "a 1\nb 3\n").unwrap();
+        assert_eq!(
+            compare_file("a 1\nb 2\n", &path)
+                .unwrap()
+                .divergence
+                .unwrap()
+                .line,
+            2
         );
     }
 

@@ -89,10 +89,18 @@ pub fn student_report(r: &SubmissionResult, paint: Paint) -> String {
     }
     let passed = r.cases.iter().filter(|c| c.credit >= 1.0).count();
     let line = format!(
-        "score: {}/{} points ({passed} of {} cases passed)",
+        "score: {}/{} points ({passed} of {} {}cases passed)",
         points(r.score),
         points(r.max),
-        r.cases.len()
+        r.cases.len(),
+        if r.cases
+            .iter()
+            .all(|c| c.visibility == crate::suite::Visibility::Public)
+        {
+            "public "
+        } else {
+            ""
+        }
     );
     let line = if passed == r.cases.len() {
         paint.green(&line)

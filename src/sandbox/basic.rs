@@ -12,6 +12,7 @@ pub struct BasicSandbox;
 impl BasicSandbox {
     /// Starts `spec` and hands back the concrete process (for tiers that build on this one).
     pub fn spawn_group(&self, spec: &Spec) -> Result<GroupProcess, SandboxError> {
+        super::reaper::enable();
         let mut cmd = process::command(spec);
         process::apply_rlimits(&mut cmd, process::rlimits(&spec.limits));
         process::spawn(cmd, spec)
@@ -28,7 +29,10 @@ impl Sandbox for BasicSandbox {
     }
 
     fn run(&self, spec: &Spec) -> Result<Outcome, SandboxError> {
-        drive::drive(self.spawn(spec)?, spec)
+        let outcome = drive::drive(self.spawn(spec)?, spec);
+        // Daemons that left the run's process group are adopted by the grader: kill them now.
+        super::reaper::sweep();
+        outcome
     }
 }
 

@@ -14,6 +14,7 @@ pub mod line;
 #[cfg(target_os = "linux")]
 pub mod linux;
 pub mod process;
+pub mod reaper;
 
 pub use basic::{BasicSandbox, NoSandbox};
 pub use drive::drive;

@@ -47,6 +47,9 @@ pub struct AlphaBeta {
     pub trace: bool,
     /// Stop (with `Searched::complete` false) after visiting this many nodes.
     pub max_nodes: Option<u64>,
+    /// Trace entries to reserve up front: an overestimate costs only address space (untouched pages are
+    /// never faulted in), while growing a half-million-entry trace copies it several times.
+    pub capacity: usize,
     pub cut: Cut,
     pub root_window: RootWindow,
     pub values: Values,
@@ -59,7 +62,7 @@ where
     E: Evaluator<G>,
 {
     let mut s = Search {
-        walker: Walker::new(opts.trace, opts.repetition, opts.max_nodes),
+        walker: Walker::new(opts.trace, opts.repetition, opts.max_nodes, opts.capacity),
         eval,
         opts,
         best: None,
@@ -133,5 +136,55 @@ impl<G: Game + PartialEq, E: Evaluator<G>> Search<'_, G, E> {
             v = v.clamp(alpha_in, beta_in);
         }
         self.walker.leave(index, v)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::tictactoe::TicTacToe;
+    use crate::games::tmmorris::{Morris, MorrisEval};
+    use crate::search::{minimax, Minimax, Utility};
+
+    #[test]
+    fn root_value_and_move_match_minimax() {
+        let mut rng = crate::rng::Rng::new(3);
+        for m in Morris::all_positions().iter().step_by(5) {
+            let ply = 1 + rng.below(4) as u32;
+            let ab = alphabeta(
+                m,
+                &MorrisEval,
+                AlphaBeta {
+                    ply: Some(ply),
+                    repetition: true,
+                    ..AlphaBeta::default()
+                },
+            );
+            let mm = minimax(
+                m,
+                &MorrisEval,
+                Minimax {
+                    ply: Some(ply),
+                    repetition: true,
+                    ..Minimax::default()
+                },
+            );
+            assert_eq!((ab.value, ab.best), (mm.value, mm.best), "{m:?} ply {ply}");
+        }
+    }
+
+    #[test]
+    fn a_node_budget_stops_the_search() {
+        let opts = AlphaBeta {
+            trace: true,
+            max_nodes: Some(100),
+            ..AlphaBeta::default()
+        };
+        let s = alphabeta(&TicTacToe::new(), &Utility, opts);
+        assert!(!s.complete);
+        assert_eq!(s.trace.visits.len(), 100);
+        let full = alphabeta(&TicTacToe::new(), &Utility, AlphaBeta::default());
+        assert!(full.complete);
+        assert_eq!(full.value, 0);
     }
 }

@@ -14,6 +14,9 @@ pub struct Minimax {
     pub trace: bool,
     /// Stop (with `Searched::complete` false) after visiting this many nodes.
     pub max_nodes: Option<u64>,
+    /// Trace entries to reserve up front: an overestimate costs only address space (untouched pages are
+    /// never faulted in), while growing a half-million-entry trace copies it several times.
+    pub capacity: usize,
 }
 
 /// Searches the whole tree below `root` (to the ply limit) and returns the earliest best move.
@@ -23,7 +26,7 @@ where
     E: Evaluator<G>,
 {
     let mut s = Search {
-        walker: Walker::new(opts.trace, opts.repetition, opts.max_nodes),
+        walker: Walker::new(opts.trace, opts.repetition, opts.max_nodes, opts.capacity),
         eval,
         ply: opts.ply,
         best: None,

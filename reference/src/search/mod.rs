@@ -6,11 +6,13 @@
 
 pub mod alphabeta;
 pub mod minimax;
+pub mod retrograde;
 pub mod trace;
 
 use crate::game::{Game, Outcome};
 pub use alphabeta::{alphabeta, AlphaBeta, Cut, RootWindow, Values};
 pub use minimax::{minimax, Minimax};
+pub use retrograde::{Solved, Table};
 pub use trace::{Trace, Visit};
 
 /// Values the leaves of a search, from Max's (`First`'s) point of view: larger is better for Max.
@@ -62,9 +64,14 @@ pub(crate) struct Walker<G: Game> {
 }
 
 impl<G: Game + PartialEq> Walker<G> {
-    pub fn new(record: bool, repetition: bool, max_nodes: Option<u64>) -> Walker<G> {
+    pub fn new(
+        record: bool,
+        repetition: bool,
+        max_nodes: Option<u64>,
+        capacity: usize,
+    ) -> Walker<G> {
         Walker {
-            trace: record.then(Vec::new),
+            trace: record.then(|| Vec::with_capacity(capacity)),
             path: Vec::new(),
             repetition,
             buffers: Vec::new(),

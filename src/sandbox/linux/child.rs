@@ -132,6 +132,23 @@ unsafe fn arrange_fds(fds: &[libc::c_int; 6]) {
     unsafe { libc::syscall(libc::SYS_close_range, 6u32, u32::MAX, 0u32) };
 }
 
+/// Every signal back to its default action, none blocked.
+///
+/// # Safety
+/// Only in a child between clone and exec.
+unsafe fn reset_signals() {
+    unsafe {
+        for sig in 1..32 {
+            if sig != libc::SIGKILL && sig != libc::SIGSTOP {
+                libc::signal(sig, libc::SIG_DFL);
+            }
+        }
+        let mut empty: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut empty);
+        libc::sigprocmask(libc::SIG_SETMASK, &empty, std::ptr::null_mut());
+    }
+}
+
 extern "C" fn forward_term(_: libc::c_int) {
     // SAFETY: kill is async-signal-safe; -1 from the namespace's init reaches every other process in it.
     unsafe { libc::kill(-1, libc::SIGTERM) };
@@ -143,6 +160,9 @@ extern "C" fn forward_term(_: libc::c_int) {
 /// Only in the child of the namespace `clone`, with `plan` built before it.
 pub unsafe fn init(plan: &Plan, fds: &[libc::c_int; 6]) -> ! {
     unsafe {
+        // Handlers the grader installed (Rust's stack-overflow guard, interrupt clean-up) must not run in
+        // this copy of it.
+        reset_signals();
         arrange_fds(fds);
         // Still the grader's uid on the host: open what we will bind while we may walk into `/root`.
         for (i, source) in plan.sources.iter().enumerate() {
@@ -338,14 +358,7 @@ unsafe fn program(plan: &Plan) -> ! {
     unsafe {
         libc::close(FD_STATUS);
         // The grader ignores SIGPIPE; an ignored signal would stay ignored across exec.
-        for sig in 1..32 {
-            if sig != libc::SIGKILL && sig != libc::SIGSTOP {
-                libc::signal(sig, libc::SIG_DFL);
-            }
-        }
-        let mut empty: libc::sigset_t = std::mem::zeroed();
-        libc::sigemptyset(&mut empty);
-        libc::sigprocmask(libc::SIG_SETMASK, &empty, std::ptr::null_mut());
+        reset_signals();
 
         if libc::setsid() < 0 {
             fail(Stage::Session);

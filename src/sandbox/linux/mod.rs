@@ -111,10 +111,19 @@ pub fn probe() -> Result<(), &'static String> {
                 read_only: Vec::new(),
             };
             let mut running = sandbox.start(&spec).map_err(|e| error_chain(&e))?;
+            let mut stderr = running.take_stderr();
             let status = running.wait().map_err(|e| error_chain(&e))?;
+            drop(running);
+            let mut said = Vec::new();
+            if let Some(f) = stderr.as_mut() {
+                let _ = f.read_to_end(&mut said);
+            }
             match status {
                 Status::Exited(0) => Ok(()),
-                other => Err(format!("`/bin/true` ended with {other:?}")),
+                other => Err(format!(
+                    "`/bin/true` ended with {other:?}: {}",
+                    String::from_utf8_lossy(&said).trim()
+                )),
             }
         })
         .as_ref()
@@ -148,6 +157,26 @@ fn io_err(doing: &'static str) -> impl Fn(io::Error) -> SandboxError {
 
 /// Gives the working directory (recursively, links not followed) to the sandbox's uid, so root inside can
 /// write there; the grader, root outside, still reads everything.
+fn give_workdir(dir: &Path) -> io::Result<()> {
+    // The whole tree changes hands: a shared folder given by mistake would be handed to the sandbox.
+    let abs = plan::absolute(dir);
+    let shared = abs == Path::new("/")
+        || abs == plan::absolute(&std::env::temp_dir())
+        || ["/tmp", "/root", "/home", "/etc", "/var"]
+            .iter()
+            .any(|p| abs == Path::new(p))
+        || TOOLCHAIN
+            .iter()
+            .any(|t| Path::new(t).starts_with(&abs) || abs.starts_with(t));
+    if shared {
+        return Err(io::Error::other(format!(
+            "`{}` is a shared folder, not a private working directory",
+            abs.display()
+        )));
+    }
+    chown_tree(dir)
+}
+
 fn chown_tree(dir: &Path) -> io::Result<()> {
     let meta = std::fs::symlink_metadata(dir)?;
     if meta.uid() != SANDBOX_UID || meta.gid() != SANDBOX_UID {
@@ -171,7 +200,8 @@ impl FullSandbox {
         };
         let plan = Plan::new(spec, &self.read_only).map_err(|e| spawn_err(io::Error::other(e)))?;
         std::fs::create_dir_all(plan::ROOT).map_err(io_err("creating the sandbox mount point"))?;
-        chown_tree(&spec.workdir).map_err(io_err("giving the working directory to the sandbox"))?;
+        give_workdir(&spec.workdir)
+            .map_err(io_err("giving the working directory to the sandbox"))?;
         // The init counts towards the process limit.
         let group = Cgroup::create(self.cgroups, spec.limits.memory, spec.limits.processes + 1)
             .map_err(|e| spawn_err(io::Error::other(e)))?;
@@ -406,5 +436,69 @@ mod tests {
     #[test]
     fn probe_starts_true() {
         probe().unwrap();
+    }
+
+    /// Spawning from many threads at once, while others allocate, must never deadlock or crash a child.
+    #[test]
+    fn spawning_is_thread_safe() {
+        let Ok(sandbox) = FullSandbox::new() else {
+            eprintln!("skipping: the full tier is unavailable here");
+            return;
+        };
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        std::thread::scope(|s| {
+            for _ in 0..2 {
+                s.spawn(|| {
+                    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        let v: Vec<Vec<u8>> = (0..100).map(|i| vec![0u8; 1000 + i]).collect();
+                        std::hint::black_box(v);
+                    }
+                });
+            }
+            let workers: Vec<_> = (0..6)
+                .map(|_| {
+                    s.spawn(|| {
+                        for _ in 0..15 {
+                            let dir = tempfile::tempdir().unwrap();
+                            let spec = Spec {
+                                program: "/bin/true".into(),
+                                args: vec![],
+                                workdir: dir.path().to_owned(),
+                                env: vec![],
+                                stdin: Stdin::Null,
+                                limits: crate::sandbox::Limits {
+                                    cpu: std::time::Duration::from_secs(5),
+                                    wall: std::time::Duration::from_secs(5),
+                                    memory: 64 << 20,
+                                    output: 1 << 16,
+                                    file_size: 1 << 20,
+                                    processes: 8,
+                                    open_files: 64,
+                                    stack: 8 << 20,
+                                    address_space: None,
+                                },
+                                read_only: vec![],
+                            };
+                            let mut running = sandbox.start(&spec).unwrap();
+                            let mut err = Vec::new();
+                            let mut stderr = running.take_stderr().unwrap();
+                            let status = running.wait().unwrap();
+                            stderr.read_to_end(&mut err).unwrap();
+                            assert_eq!(
+                                status,
+                                Status::Exited(0),
+                                "{}",
+                                String::from_utf8_lossy(&err)
+                            );
+                        }
+                    })
+                })
+                .collect();
+            for w in workers {
+                let r = w.join();
+                stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                r.unwrap();
+            }
+        });
     }
 }

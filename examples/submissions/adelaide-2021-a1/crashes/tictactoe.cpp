@@ -65,6 +65,13 @@ class TicTacToe {
         return ' ';
     }
 
+    static bool hasLine(const std::string& s, char piece) {
+        for (const auto& line : kLines) {
+            if (s[line[0]] == piece && s[line[1]] == piece && s[line[2]] == piece) return true;
+        }
+        return false;
+    }
+
     static bool gameOver(const std::string& s) {
         return winner(s) != ' ' || s.find('-') == std::string::npos;
     }
@@ -188,6 +195,13 @@ int main(int argc, char* argv[]) {
     }
     if (xs != os && xs != os + 1) {
         std::cerr << "error: impossible state '" << state << "': " << xs << " x and " << os << " o" << std::endl;
+        return 2;
+    }
+
+    // after a win nobody moves again, so these boards can't come up in a real game
+    bool xLine = TicTacToe::hasLine(state, 'x'), oLine = TicTacToe::hasLine(state, 'o');
+    if ((xLine && oLine) || (xLine && xs == os) || (oLine && xs == os + 1)) {
+        std::cerr << "error: impossible state '" << state << "': a move was made after the game was won" << std::endl;
         return 2;
     }
 

@@ -21,6 +21,10 @@ def winner(board):
     return None
 
 
+def has_line(board, piece):
+    return any(all(board[i] == piece for i in line) for line in WIN_LINES)
+
+
 def game_over(board):
     return winner(board) is not None or "-" not in board
 
@@ -133,6 +137,10 @@ def main(args):
         player = "o"
     else:
         fail("impossible state '%s' (%d x and %d o)" % (state, xs, os_))
+    # the game ends at the first line of three, so nobody moves after it
+    x_line, o_line = has_line(state, "x"), has_line(state, "o")
+    if (x_line and o_line) or (x_line and player == "x") or (o_line and player == "o"):
+        fail("impossible state '%s' (a move was made after the game was won)" % state)
 
     if game_over(state):
         return  # no further moves: print nothing, write nothing

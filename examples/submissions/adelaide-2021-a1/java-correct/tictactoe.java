@@ -47,6 +47,15 @@ public class tictactoe {
         return '-';
     }
 
+    static boolean hasLine(char[] b, char piece) {
+        for (int[] line : LINES) {
+            if (b[line[0]] == piece && b[line[1]] == piece && b[line[2]] == piece) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     static boolean isFull(char[] b) {
         for (char c : b) {
             if (c == '-') {
@@ -219,6 +228,12 @@ public class tictactoe {
         }
         if (xs != os && xs != os + 1) {
             fail("impossible state '" + state + "' (" + xs + " x, " + os + " o)", 2);
+        }
+        // the game stops at the first line of three, so nobody can have moved after it
+        boolean xLine = hasLine(board, 'x');
+        boolean oLine = hasLine(board, 'o');
+        if ((xLine && oLine) || (xLine && xs == os) || (oLine && xs == os + 1)) {
+            fail("impossible state '" + state + "' (a move was made after the game was won)", 2);
         }
 
         // no moves left: do not print or write anything

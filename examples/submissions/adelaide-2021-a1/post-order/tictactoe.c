@@ -63,6 +63,16 @@ static int is_full(const char *board)
     return strchr(board, '-') == NULL;
 }
 
+/* does `piece` have three in a line anywhere on the board? */
+static int has_line(const char *board, char piece)
+{
+    for (int i = 0; i < 8; i++) {
+        if (board[LINES[i][0]] == piece && board[LINES[i][1]] == piece && board[LINES[i][2]] == piece)
+            return 1;
+    }
+    return 0;
+}
+
 /* E(s) = M(s) - O(s): lines still open for Max minus lines still open for Min */
 static int evaluate(const char *board)
 {
@@ -178,6 +188,12 @@ int main(int argc, char **argv)
         player = 'o';
     } else {
         fprintf(stderr, "error: state '%s' is impossible (%d x and %d o)\n", state, nx, no);
+        return 2;
+    }
+    /* nobody can move once the game is won, so some finished boards can't happen either */
+    int x_line = has_line(state, 'x'), o_line = has_line(state, 'o');
+    if ((x_line && o_line) || (x_line && player == 'x') || (o_line && player == 'o')) {
+        fprintf(stderr, "error: state '%s' is impossible (a move was made after the game was won)\n", state);
         return 2;
     }
 

@@ -47,6 +47,15 @@ public class tictactoe {
         return '-';
     }
 
+    static boolean hasLine(char[] b, char piece) {
+        for (int[] line : LINES) {
+            if (b[line[0]] == piece && b[line[1]] == piece && b[line[2]] == piece) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     static boolean isFull(char[] b) {
         for (char c : b) {
             if (c == '-') {
@@ -163,12 +172,14 @@ public class tictactoe {
         return best;
     }
 
-    void writeVisited(BufferedWriter out) throws IOException {
-        for (Node n : visited) {
-            out.write(n.state);
-            out.write(' ');
-            out.write(Integer.toString(n.value));
-            out.write('\n');
+    void writeVisited(String path) throws IOException {
+        try (BufferedWriter out = new BufferedWriter(new FileWriter(path))) {
+            for (Node n : visited) {
+                out.write(n.state);
+                out.write(' ');
+                out.write(Integer.toString(n.value));
+                out.write('\n');
+            }
         }
     }
 
@@ -218,20 +229,21 @@ public class tictactoe {
         if (xs != os && xs != os + 1) {
             fail("impossible state '" + state + "' (" + xs + " x, " + os + " o)", 2);
         }
+        // the game stops at the first line of three, so nobody can have moved after it
+        boolean xLine = hasLine(board, 'x');
+        boolean oLine = hasLine(board, 'o');
+        if ((xLine && oLine) || (xLine && xs == os) || (oLine && xs == os + 1)) {
+            fail("impossible state '" + state + "' (a move was made after the game was won)", 2);
+        }
 
-        try (BufferedWriter out = new BufferedWriter(new FileWriter(path))) {
-            // no moves left: nothing to print
-            if (isTerminal(board)) {
-                return;
-            }
-
-            char turn = xs == os ? 'x' : 'o';
-            tictactoe game = new tictactoe(prune, ply);
-            String best = game.bestMove(board, turn);
-            game.writeVisited(out);
-            System.out.println(best);
+        char turn = xs == os ? 'x' : 'o';
+        tictactoe game = new tictactoe(prune, ply);
+        String best = game.bestMove(board, turn);
+        try {
+            game.writeVisited(path);
         } catch (IOException e) {
             fail("cannot write '" + path + "': " + e.getMessage(), 3);
         }
+        System.out.println(best);
     }
 }

@@ -28,6 +28,10 @@ fn winner(b: &Board) -> Option<u8> {
         .map(|l| b[l[0]])
 }
 
+fn has_line(b: &Board, piece: u8) -> bool {
+    LINES.iter().any(|l| l.iter().all(|&i| b[i] == piece))
+}
+
 fn is_terminal(b: &Board) -> bool {
     winner(b).is_some() || !b.contains(&b'-')
 }
@@ -213,6 +217,11 @@ fn main() {
     } else {
         die(&format!("impossible state `{state}` ({xs} x and {os} o)"))
     };
+    // play stops at the first line of three, so no move can follow it
+    let (x_line, o_line) = (has_line(&board, b'x'), has_line(&board, b'o'));
+    if (x_line && o_line) || (x_line && player == b'x') || (o_line && player == b'o') {
+        die(&format!("impossible state `{state}` (a move was made after the game was won)"));
+    }
 
     if is_terminal(&board) {
         return; // no further moves: print nothing, write nothing

@@ -1,0 +1,150 @@
+//! Grading speed: the pipeline's overhead on the correct C example, and `--jobs 2` against `--jobs 1`.
+//!
+//! Run with `cargo bench --bench grading` (release build). Needs the example submissions (or a folder of
+//! them as the first argument). Prints numbers and ratios; the targets are overhead ≤ 1.5× and
+//! speed-up ≥ 1.7× on two idle cores.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use grader::config::Config;
+use grader::grade::class::{grade_class, Outputs};
+use grader::grade::pipeline::grade_submission;
+use grader::grade::wire::environment;
+use grader::sandbox::Tier;
+use grader::suite::{oracle, Suite};
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+fn main() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let examples = std::env::args()
+        .skip(1)
+        .find(|a| !a.starts_with('-'))
+        .map_or_else(
+            || root.join("examples/submissions/adelaide-2021-a1"),
+            PathBuf::from,
+        );
+    if !examples.join("c-correct").is_dir() {
+        eprintln!("error: no `c-correct` example in `{}`", examples.display());
+        std::process::exit(2);
+    }
+    let config = Config::load(None).unwrap();
+    let suite = Suite::load(
+        &root.join("suites/adelaide-2021-a1"),
+        &config,
+        oracle::builtin(),
+    )
+    .unwrap();
+    let env = environment(Tier::Basic).unwrap_or_else(|e| panic!("{e:?}"));
+    let scratch = tempfile::tempdir().unwrap();
+
+    // 1. Overhead: the whole pipeline on the correct C example against its own build and run times.
+    let mut best: Option<(f64, f64, f64, f64)> = None;
+    for round in 0..3 {
+        let started = Instant::now();
+        let r = grade_submission(
+            &*env.sandbox,
+            &*env.prepare,
+            &suite,
+            "c-correct",
+            &examples.join("c-correct"),
+            &scratch.path().join(format!("o{round}")),
+            &|_| true,
+        );
+        let total = started.elapsed().as_secs_f64();
+        assert_eq!(
+            r.score,
+            r.max,
+            "the correct C example must pass: {}",
+            r.to_json()
+        );
+        let runs: f64 = r.cases.iter().map(|c| c.wall_ms as f64 / 1000.0).sum();
+        let build = r.build.wall_ms as f64 / 1000.0;
+        if best.is_none_or(|b| total < b.0) {
+            best = Some((total, build, runs, total - build));
+        }
+    }
+    let (total, build, runs, case_phase) = best.unwrap();
+    println!(
+        "overhead: correct C example, whole suite ({} cases), best of 3",
+        suite.cases().count()
+    );
+    println!("  grading wall time          {total:.3} s");
+    println!("  its build                  {build:.3} s");
+    println!("  sum of its run times       {runs:.3} s");
+    println!(
+        "  ratio, runs + judging / runs         {:.2}× (target ≤ 1.5×)",
+        case_phase / runs
+    );
+    println!(
+        "  ratio, everything / (build + runs)   {:.2}×",
+        total / (build + runs)
+    );
+
+    // 2. Parallel speed-up: 20 submissions (copies of the C examples), --jobs 1 against --jobs 2.
+    let names = [
+        "c-correct",
+        "post-order",
+        "prune-strict",
+        "ties-last-blank",
+        "ply-off-by-one",
+        "terminal-at-ply",
+        "cpp-correct",
+    ];
+    let available: Vec<&str> = names
+        .iter()
+        .copied()
+        .filter(|n| examples.join(n).is_dir())
+        .collect();
+    let class_dir = scratch.path().join("class");
+    let mut class = Vec::new();
+    for i in 0..20 {
+        let name = format!("s{i:02}-{}", available[i % available.len()]);
+        copy_dir(
+            &examples.join(available[i % available.len()]),
+            &class_dir.join(&name),
+        );
+        class.push((name.clone(), class_dir.join(&name)));
+    }
+    let suite = Arc::new(suite);
+    let mut times = Vec::new();
+    for jobs in [1, 2] {
+        let out = Outputs {
+            dir: scratch.path().join(format!("results-{jobs}")),
+        };
+        let started = Instant::now();
+        let (results, error) =
+            grade_class(&*env.sandbox, &*env.prepare, &suite, &class, jobs, &out);
+        let secs = started.elapsed().as_secs_f64();
+        assert!(error.is_none(), "{error:?}");
+        assert_eq!(results.len(), 20);
+        println!("class of 20, --jobs {jobs}: {secs:.2} s");
+        times.push(secs);
+    }
+    println!(
+        "  speed-up --jobs 2 / --jobs 1: {:.2}× (target ≥ 1.7× on two idle cores)",
+        times[0] / times[1]
+    );
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    println!(
+        "  machine: {cores} cores, load average {}",
+        load.split_whitespace()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+}

@@ -1,0 +1,3 @@
+# An infinite loop in Python.
+while True:
+    pass
