@@ -57,6 +57,10 @@ pub fn run_case(
         result.summary = format!("the grader could not make a work folder: {e}");
         return result;
     }
+    let Some(program_name) = program.command.first() else {
+        result.summary = "the grader has no command to run this program".to_string();
+        return result;
+    };
     let work_text = work.display().to_string();
     let mut args: Vec<OsString> = program.command[1..].iter().map(OsString::from).collect();
     args.extend(
@@ -67,7 +71,7 @@ pub fn run_case(
     let mut limits = case.limits.clone();
     limits.address_space = program.address_space.then_some(limits.memory);
     let spec = Spec {
-        program: OsString::from(&program.command[0]),
+        program: OsString::from(program_name),
         args,
         workdir: work.clone(),
         env: Vec::new(),
