@@ -163,6 +163,8 @@ pub unsafe fn init(plan: &Plan, fds: &[libc::c_int; 6]) -> ! {
         // Handlers the grader installed (Rust's stack-overflow guard, interrupt clean-up) must not run in
         // this copy of it.
         reset_signals();
+        // Its own process group, so the grader's interrupt clean-up (`killpg`) reaches it.
+        libc::setpgid(0, 0);
         arrange_fds(fds);
         // Still the grader's uid on the host: open what we will bind while we may walk into `/root`.
         for (i, source) in plan.sources.iter().enumerate() {
