@@ -208,6 +208,7 @@ fn tournament() {
             seed: 1,
             jobs,
             stages: &[],
+            knockout: false,
             scoring: grader::arena::standings::Scoring::STANDARD,
             policy: &policy,
         };
@@ -254,6 +255,7 @@ fn ladder_tournament<G: ArenaGame + reference::bots::Playable>(
             seed: 1,
             jobs,
             stages: &[],
+            knockout: false,
             scoring: grader::arena::standings::Scoring::STANDARD,
             policy: &policy,
         };

@@ -73,8 +73,11 @@ const TICTACTOE_STATES: &[&str] = &[
     "xoxoxxo-o",
 ];
 
-/// Three Men's Morris states and the side to move: placement and movement phases, a blocked side.
+/// Three Men's Morris states and the side to move: the handout's example board, placement and
+/// movement phases, a blocked side.
 const TMMORRIS_STATES: &[(&str, Player)] = &[
+    ("xxo-ox--o", Player::First),
+    ("xxo-ox--o", Player::Second),
     ("---------", Player::First),
     ("----x----", Player::Second),
     ("xo-------", Player::First),

@@ -161,11 +161,19 @@ impl Solution {
     }
 }
 
-/// A [`Solution`] in compact form (raster bytes, no per-line allocation), for writing huge traces fast.
+/// A [`Solution`] in compact form: the visited positions exactly as the search recorded them, turned
+/// into text only while being written, so a half-million-line trace costs no per-line allocation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Answer {
     pub board: Option<[u8; 9]>,
-    pub lines: Vec<Line>,
+    visits: Visits,
+}
+
+/// The recorded visits of either game, and the index of the first one that is written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Visits {
+    TicTacToe(Vec<Visit<TicTacToe>>, usize),
+    Morris(Vec<Visit<Morris>>, usize),
 }
 
 /// One line of the visited file, compactly.
@@ -175,12 +183,74 @@ pub struct Line {
     pub value: i32,
 }
 
+/// The games whose positions are 3×3 rasters.
+trait Raster: Game {
+    fn raster(&self) -> [u8; 9];
+}
+
+impl Raster for TicTacToe {
+    fn raster(&self) -> [u8; 9] {
+        self.cells()
+    }
+}
+
+impl Raster for Morris {
+    fn raster(&self) -> [u8; 9] {
+        *self.cells()
+    }
+}
+
+fn try_each<G: Raster, E>(
+    visits: &[Visit<G>],
+    mut f: impl FnMut(Line) -> Result<(), E>,
+) -> Result<(), E> {
+    visits.iter().try_for_each(|v| {
+        f(Line {
+            state: v.state.raster(),
+            value: v.value,
+        })
+    })
+}
+
 impl Answer {
     fn none() -> Answer {
         Answer {
             board: None,
-            lines: Vec::new(),
+            visits: Visits::TicTacToe(Vec::new(), 0),
         }
+    }
+
+    /// How many lines the visited file has.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        match &self.visits {
+            Visits::TicTacToe(v, start) => v.len() - start,
+            Visits::Morris(v, start) => v.len() - start,
+        }
+    }
+
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Calls `f` with each line in order, stopping at the first error.
+    pub fn try_for_each_line<E>(&self, f: impl FnMut(Line) -> Result<(), E>) -> Result<(), E> {
+        match &self.visits {
+            Visits::TicTacToe(v, start) => try_each(&v[*start..], f),
+            Visits::Morris(v, start) => try_each(&v[*start..], f),
+        }
+    }
+
+    /// The lines of the visited file.
+    #[must_use]
+    pub fn lines(&self) -> Vec<Line> {
+        let mut out = Vec::with_capacity(self.len());
+        let _ = self.try_for_each_line(|l| {
+            out.push(l);
+            Ok::<(), ()>(())
+        });
+        out
     }
 
     /// `"BOARD\n"`, or `""` when no move is possible.
@@ -194,13 +264,14 @@ impl Answer {
     pub fn write_trace(&self, out: &mut impl Write) -> io::Result<()> {
         let mut block = vec![0u8; 64 * 1024];
         let mut len = 0;
-        for l in &self.lines {
+        self.try_for_each_line(|l| {
             if len + MAX_LINE > block.len() {
                 out.write_all(&block[..len])?;
                 len = 0;
             }
-            len += put_line(&mut block[len..len + MAX_LINE], l);
-        }
+            len += put_line(&mut block[len..len + MAX_LINE], &l);
+            Ok::<(), io::Error>(())
+        })?;
         out.write_all(&block[..len])
     }
 
@@ -218,7 +289,7 @@ impl Answer {
         Solution {
             board: self.board.map(|b| raster_string(&b)),
             trace: self
-                .lines
+                .lines()
                 .iter()
                 .map(|l| TraceLine {
                     state: raster_string(&l.state),
@@ -303,7 +374,7 @@ pub fn tictactoe_answer(state: &str, mode: Mode, variant: Variant) -> Result<Ans
             }
         }
     };
-    Ok(answer(searched, variant, TicTacToe::cells))
+    Ok(answer(searched, variant, Visits::TicTacToe))
 }
 
 /// The Three Men's Morris solver: what `tmmorris STATE PATH PLY TURN` prints and writes. Always
@@ -355,7 +426,7 @@ pub fn tmmorris_answer(
             limit: MAX_NODES,
         });
     }
-    Ok(answer(searched, variant, |s| *s.cells()))
+    Ok(answer(searched, variant, Visits::Morris))
 }
 
 fn plain_options(ply: Option<u32>) -> search::Minimax {
@@ -393,26 +464,23 @@ fn ab_options(ply: Option<u32>, variant: Variant) -> AlphaBeta {
     }
 }
 
-fn answer<G: Game>(
+fn answer<G: Raster>(
     searched: Searched<G>,
     variant: Variant,
-    cells: impl Fn(&G) -> [u8; 9],
+    wrap: fn(Vec<Visit<G>>, usize) -> Visits,
 ) -> Answer {
     let root = &searched.trace.visits[0].state;
-    let board = searched.best.map(|mv| cells(&root.after(mv)));
-    let line = |v: &Visit<G>| Line {
-        state: cells(&v.state),
-        value: v.value,
-    };
-    let skip = usize::from(variant != Variant::WithRoot);
-    let lines = if variant == Variant::PostOrder {
+    let board = searched.best.map(|mv| root.after(mv).raster());
+    let visits = if variant == Variant::PostOrder {
         let mut post = searched.trace.into_post_order();
         post.pop(); // the root comes last in post-order
-        post.iter().map(line).collect()
+        wrap(post, 0)
     } else {
-        searched.trace.visits.iter().skip(skip).map(line).collect()
+        // The root comes first in pre-order; skipping it by index avoids moving the whole trace.
+        let start = usize::from(variant != Variant::WithRoot);
+        wrap(searched.trace.visits, start)
     };
-    Answer { board, lines }
+    Answer { board, visits }
 }
 
 /// E(s) at the ply limit and, as the handout requires, for finished games reached before it too.

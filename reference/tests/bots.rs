@@ -175,3 +175,50 @@ fn retrograde_agrees_with_plain_negamax_on_tictactoe() {
         }
     }
 }
+
+#[test]
+fn minimax_takes_an_immediate_win() {
+    // Super-TTT: x holds big squares 1 and 2 and two in a row on board 3; every depth must finish it.
+    let mut littles = vec![
+        "(little x x x () () () () () ())".to_string(),
+        "(little x x x () () () () () ())".to_string(),
+        "(little x x () () () () () () ())".to_string(),
+    ];
+    littles.extend(std::iter::repeat_n(
+        format!("(little{})", " ()".repeat(9)),
+        6,
+    ));
+    let g = Sttt::decode(&format!("(big {})", littles.join(" ")), Player::First).unwrap();
+    for spec in ["minimax:1", "minimax:2", "offensive", "defensive"] {
+        let mut b = bot::<Sttt>(spec, 3).unwrap();
+        let m = b.choose(&g);
+        assert_eq!(
+            g.after(m).outcome(),
+            Some(Outcome::Win(Player::First)),
+            "{spec} played {m:?}"
+        );
+    }
+    // UT3: the same for a one-move win, from a random game's last position before a win.
+    let mut rng = Rng::new(9);
+    let mut checked = 0;
+    for _ in 0..200 {
+        let mut g = Ut3::new();
+        let mut prev = g.clone();
+        while g.outcome().is_none() {
+            prev = g.clone();
+            let ms = g.moves();
+            g.apply(ms[rng.below(ms.len())]);
+        }
+        if matches!(g.outcome(), Some(Outcome::Win(_))) {
+            for spec in ["minimax:1", "minimax:3"] {
+                let m = bot::<Ut3>(spec, 1).unwrap().choose(&prev);
+                assert!(
+                    matches!(prev.after(m).outcome(), Some(Outcome::Win(_))),
+                    "{spec} missed a win"
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 50);
+}

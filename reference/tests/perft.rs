@@ -217,7 +217,7 @@ fn plain_place(s: &mut PlainSttt, big: usize, little: usize) -> bool {
 }
 
 /// Every position one turn away, from the plain rules: two placements in order, or one when the first
-/// ends the game or leaves nothing open.
+/// ends the game or leaves nothing open; the turn then passes (even at the end, as in every game here).
 fn plain_successors(s: &PlainSttt) -> HashSet<PlainSttt> {
     let mut out = HashSet::new();
     for p1 in 0..81 {
@@ -225,17 +225,18 @@ fn plain_successors(s: &PlainSttt) -> HashSet<PlainSttt> {
         if !plain_place(&mut s1, p1 / 9, p1 % 9) {
             continue;
         }
+        let flip = |mut s: PlainSttt| {
+            s.2 = if s.2 == 'x' { 'o' } else { 'x' };
+            s
+        };
         if s1.3 {
-            out.insert(s1);
+            out.insert(flip(s1));
             continue;
         }
         for p2 in 0..81 {
             let mut s2 = s1;
             if plain_place(&mut s2, p2 / 9, p2 % 9) {
-                if !s2.3 {
-                    s2.2 = if s2.2 == 'x' { 'o' } else { 'x' };
-                }
-                out.insert(s2);
+                out.insert(flip(s2));
             }
         }
     }

@@ -69,7 +69,7 @@ fn brute_str(s: &str) -> i32 {
 }
 
 fn states(a: &Answer) -> Vec<[u8; 9]> {
-    a.lines.iter().map(|l| l.state).collect()
+    a.lines().iter().map(|l| l.state).collect()
 }
 
 fn is_subsequence(small: &[[u8; 9]], big: &[[u8; 9]]) -> bool {
@@ -87,13 +87,13 @@ fn the_handout_example() {
 #[test]
 fn the_blank_board() {
     let plain = tictactoe_answer("---------", Mode::Plain, Variant::Golden).unwrap();
-    assert_eq!(plain.lines.len(), 549_945);
+    assert_eq!(plain.len(), 549_945);
     assert_eq!(plain.stdout(), "x--------\n");
     let prune = tictactoe_answer("---------", Mode::Prune, Variant::Golden).unwrap();
-    assert_eq!(prune.lines.len(), 18_296);
+    assert_eq!(prune.len(), 18_296);
     assert_eq!(prune.stdout(), "x--------\n");
     let strict = tictactoe_answer("---------", Mode::Prune, Variant::PruneStrict).unwrap();
-    assert_eq!(strict.lines.len(), 146_119);
+    assert_eq!(strict.len(), 146_119);
     assert_eq!(strict.stdout(), "x--------\n");
 }
 
@@ -135,7 +135,7 @@ fn plain_values_match_brute_force_everywhere() {
     // Every value written in the blank board's trace is the true minimax value of its state.
     let plain = tictactoe_answer("---------", Mode::Plain, Variant::Golden).unwrap();
     let mut memo = std::collections::HashMap::new();
-    for l in &plain.lines {
+    for l in &plain.lines() {
         let want = *memo
             .entry(l.state)
             .or_insert_with(|| brute(&mut l.state.clone()));
@@ -149,7 +149,7 @@ fn pruning_keeps_the_move_and_visits_a_subsequence() {
         let plain = tictactoe_answer(&s, Mode::Plain, Variant::Golden).unwrap();
         let prune = tictactoe_answer(&s, Mode::Prune, Variant::Golden).unwrap();
         assert_eq!(prune.board, plain.board, "{s}");
-        assert!(prune.lines.len() <= plain.lines.len(), "{s}");
+        assert!(prune.len() <= plain.len(), "{s}");
         assert!(is_subsequence(&states(&prune), &states(&plain)), "{s}");
         for ply in 1..=4 {
             let ab = tictactoe_answer(&s, Mode::Ply(ply), Variant::Golden).unwrap();
@@ -168,12 +168,12 @@ fn variants_relate_to_the_golden_search_as_documented() {
             let run = |v| tictactoe_answer(s, mode, v).unwrap();
             // Post-order: the same lines, reordered.
             let post = run(Variant::PostOrder);
-            let (mut a, mut b) = (golden.lines.clone(), post.lines.clone());
+            let (mut a, mut b) = (golden.lines(), post.lines());
             a.sort_by_key(|l| (l.state, l.value));
             b.sort_by_key(|l| (l.state, l.value));
             assert_eq!(a, b, "{s}");
             if golden.board.is_none() {
-                assert!(post.lines.is_empty());
+                assert!(post.is_empty());
                 continue;
             }
             // Fail-hard: the same nodes, values possibly clamped.
@@ -185,8 +185,8 @@ fn variants_relate_to_the_golden_search_as_documented() {
                 assert!(is_subsequence(&states(&golden), &states(&r)), "{s}");
             }
             let with_root = run(Variant::WithRoot);
-            assert_eq!(&with_root.lines[1..], &golden.lines[..], "{s}");
-            assert_eq!(String::from_utf8_lossy(&with_root.lines[0].state), *s);
+            assert_eq!(&with_root.lines()[1..], &golden.lines()[..], "{s}");
+            assert_eq!(String::from_utf8_lossy(&with_root.lines()[0].state), *s);
         }
     }
 }

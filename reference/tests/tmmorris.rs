@@ -19,7 +19,7 @@ fn printed_boards_are_legal_successors_and_wins_in_one_are_taken() {
             let a = tmmorris_answer(&state, ply, m.to_move(), Variant::Golden).unwrap();
             let Some(board) = a.board else {
                 assert!(m.outcome().is_some(), "{state}: no move printed");
-                assert!(a.lines.is_empty());
+                assert!(a.is_empty());
                 continue;
             };
             let next = successors
@@ -41,7 +41,7 @@ fn a_deep_search_ends_thanks_to_the_repetition_rule() {
     let m = Morris::from_raster("xo-ox-o-x", reference::Player::Second).unwrap();
     let a = tmmorris_answer(&m.encode(), 13, m.to_move(), Variant::Golden).unwrap();
     assert!(a.board.is_some());
-    assert!(!a.lines.is_empty());
+    assert!(!a.is_empty());
 }
 
 #[test]

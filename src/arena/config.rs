@@ -63,6 +63,9 @@ pub struct RawArena {
     /// everyone left always follows.
     #[serde(default)]
     pub stage: Vec<RawStage>,
+    /// After the stages: `round-robin` (default) or `knockout` (000's semi-finals and final).
+    #[serde(rename = "final")]
+    pub finale: Option<Spanned<String>>,
     pub dialogue: Option<RawDialogue>,
 }
 
@@ -136,6 +139,8 @@ pub struct ArenaConfig {
     pub games: u32,
     pub scoring: Scoring,
     pub stages: Vec<Stage>,
+    /// The staged format ends in a knockout instead of a round robin.
+    pub knockout: bool,
 }
 
 /// A config that cannot be used; the location is `path:line:col` when the file is known.
@@ -350,6 +355,13 @@ pub fn validate(
         });
     }
 
+    let knockout = word(
+        &raw.finale,
+        &["round-robin", "knockout"],
+        "round-robin",
+        "final format",
+    )? == "knockout";
+
     let regex = |s: &Spanned<String>| {
         Regex::new(s.get_ref()).map_err(|e| {
             bad(
@@ -425,6 +437,7 @@ pub fn validate(
         games,
         scoring,
         stages,
+        knockout,
     })
 }
 
@@ -469,6 +482,7 @@ mod tests {
         assert_eq!(c.policy.margin, DEFAULT_MARGIN);
         assert_eq!(c.scoring, Scoring::UT3);
         assert_eq!(c.stages.len(), 2);
+        assert!(!c.knockout);
         assert_eq!(c.policy.move_cap, Some(81));
 
         let c =

@@ -106,6 +106,8 @@ pub fn run_fixtures<G: ArenaGame>(
 pub struct Results {
     /// Each stage's name, its standings, and its records.
     pub stages: Vec<StageResult>,
+    /// The knockout's winner (a round robin's is the top of its last table).
+    pub champion: Option<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -122,11 +124,15 @@ pub struct Plan<'a> {
     pub seed: u64,
     pub jobs: usize,
     pub stages: &'a [Stage],
+    /// End with a single-elimination bracket instead of a final round robin (000's semi-finals and
+    /// final).
+    pub knockout: bool,
     pub scoring: Scoring,
     pub policy: &'a Policy,
 }
 
-/// Runs `plan.stages` then a final round robin. With no stages this is a plain round robin.
+/// Runs `plan.stages`, then a final round robin or a knockout of everyone left. With neither stages nor
+/// knockout this is a plain round robin.
 pub fn run<G: ArenaGame>(
     initial: &G,
     plan: &Plan<'_>,
@@ -156,9 +162,9 @@ pub fn run<G: ArenaGame>(
             );
             let names: Vec<String> = members.iter().map(|&m| plan.names[m].clone()).collect();
             let rows = standings(&names, &records, &plan.scoring);
-            for row in rows.iter().take(stage.advance as usize) {
+            for (rank, row) in rows.iter().take(stage.advance as usize).enumerate() {
                 if let Some(i) = plan.names.iter().position(|n| *n == row.name) {
-                    next.push(i);
+                    next.push((rank, g, i));
                 }
             }
             stages.push(StageResult {
@@ -167,8 +173,13 @@ pub fn run<G: ArenaGame>(
                 records,
             });
         }
+        // Seeded for what follows: group winners first, then runners-up, ...
         next.sort_unstable();
-        alive = next;
+        alive = next.into_iter().map(|(_, _, i)| i).collect();
+    }
+    if plan.knockout {
+        let champion = knockout(initial, plan, maker, done, alive, &root, &mut stages);
+        return Results { stages, champion };
     }
     let fixtures = round_robin(&alive, plan.games, root.fork(0).next_u64());
     let records = run_fixtures(
@@ -191,7 +202,81 @@ pub fn run<G: ArenaGame>(
         rows,
         records,
     });
-    Results { stages }
+    let champion = stages
+        .last()
+        .and_then(|s| s.rows.first())
+        .map(|r| r.name.clone());
+    Results { stages, champion }
+}
+
+/// Single elimination: the best seed meets the worst, a bye for the top seed when the field is odd;
+/// each pairing plays `games` with each colour; more points (then more wins) advances, and a tie goes
+/// to the better seed.
+fn knockout<G: ArenaGame>(
+    initial: &G,
+    plan: &Plan<'_>,
+    maker: &dyn SeatMaker<G>,
+    done: &(dyn Fn(usize, &GameRecord) + Sync),
+    mut field: Vec<usize>,
+    root: &Rng,
+    stages: &mut Vec<StageResult>,
+) -> Option<String> {
+    let mut round = 1u64;
+    while field.len() > 1 {
+        let byes = field.len() % 2;
+        let rest = &field[byes..];
+        let pairs: Vec<(usize, usize)> = (0..rest.len() / 2)
+            .map(|i| (rest[i], rest[rest.len() - 1 - i]))
+            .collect();
+        let rng = root.fork(2000 + round);
+        let mut fixtures = Vec::new();
+        for (k, &(a, b)) in pairs.iter().enumerate() {
+            fixtures.extend(round_robin(
+                &[a, b],
+                plan.games,
+                rng.fork(k as u64).next_u64(),
+            ));
+        }
+        let records = run_fixtures(
+            initial,
+            plan.names,
+            &fixtures,
+            maker,
+            plan.policy,
+            plan.jobs,
+            done,
+        );
+        let mut next: Vec<usize> = field[..byes].to_vec();
+        for &(a, b) in &pairs {
+            let (na, nb) = (&plan.names[a], &plan.names[b]);
+            let theirs: Vec<GameRecord> = records
+                .iter()
+                .filter(|r| r.players.contains(na) && r.players.contains(nb))
+                .cloned()
+                .collect();
+            let rows = standings(&[na.clone(), nb.clone()], &theirs, &plan.scoring);
+            let (x, y) = (&rows[0], &rows[1]);
+            let tied = x.points == y.points && x.wins == y.wins;
+            let winner = if tied || x.name == *na { a } else { b };
+            next.push(winner);
+        }
+        next.sort_by_key(|w| field.iter().position(|f| f == w));
+        let names: Vec<String> = field.iter().map(|&m| plan.names[m].clone()).collect();
+        let rows = standings(&names, &records, &plan.scoring);
+        let name = if field.len() == 2 {
+            "knockout final".to_string()
+        } else {
+            format!("knockout round {round}")
+        };
+        stages.push(StageResult {
+            name,
+            rows,
+            records,
+        });
+        field = next;
+        round += 1;
+    }
+    field.first().map(|&c| plan.names[c].clone())
 }
 
 /// Fisher–Yates with the arena's RNG.

@@ -47,6 +47,7 @@ pub fn defaults(game: &str) -> ArenaConfig {
         games: 1,
         scoring,
         stages: Vec::new(),
+        knockout: false,
     }
 }
 

@@ -174,6 +174,7 @@ fn tournament(jobs: usize, stages: &[super::schedule::Stage]) -> super::schedule
         seed: 11,
         jobs,
         stages,
+        knockout: false,
         scoring: super::standings::Scoring::STANDARD,
         policy: &policy,
     };
@@ -240,4 +241,34 @@ fn a_staged_tournament_advances_the_top_of_each_group() {
         plain(&again) == plain(&r),
         "the final differs between 1 and 2 jobs"
     );
+}
+
+#[test]
+fn a_knockout_halves_the_field_each_round_and_the_best_player_wins() {
+    let names: Vec<String> = (0..6).map(|i| format!("p{i}")).collect();
+    let policy = Policy {
+        limit: None,
+        ..Policy::default()
+    };
+    let plan = super::schedule::Plan {
+        names: &names,
+        games: 2,
+        seed: 5,
+        jobs: 2,
+        stages: &[],
+        knockout: true,
+        scoring: super::standings::Scoring::STANDARD,
+        policy: &policy,
+    };
+    let r = super::schedule::run(&Race::new(), &plan, &RandomMaker, &|_, _| {});
+    // 6 → 3 (three pairings), 3 → 2 (a bye and one pairing), 2 → 1.
+    let names: Vec<&str> = r.stages.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["knockout round 1", "knockout round 2", "knockout final"]
+    );
+    assert_eq!(r.stages[0].records.len(), 3 * 4);
+    assert_eq!(r.stages[1].records.len(), 4);
+    assert_eq!(r.stages[2].records.len(), 4);
+    assert_eq!(r.champion.as_deref(), Some("p0"));
 }

@@ -20,6 +20,8 @@ pub enum Format {
     RoundRobin,
     /// The suite's stages (pools → groups → final), or pools of four with the top two advancing.
     Staged,
+    /// Single elimination (after the suite's stages, if any): best seed against worst.
+    Knockout,
 }
 
 #[derive(Debug, clap::Args)]
@@ -38,6 +40,7 @@ pub struct Args {
     /// Games played at once.
     #[arg(long, default_value_t = 1)]
     pub jobs: usize,
+    /// round-robin, staged (the suite's stages and final), or knockout.
     #[arg(long, value_enum, default_value_t = Format::RoundRobin)]
     pub format: Format,
     /// Per-move limit for submissions, overriding the game's or suite's (`500ms`, `2s`, `none`).
@@ -71,6 +74,7 @@ impl Visitor for Event {
         let names: Vec<String> = entrants.iter().map(|e| e.name.clone()).collect();
         let stages: Vec<Stage> = match args.format {
             Format::RoundRobin => Vec::new(),
+            Format::Knockout => config.stages.clone(),
             Format::Staged if !config.stages.is_empty() => config.stages.clone(),
             Format::Staged => vec![Stage {
                 groups: u32::try_from(names.len().div_ceil(4)).unwrap_or(1),
@@ -83,6 +87,8 @@ impl Visitor for Event {
             seed: args.seed,
             jobs: args.jobs.max(1),
             stages: &stages,
+            knockout: args.format == Format::Knockout
+                || (args.format == Format::Staged && config.knockout),
             scoring: config.scoring,
             policy: &config.policy,
         };
@@ -139,6 +145,9 @@ impl Visitor for Event {
                 super::setup::emit(&format!("  ... and {} more faults\n", faults.len() - 5));
             }
             super::setup::emit("\n");
+        }
+        if let (Some(champion), true) = (&results.champion, plan.knockout) {
+            super::setup::emit(&format!("champion: {champion}\n"));
         }
         Ok(Exit::Success)
     }

@@ -238,6 +238,11 @@ fn judge_outputs(suite: &Suite, case: &Case, stdout: &[u8], work: &Path) -> Judg
                     "your output contains the expected line among others: print only that (debug output belongs on stderr)".to_string(),
                 );
             }
+            // A wrong board often comes from a recognisable search: if a file is a named variant whose
+            // own board is the one printed, the variant explains the whole case.
+            if let Some(judged) = explained_by_variant(suite, case, expect, stdout, work, &mut m) {
+                return judged;
+            }
             return (
                 Verdict::WrongAnswer,
                 0.0,
@@ -300,6 +305,57 @@ fn judge_outputs(suite: &Suite, case: &Case, stdout: &[u8], work: &Path) -> Judg
     )
 }
 
+/// When stdout is wrong: a file that is a named variant, and the variant's board equals what was
+/// printed, gives the variant's verdict; a variant whose board differs is added to the details.
+fn explained_by_variant(
+    suite: &Suite,
+    case: &Case,
+    stdout_expect: &Expect,
+    stdout: &[u8],
+    work: &Path,
+    m: &mut Mismatch,
+) -> Option<Judged> {
+    for (name, expect) in &case.files {
+        let FileJudgement::Variant {
+            name: vname,
+            credit,
+            summary,
+            details,
+        } = judge_file(suite, case, name, expect, &work.join(name))
+        else {
+            continue;
+        };
+        let program = expect.reference.as_deref()?;
+        let args = concrete_args(&case.args, REFERENCE_WORK);
+        let board = suite.variant_output(program, &args, &vname).ok()?;
+        if stdout_expect
+            .comparator
+            .compare(board.stdout.as_bytes(), stdout)
+            .is_none()
+        {
+            let verdict = if credit >= 1.0 {
+                Verdict::Accepted
+            } else {
+                Verdict::WrongAnswer
+            };
+            let mut details = details;
+            details.push(format!(
+                "stdout: {} (the board this variant chooses)",
+                m.summary
+            ));
+            let summary = format!("`{name}` and stdout: {summary}");
+            let summary = if credit >= 1.0 {
+                format!("accepted; {summary}")
+            } else {
+                summary
+            };
+            return Some((verdict, credit, summary, details, Some(vname)));
+        }
+        m.details.push(format!("`{name}`: {summary}"));
+    }
+    None
+}
+
 enum FileJudgement {
     Pass,
     Fail(Mismatch),
@@ -325,12 +381,15 @@ fn judge_file(
         .filter(|m| m.is_file())
         .map(|m| m.len());
     match (expect_nothing, written) {
-        // "No further moves: print nothing, write nothing." An empty file writes nothing.
-        (true, None | Some(0)) => return FileJudgement::Pass,
-        (true, Some(_)) => {
+        // "No further moves: print nothing, write nothing" (INDEX.md): creating the file, even empty,
+        // is writing something.
+        (true, None) => return FileJudgement::Pass,
+        (true, Some(bytes)) => {
             return FileJudgement::Fail(Mismatch {
-                summary: format!("you wrote `{name}`, but this case expects no file (no move is possible from this board: write nothing)"),
-                details: Vec::new(),
+                summary: format!(
+                    "you created `{name}` ({bytes} bytes), but no move is possible from this board: create no file"
+                ),
+                details: vec!["check for a finished board before opening the output file".to_string()],
             })
         }
         (false, None) => {

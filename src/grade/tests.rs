@@ -110,6 +110,10 @@ impl Sandbox for Scripted {
                 }
             }
             "no-file" => outcome.stdout = right.stdout.into_bytes(),
+            "touch" => {
+                outcome.stdout = right.stdout.into_bytes();
+                std::fs::write(path, right.file).unwrap();
+            }
             "crash" => {
                 outcome.status = Status::Signaled(libc::SIGSEGV);
                 outcome.stderr = b"Segmentation fault\n".to_vec();
@@ -253,7 +257,9 @@ fn a_missing_file_and_an_unwanted_file_are_both_wrong() {
     let r = grade("chatty");
     assert_eq!(r.cases[2].verdict, Verdict::WrongAnswer);
     assert!(
-        r.cases[2].summary.contains("this case expects no file"),
+        r.cases[2]
+            .summary
+            .contains("no move is possible from this board: create no file"),
         "{}",
         r.cases[2].summary
     );
@@ -265,6 +271,19 @@ fn a_missing_file_and_an_unwanted_file_are_both_wrong() {
             .contains("your trace visits 4 nodes where the reference visits 3"),
         "{}",
         r.cases[0].summary
+    );
+}
+
+#[test]
+fn an_empty_file_is_still_a_file_written() {
+    let r = grade("touch");
+    assert_eq!(
+        verdicts(&r),
+        [Verdict::Accepted, Verdict::Accepted, Verdict::WrongAnswer]
+    );
+    assert_eq!(
+        r.cases[2].summary,
+        "`visited.txt`: you created `visited.txt` (0 bytes), but no move is possible from this board: create no file"
     );
 }
 

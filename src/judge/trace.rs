@@ -305,8 +305,13 @@ impl TraceReport {
             format!("your trace has the right {e} lines but in a different order ({first})")
         } else if self.same_states_other_values {
             format!(
-                "you visit the right nodes in the right order, but {} values differ; first at {first}",
-                thousands(self.value_differences)
+                "you visit the right nodes in the right order, but {} {}; first at {first}",
+                thousands(self.value_differences),
+                if self.value_differences == 1 {
+                    "value differs"
+                } else {
+                    "values differ"
+                }
             )
         } else if self.expected_lines != self.actual_lines {
             format!("your trace visits {a} nodes where the reference visits {e}; first difference at {first}")

@@ -29,17 +29,22 @@ pub(crate) fn terminal_value(o: Outcome, side: Player, ply: u32) -> i32 {
     }
 }
 
-/// The negamax value of `g` for its side to move.
+/// The negamax value of `g` (a position that is not over) for its side to move. Finished children
+/// are scored from the mover's side, never from a finished position's `to_move`, which the `Game`
+/// trait leaves unspecified.
 pub fn negamax<G: Playable>(g: &G, depth: u32, mut alpha: i32, beta: i32, ply: u32) -> i32 {
-    if let Some(o) = g.outcome() {
-        return terminal_value(o, g.to_move(), ply);
-    }
+    debug_assert!(g.outcome().is_none(), "negamax on a finished position");
     if depth == 0 {
         return g.evaluate() * g.to_move().sign();
     }
+    let me = g.to_move();
     let mut best = -WIN - 1;
     for m in g.moves() {
-        let v = -negamax(&g.after(m), depth - 1, -beta, -alpha, ply + 1);
+        let child = g.after(m);
+        let v = match child.outcome() {
+            Some(o) => terminal_value(o, me, ply + 1),
+            None => -negamax(&child, depth - 1, -beta, -alpha, ply + 1),
+        };
         if v > best {
             best = v;
             if v > alpha {
@@ -64,10 +69,15 @@ impl<G: Playable> Bot<G> for Minimax {
             let j = self.rng.below(i + 1);
             moves.swap(i, j);
         }
+        let me = state.to_move();
         let mut best = moves[0];
         let mut alpha = -WIN - 1;
         for &m in &moves {
-            let v = -negamax(&state.after(m), self.depth - 1, -WIN - 1, -alpha, 1);
+            let child = state.after(m);
+            let v = match child.outcome() {
+                Some(o) => terminal_value(o, me, 1),
+                None => -negamax(&child, self.depth - 1, -WIN - 1, -alpha, 1),
+            };
             if v > alpha {
                 alpha = v;
                 best = m;

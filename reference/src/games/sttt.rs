@@ -277,7 +277,8 @@ impl Sttt {
     }
 
     /// Applies a turn as the referee does: placement by placement, in order, each illegal one forfeited
-    /// (not a loss). The turn passes to the other side even when both placements are forfeited.
+    /// (not a loss). The turn passes to the other side even when both placements are forfeited (and,
+    /// as after every move of every game here, when the turn ends the game).
     pub fn apply_lenient(&mut self, raw: &[RawPlacement; 2]) -> TurnReport {
         if self.outcome.is_some() {
             return TurnReport {
@@ -288,9 +289,7 @@ impl Sttt {
         for (i, r) in raw.iter().enumerate() {
             results[i] = self.try_place(r, raw);
         }
-        if self.outcome.is_none() {
-            self.end_turn();
-        }
+        self.end_turn();
         TurnReport {
             placements: results,
         }
@@ -510,9 +509,9 @@ impl Game for Sttt {
             debug_assert!(self.placement_legal(p), "illegal Super-TTT placement {p:?}");
             self.place(p);
         }
-        if self.outcome.is_none() {
-            self.end_turn();
-        }
+        // The turn passes even when it ends the game, as in every other game here: searches read the
+        // loser as the side to move of a finished position.
+        self.end_turn();
     }
 
     fn outcome(&self) -> Option<Outcome> {

@@ -48,15 +48,25 @@ static SPREAD: [u128; 512] = {
 };
 
 fn mask_has_line(mask: u16) -> bool {
-    let mut i = 0;
-    while i < LINE_MASKS.len() {
-        if mask & LINE_MASKS[i] == LINE_MASKS[i] {
-            return true;
-        }
-        i += 1;
-    }
-    false
+    HAS_LINE[usize::from(mask)]
 }
+
+/// Whether each 9-bit mask holds a line: one lookup per side in the search's hottest test.
+static HAS_LINE: [bool; 512] = {
+    let mut t = [false; 512];
+    let mut m = 0;
+    while m < 512 {
+        let mut i = 0;
+        while i < LINE_MASKS.len() {
+            if m as u16 & LINE_MASKS[i] == LINE_MASKS[i] {
+                t[m] = true;
+            }
+            i += 1;
+        }
+        m += 1;
+    }
+    t
+};
 
 impl Default for TicTacToe {
     fn default() -> Self {

@@ -172,12 +172,14 @@ public class tictactoe {
         return best;
     }
 
-    void writeVisited(BufferedWriter out) throws IOException {
-        for (Node n : visited) {
-            out.write(n.state);
-            out.write(' ');
-            out.write(Integer.toString(n.value));
-            out.write('\n');
+    void writeVisited(String path) throws IOException {
+        try (BufferedWriter out = new BufferedWriter(new FileWriter(path))) {
+            for (Node n : visited) {
+                out.write(n.state);
+                out.write(' ');
+                out.write(Integer.toString(n.value));
+                out.write('\n');
+            }
         }
     }
 
@@ -234,19 +236,14 @@ public class tictactoe {
             fail("impossible state '" + state + "' (a move was made after the game was won)", 2);
         }
 
-        try (BufferedWriter out = new BufferedWriter(new FileWriter(path))) {
-            // no moves left: nothing to print
-            if (isTerminal(board)) {
-                return;
-            }
-
-            char turn = xs == os ? 'x' : 'o';
-            tictactoe game = new tictactoe(prune, ply);
-            String best = game.bestMove(board, turn);
-            game.writeVisited(out);
-            System.out.println(best);
+        char turn = xs == os ? 'x' : 'o';
+        tictactoe game = new tictactoe(prune, ply);
+        String best = game.bestMove(board, turn);
+        try {
+            game.writeVisited(path);
         } catch (IOException e) {
             fail("cannot write '" + path + "': " + e.getMessage(), 3);
         }
+        System.out.println(best);
     }
 }

@@ -21,13 +21,16 @@ impl Playable for Sttt {
     }
 
     /// Lines as for the other nested game, except that a side to move within two placements of a big
-    /// line has as good as won: with two placements a turn, depth-1 search must see that.
+    /// line has as good as won (with two placements a turn, depth-1 search must see that), and the side
+    /// to move's prospects count `DEFENCE` times.
     fn evaluate(&self) -> i32 {
         let me = self.to_move();
         if self.placements_to_win(me) <= 2 {
             return me.sign() * (WIN / 4);
         }
-        self.own_score(Player::First) - self.own_score(Player::Second)
+        // The side to move places two marks next: its prospects weigh `DEFENCE` times as much.
+        let mover = me.opponent();
+        (self.own_score(mover) - Self::DEFENCE * self.own_score(me)) * mover.sign()
     }
 
     fn playout(&mut self, rng: &mut Rng, max_plies: usize) -> Option<Outcome> {

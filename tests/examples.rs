@@ -1,0 +1,228 @@
+//! The shipped example submissions, graded once per test process on the Adelaide suite: every verdict
+//! and every score is pinned (known-good and known-bad, as examples/…/EXPECTED.md describes them).
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use crate::util::{grader, read, repo, scratch};
+
+const SUITE: &str = "suites/adelaide-2021-a1";
+const EXAMPLES: &str = "examples/submissions/adelaide-2021-a1";
+
+/// Grades every example except `loops-forever` (which spends the full time limit on 11 cases; it has
+/// its own test with tighter limits) once, with two jobs, and keeps the results folder.
+fn graded() -> &'static Path {
+    static RESULTS: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    let (_, results) = RESULTS.get_or_init(|| {
+        let dir = scratch();
+        let class = dir.path().join("class");
+        for entry in std::fs::read_dir(repo().join(EXAMPLES)).unwrap() {
+            let entry = entry.unwrap();
+            if entry.path().is_dir() && entry.file_name() != "loops-forever" {
+                copy_dir(&entry.path(), &class.join(entry.file_name()));
+            }
+        }
+        let out = dir.path().join("results");
+        let run = grader()
+            .arg("run")
+            .arg(repo().join(SUITE))
+            .arg(&class)
+            .arg("--out")
+            .arg(&out)
+            .args(["--jobs", "2"])
+            .output()
+            .unwrap();
+        assert_eq!(
+            run.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        (dir, out.join("adelaide-2021-a1"))
+    });
+    results
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &to.join(entry.file_name()));
+        } else {
+            std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+        }
+    }
+}
+
+fn code(verdict: &str) -> &'static str {
+    match verdict {
+        "accepted" => "AC",
+        "wrong-answer" => "WA",
+        "runtime-error" => "RE",
+        "compile-error" => "CE",
+        "time-limit" | "wall-time-limit" => "TL",
+        "memory-limit" => "MLE",
+        "output-limit" => "OLE",
+        other => panic!("unexpected verdict `{other}`"),
+    }
+}
+
+/// `plain AC AC … | prune … | ply … | no-move …`, and the score.
+fn signature(result: &serde_json::Value) -> (String, f64) {
+    let groups: Vec<String> = ["plain", "prune", "ply", "no-move"]
+        .iter()
+        .map(|g| {
+            let codes: Vec<&str> = result["cases"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|c| c["group"] == *g)
+                .map(|c| code(c["verdict"].as_str().unwrap()))
+                .collect();
+            format!("{g} {}", codes.join(" "))
+        })
+        .collect();
+    (groups.join(" | "), result["score"].as_f64().unwrap())
+}
+
+fn result(student: &str) -> serde_json::Value {
+    serde_json::from_str(&read(&graded().join(student).join("result.json"))).unwrap()
+}
+
+/// Cases per group, in suite order: plain (handout-example, interesting-1, interesting-2, win-available,
+/// o-to-move, blank-board); prune (the same six); ply (interesting-1-ply-2, handout-example-ply-1,
+/// interesting-2-ply-2, blank-ply-1, blank-ply-3, o-to-move-ply-4); no-move (x-won, o-won, full-draw,
+/// x-won-pruning).
+const PINNED: &[(&str, &str, f64)] = &[
+    ("c-correct", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 15.0),
+    ("cpp-correct", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 15.0),
+    ("java-correct", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 15.0),
+    ("python-correct", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 15.0),
+    ("rust-correct", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 15.0),
+    // Full credit with a note: the same search written in another order.
+    ("post-order", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 15.0),
+    // Where strict and AIMA cut-offs prune the same nodes, the trace is golden.
+    ("prune-strict", "plain AC AC AC AC AC AC | prune AC WA WA AC WA WA | ply AC AC AC AC WA WA | no-move AC AC AC AC", 10.67),
+    ("ties-last-blank", "plain AC WA WA AC AC WA | prune AC WA WA AC WA WA | ply AC WA AC AC WA WA | no-move AC AC AC AC", 7.67),
+    ("ply-off-by-one", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply WA WA WA WA WA WA | no-move AC AC AC AC", 12.0),
+    ("terminal-at-ply", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply WA AC WA AC AC WA | no-move AC AC AC AC", 13.5),
+    ("debug-prints", "plain WA WA WA WA WA WA | prune WA WA WA WA WA WA | ply WA WA WA WA WA WA | no-move AC AC AC AC", 2.0),
+    ("writes-when-no-move", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move WA WA WA WA", 13.0),
+    // Only the blank board overflows its fixed table.
+    ("crashes", "plain AC AC AC AC AC RE | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 14.17),
+    ("no-compile", "plain CE CE CE CE CE CE | prune CE CE CE CE CE CE | ply CE CE CE CE CE CE | no-move CE CE CE CE", 0.0),
+];
+
+#[test]
+fn every_example_gets_its_pinned_verdicts_and_points() {
+    let mut wrong = Vec::new();
+    for (student, verdicts, score) in PINNED {
+        let got = signature(&result(student));
+        if got != (verdicts.to_string(), *score) {
+            wrong.push(format!(
+                "{student}:\n  want {verdicts} = {score}\n  got  {} = {}",
+                got.0, got.1
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn the_gradebook_has_one_row_per_example() {
+    let csv = read(&graded().join("grades.csv"));
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("student,plain,prune,ply,no-move,total"));
+    assert_eq!(lines.clone().count(), PINNED.len());
+    assert!(
+        csv.contains("\nties-last-blank,2.5,1.67,1.5,2,7.67\n"),
+        "{csv}"
+    );
+    assert!(csv.contains("\nno-compile,0,0,0,0,0\n"), "{csv}");
+}
+
+#[test]
+fn flaws_are_explained_in_one_sentence() {
+    let summary = |student: &str, group: &str, case: &str| -> String {
+        let r = result(student);
+        let c = r["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["group"] == group && c["name"] == case)
+            .unwrap()
+            .clone();
+        c["summary"].as_str().unwrap().to_string()
+    };
+    assert_eq!(
+        summary("prune-strict", "prune", "blank-board"),
+        "`visited.txt`: your trace is the `prune-strict` variant (alpha-beta that cuts only when a value goes strictly past the bound (v > beta, v < alpha) instead of reaching it)"
+    );
+    assert!(summary("post-order", "plain", "blank-board")
+        .starts_with("accepted; `visited.txt`: your trace is the `post-order` variant"));
+    assert_eq!(
+        summary("ties-last-blank", "plain", "blank-board"),
+        "stdout: expected `x--------`, got `--------x`"
+    );
+    assert_eq!(
+        summary("writes-when-no-move", "no-move", "x-won"),
+        "`visited.txt`: you created `visited.txt` (0 bytes), but no move is possible from this board: create no file"
+    );
+    assert!(summary("debug-prints", "plain", "handout-example")
+        .starts_with("stdout: line 1: expected `oxxxo-oxo`, got `DEBUG:"));
+    assert!(
+        summary("crashes", "plain", "blank-board").starts_with("your program crashed with SIGABRT")
+    );
+    assert_eq!(
+        summary("terminal-at-ply", "ply", "interesting-1-ply-2")
+            .split(" variant")
+            .next(),
+        Some("`visited.txt`: your trace is the `ply-terminal-utility`")
+    );
+    let log = result("no-compile")["build"]["log"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(log.contains("hasX"), "{log}");
+}
+
+/// `loops-forever` spins on every pruned search. Graded with tighter time limits (2 s CPU, 6 s wall)
+/// so the test stays short; a loaded machine may stop it on either clock, so both count as a time limit.
+/// The plain blank board (2.5 s of CPU in Python) is left out: under 2 s it would time out too.
+#[test]
+fn an_endless_loop_hits_the_time_limit_and_keeps_its_other_points() {
+    let dir = scratch();
+    let suite = dir.path().join("adelaide-2021-a1");
+    copy_dir(&repo().join(SUITE), &suite);
+    let toml = read(&suite.join("suite.toml"))
+        .replace("cpu = \"10s\"", "cpu = \"2s\"")
+        .replace("wall = \"20s\"", "wall = \"6s\"");
+    std::fs::write(suite.join("suite.toml"), toml).unwrap();
+    let class = dir.path().join("class");
+    copy_dir(
+        &repo().join(EXAMPLES).join("loops-forever"),
+        &class.join("loops-forever"),
+    );
+    let out = dir.path().join("results");
+    grader()
+        .arg("run")
+        .arg(&suite)
+        .arg(&class)
+        .arg("--out")
+        .arg(&out)
+        .args(["--jobs", "2"])
+        .assert()
+        .success();
+    let r: serde_json::Value = serde_json::from_str(&read(
+        &out.join("adelaide-2021-a1/loops-forever/result.json"),
+    ))
+    .unwrap();
+    let (sig, _) = signature(&r);
+    let (plain, rest) = sig.split_once(" | ").unwrap();
+    assert!(plain.starts_with("plain AC AC AC AC AC "), "{sig}");
+    assert_eq!(
+        rest,
+        "prune TL TL TL TL TL TL | ply TL AC TL AC TL TL | no-move AC AC AC AC"
+    );
+}
