@@ -5,7 +5,6 @@
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use grader::sandbox::linux::FullSandbox;
 use grader::sandbox::{BasicSandbox, Limits, Sandbox, Spec, Status, Stdin};
 
 fn spec(workdir: &std::path::Path) -> Spec {
@@ -69,6 +68,18 @@ fn main() {
         ms(basic),
         ms(basic) / ms(bare)
     );
+    full(n, &spec, bare);
+}
+
+#[cfg(not(target_os = "linux"))]
+fn full(_: usize, _: &Spec, _: Duration) {
+    println!("  full           unavailable: Linux only");
+}
+
+#[cfg(target_os = "linux")]
+fn full(n: usize, spec: &Spec, bare: Duration) {
+    use grader::sandbox::linux::FullSandbox;
+    let spec = spec.clone();
     match FullSandbox::new() {
         Ok(full) => {
             let start_wait = median(n, || {

@@ -356,3 +356,29 @@ impl Run {
 pub fn skip(tier: Tier, attack: &str, why: &str) {
     eprintln!("skipping `{attack}` under {tier}: {why}");
 }
+
+#[test]
+fn the_configured_tier_is_selected_and_named() {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("skipping: the full tier needs root here");
+        return;
+    }
+    let selected = sandbox::select_or_degrade(Tier::Full, false).expect("full works as root");
+    assert_eq!(selected.sandbox.tier(), Tier::Full);
+    assert!(selected.degraded.is_none());
+    assert_eq!(selected.notice(), "sandbox: full");
+    let basic = sandbox::select_or_degrade(Tier::Basic, true).unwrap();
+    assert_eq!(basic.notice(), "sandbox: basic");
+    let degraded = sandbox::Selected {
+        sandbox: Box::new(sandbox::BasicSandbox),
+        degraded: Some(sandbox::Degraded {
+            requested: Tier::Full,
+            reason: "no user namespaces".into(),
+        }),
+    };
+    assert_eq!(
+        degraded.notice(),
+        "sandbox: basic (full unavailable: no user namespaces)"
+    );
+}

@@ -15,8 +15,12 @@ use std::time::Duration;
 pub fn enable() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
+        // Linux only; elsewhere orphans go to init and `basic` cannot sweep them.
+        #[cfg(target_os = "linux")]
         // SAFETY: a plain prctl on this process.
-        unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) };
+        unsafe {
+            libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+        };
     });
 }
 

@@ -292,3 +292,38 @@ fn alive(pid: libc::pid_t) -> bool {
     let r = unsafe { libc::kill(pid, 0) };
     r == 0 || io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stale_groups_of_dead_graders_are_removed_and_live_ones_kept() {
+        let Ok(version) = detect() else {
+            eprintln!("skipping: no cgroup hierarchy here");
+            return;
+        };
+        // A pid that just ended stands for a crashed grader.
+        let mut child = std::process::Command::new("/bin/true").spawn().unwrap();
+        let dead = child.id();
+        child.wait().unwrap();
+        let live = Cgroup::create(version, 64 << 20, 8).unwrap();
+        let stale = format!("{dead}-0");
+        let stale_dirs: Vec<PathBuf> = match version {
+            Version::V2 => vec![Path::new(ROOT).join(PARENT).join(&stale)],
+            Version::V1 => ["memory", "pids", "cpuacct"]
+                .iter()
+                .map(|c| Path::new(ROOT).join(c).join(PARENT).join(&stale))
+                .collect(),
+        };
+        for d in &stale_dirs {
+            fs::create_dir_all(d).unwrap();
+        }
+        assert!(clean_stale(version) >= stale_dirs.len());
+        assert!(stale_dirs.iter().all(|d| !d.exists()));
+        assert!(
+            live.dirs.iter().all(|d| d.exists()),
+            "a live grader's group was removed"
+        );
+    }
+}

@@ -163,6 +163,8 @@ pub unsafe fn init(plan: &Plan, fds: &[libc::c_int; 6]) -> ! {
         // Handlers the grader installed (Rust's stack-overflow guard, interrupt clean-up) must not run in
         // this copy of it.
         reset_signals();
+        // Its own process group, so the grader's interrupt clean-up (`killpg`) reaches it.
+        libc::setpgid(0, 0);
         arrange_fds(fds);
         // Still the grader's uid on the host: open what we will bind while we may walk into `/root`.
         for (i, source) in plan.sources.iter().enumerate() {
@@ -176,6 +178,14 @@ pub unsafe fn init(plan: &Plan, fds: &[libc::c_int; 6]) -> ! {
             fail(Stage::Sync);
         }
         libc::close(FD_SYNC);
+        // This copy of the grader holds the grader's memory: no core dumps, and not readable through
+        // /proc by the program.
+        libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
+        let no_core = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        libc::setrlimit(libc::RLIMIT_CORE, &no_core);
         // Raw calls: libc's wrappers broadcast the change to the other threads libc believes we have,
         // and would wait for them forever.
         check(
@@ -215,6 +225,13 @@ pub unsafe fn init(plan: &Plan, fds: &[libc::c_int; 6]) -> ! {
         for step in &plan.steps {
             run_step(step);
         }
+        // The bind sources are mounted; the program must not find host directories among our fds.
+        libc::syscall(
+            libc::SYS_close_range,
+            FIRST_SOURCE_FD as u32,
+            u32::MAX,
+            0u32,
+        );
         check(
             libc::mount(
                 c"proc".as_ptr(),

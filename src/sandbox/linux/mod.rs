@@ -250,6 +250,10 @@ impl FullSandbox {
             return Err(spawn_err(io::Error::last_os_error()));
         }
         drop((stdin_r, stdout_w, stderr_w, error_w, status_w, sync_r));
+        // SAFETY: plain syscall on our child (it does the same itself; whichever runs first wins).
+        unsafe { libc::setpgid(pid, pid) };
+        // On SIGINT/SIGTERM the grader kills every live group: this init, hence the whole namespace.
+        crate::sandbox::cleanup::live().insert(pid);
         let mut running = FullRunning {
             pid,
             status: File::from(status_r),
@@ -350,21 +354,37 @@ impl FullRunning {
             return Ok(Some(s));
         }
         let mut raw = 0;
-        let flags = if block { 0 } else { libc::WNOHANG };
-        // SAFETY: waiting on our own child with a valid out-pointer.
-        let r = unsafe { libc::waitpid(self.pid, &mut raw, flags) };
-        if r == 0 {
-            return Ok(None);
-        }
-        if r < 0 {
-            let e = io::Error::last_os_error();
-            if e.raw_os_error() == Some(libc::EINTR) {
+        if !block {
+            // Peek first (WNOWAIT): the pid must leave the live list before it can be reused.
+            // SAFETY: siginfo_t is plain data; waitid fills it.
+            let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+            // SAFETY: plain syscall on our own child.
+            let r = unsafe {
+                libc::waitid(
+                    libc::P_PID,
+                    self.pid as libc::id_t,
+                    &mut info,
+                    libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+                )
+            };
+            // SAFETY: si_pid is initialised when waitid succeeds (0 when nothing ended).
+            if r == 0 && unsafe { info.si_pid() } == 0 {
                 return Ok(None);
             }
-            return Err(SandboxError::Io {
-                doing: "waiting for the sandbox init",
-                source: e,
-            });
+        }
+        crate::sandbox::cleanup::live().remove(&self.pid);
+        loop {
+            // SAFETY: waiting on our own child with a valid out-pointer.
+            if unsafe { libc::waitpid(self.pid, &mut raw, 0) } >= 0 {
+                break;
+            }
+            let e = io::Error::last_os_error();
+            if e.raw_os_error() != Some(libc::EINTR) {
+                return Err(SandboxError::Io {
+                    doing: "waiting for the sandbox init",
+                    source: e,
+                });
+            }
         }
         // The init reports the program's own status; without a report the init itself was killed.
         let mut buf = [0u8; 4];
