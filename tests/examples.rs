@@ -196,8 +196,12 @@ fn an_endless_loop_hits_the_time_limit_and_keeps_its_other_points() {
     let suite = dir.path().join("adelaide-2021-a1");
     copy_dir(&repo().join(SUITE), &suite);
     let toml = read(&suite.join("suite.toml"))
-        .replace("cpu = \"10s\"", "cpu = \"2s\"")
-        .replace("wall = \"20s\"", "wall = \"6s\"");
+        .replace("cpu = \"5s\"", "cpu = \"2s\"")
+        .replace("wall = \"30s\"", "wall = \"6s\"");
+    assert!(
+        toml.contains("cpu = \"2s\"") && toml.contains("wall = \"6s\""),
+        "the suite's limits moved"
+    );
     std::fs::write(suite.join("suite.toml"), toml).unwrap();
     let class = dir.path().join("class");
     copy_dir(
