@@ -167,7 +167,7 @@ fn flaws_are_explained_in_one_sentence() {
     );
     assert_eq!(
         summary("writes-when-no-move", "no-move", "x-won"),
-        "`visited.txt`: you created `visited.txt` (0 bytes), but no move is possible from this board: create no file"
+        "stdout: you printed `xxxooo---`, but no move is possible from this board: print nothing and write nothing"
     );
     assert!(summary("debug-prints", "plain", "handout-example")
         .starts_with("stdout: line 1: expected `oxxxo-oxo`, got `DEBUG:"));

@@ -242,6 +242,18 @@ fn judge_outputs(suite: &Suite, case: &Case, stdout: &[u8], work: &Path) -> Judg
                     "your output contains the expected line among others: print only that (debug output belongs on stderr)".to_string(),
                 );
             }
+            if wanted.is_empty() && !printed.trim().is_empty() {
+                // The Adelaide rule "no further moves: print nothing, write nothing" (INDEX.md) is the
+                // common case; say it in those words rather than "expected nothing".
+                let first = printed
+                    .lines()
+                    .find(|l| !l.trim().is_empty())
+                    .unwrap_or_default();
+                m.summary = format!(
+                    "you printed `{}`, but no move is possible from this board: print nothing and write nothing",
+                    crate::judge::show(first.trim())
+                );
+            }
             // A wrong board often comes from a recognisable search: if a file is a named variant whose
             // own board is the one printed, the variant explains the whole case.
             if let Some(judged) = explained_by_variant(suite, case, expect, stdout, work, &mut m) {
