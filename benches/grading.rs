@@ -48,7 +48,7 @@ fn main() {
         oracle::builtin(),
     )
     .unwrap();
-    let env = environment(Tier::Basic).unwrap_or_else(|e| panic!("{e:?}"));
+    let env = environment(Tier::Basic, false).unwrap_or_else(|e| panic!("{e:?}"));
     let scratch = tempfile::tempdir().unwrap();
 
     // 1. Overhead: the whole pipeline on the correct C example against its own build and run times.

@@ -115,7 +115,7 @@ pub fn run(args: Args) -> CmdResult {
             args.submissions.display()
         )));
     }
-    let env = wire::environment(tier(args.sandbox.as_deref(), &config)?)?;
+    let env = wire::environment(tier(args.sandbox.as_deref(), &config)?, false)?;
     let mut exit = Exit::Success;
     for (suite, students_dir) in &plan {
         let class = students(students_dir)?;
@@ -167,7 +167,7 @@ pub fn check(args: CheckArgs) -> CmdResult {
             args.suite.display()
         )));
     }
-    let env = wire::environment(tier(args.sandbox.as_deref(), &config)?)?;
+    let env = wire::environment(tier(args.sandbox.as_deref(), &config)?, true)?;
     let student = name_of(&args.dir);
     let scratch = tempfile::Builder::new()
         .prefix("grader-check-")

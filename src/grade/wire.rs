@@ -4,7 +4,7 @@ use std::path::Path;
 
 use crate::build::{build, BuildOutcome, Recipe};
 use crate::exit::CliError;
-use crate::sandbox::{select, Sandbox, SandboxError, Tier};
+use crate::sandbox::{select_or_degrade, Sandbox, SandboxError, Tier};
 use crate::suite::Suite;
 
 use super::case::Program;
@@ -16,18 +16,23 @@ pub struct Environment {
     pub prepare: Box<dyn Prepare>,
 }
 
-/// The sandbox at `tier`, falling back to `basic` (with a warning) when `full` is unavailable here.
-pub fn environment(tier: Tier) -> Result<Environment, CliError> {
-    let sandbox = match select(tier) {
+/// The sandbox at `tier`. `check` (a student's own machine) may fall back to `basic` with a visible
+/// notice; `run` (grading a class) refuses to go below the configured tier unless told to.
+pub fn environment(tier: Tier, allow_degrade: bool) -> Result<Environment, CliError> {
+    let selected = match select_or_degrade(tier, allow_degrade) {
         Ok(s) => s,
-        Err(SandboxError::Unavailable { reason, .. }) if tier == Tier::Full => {
-            eprintln!("warning: the full sandbox is not available here ({reason}); using basic");
-            select(Tier::Basic).map_err(CliError::internal)?
+        Err(e @ SandboxError::Unavailable { .. }) => {
+            return Err(CliError::internal(anyhow::anyhow!(
+                "{e}\nhint: to grade with weaker isolation anyway, pass `--sandbox basic` (see `docs/isolation.md`)"
+            )))
         }
         Err(e) => return Err(CliError::internal(e)),
     };
+    if selected.degraded.is_some() {
+        eprintln!("notice: {}", selected.notice());
+    }
     Ok(Environment {
-        sandbox,
+        sandbox: selected.sandbox,
         prepare: Box::new(Builder),
     })
 }
