@@ -9,10 +9,11 @@ use grader::sandbox::{LimitHit, Limits, Status, Stdin, Tier};
 use super::{args, c, java, java_classes, py, run, run_in, sandboxes, skip, Ground};
 
 /// CPU-bound attacks get a generous wall limit: on a loaded machine a spinning program may get a
-/// fraction of a core, and the verdict must still be the CPU limit.
+/// fraction of a core (under 10% was seen with the whole test suite running on two cores), and the
+/// verdict must still be the CPU limit. Unloaded, these runs end after 1 s of CPU either way.
 fn cpu_limits() -> Limits {
     Limits {
-        wall: Duration::from_secs(10),
+        wall: Duration::from_secs(30),
         ..super::limits()
     }
 }
