@@ -331,12 +331,36 @@ pub struct FullRunning {
 impl FullRunning {
     /// Blocks until the program ends.
     pub fn wait(&mut self) -> Result<Status, SandboxError> {
-        loop {
-            if let Some(s) = self.try_wait()? {
-                return Ok(s);
+        if self.reaped.is_none() {
+            // Block until the init ends without reaping it (WNOWAIT): its pid stays ours, and in the live
+            // list for the interrupt clean-up, until `reap` takes it off that list first.
+            loop {
+                // SAFETY: siginfo_t is plain data; waitid fills it.
+                let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+                // SAFETY: plain syscall on our own child.
+                let r = unsafe {
+                    libc::waitid(
+                        libc::P_PID,
+                        self.pid as libc::id_t,
+                        &mut info,
+                        libc::WEXITED | libc::WNOWAIT,
+                    )
+                };
+                if r == 0 {
+                    break;
+                }
+                let e = io::Error::last_os_error();
+                if e.raw_os_error() != Some(libc::EINTR) {
+                    return Err(SandboxError::Io {
+                        doing: "waiting for the sandbox init",
+                        source: e,
+                    });
+                }
             }
-            std::thread::sleep(std::time::Duration::from_millis(1));
         }
+        Ok(self
+            .reap(true)?
+            .expect("a blocking reap always has a status"))
     }
 
     /// The init's pid on the host (the program itself is pid 2 inside).
