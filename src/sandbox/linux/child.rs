@@ -275,20 +275,20 @@ pub unsafe fn init(plan: &Plan, fds: &[libc::c_int; 6]) -> ! {
         libc::sigemptyset(&mut action.sa_mask);
         libc::sigaction(libc::SIGTERM, &action, std::ptr::null_mut());
 
-        // A raw clone, not fork(): libc's fork handlers may take locks another thread of the grader held.
-        let pid = libc::syscall(
-            libc::SYS_clone,
-            libc::SIGCHLD as libc::c_ulong,
-            0usize,
-            0usize,
-            0usize,
-            0usize,
-        ) as libc::pid_t;
+        // Not fork(): libc's fork handlers may take locks another thread of the grader held. And not a
+        // copy of this process either: it is a copy of the whole grader, whose page tables would be
+        // copied only to be thrown away by `execve`. So the program borrows our memory (CLONE_VM) on its
+        // own stack while we sleep (CLONE_VFORK) until it has exec'd or failed.
+        let stack = &plan.program_stack;
+        let stack_top = (stack.as_ptr() as usize + stack.len()) & !15;
+        let pid = libc::clone(
+            program_entry,
+            stack_top as *mut libc::c_void,
+            libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
+            (plan as *const Plan).cast_mut().cast(),
+        );
         if pid < 0 {
             fail(Stage::Fork);
-        }
-        if pid == 0 {
-            program(plan);
         }
         // The program's copy of the error pipe closes at exec; ours now, so the grader sees EOF.
         libc::close(FD_ERROR);
@@ -367,6 +367,11 @@ unsafe fn run_step(step: &Step) {
             }
         }
     }
+}
+
+extern "C" fn program_entry(plan: *mut libc::c_void) -> libc::c_int {
+    // SAFETY: `init` passes its plan, which outlives this child: the init sleeps until we exec or exit.
+    unsafe { program(&*(plan as *const Plan)) }
 }
 
 /// The student program's side of the second fork: its own session, limits, no capabilities, the filter,

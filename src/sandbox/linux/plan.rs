@@ -87,7 +87,13 @@ pub struct Plan {
     pub envp: Vec<*const libc::c_char>,
     pub rlimits: Vec<(libc::c_int, libc::rlim_t)>,
     pub filter: Vec<libc::sock_filter>,
+    /// The stack the program's side of the init's `vfork`-like clone runs on until `execve` (the init's
+    /// own stack stays the init's). Only the raw calls of `child::program` run there.
+    pub program_stack: Vec<u8>,
 }
+
+/// Room for `child::program`: a few frames of raw system calls, with a generous margin.
+const PROGRAM_STACK: usize = 256 * 1024;
 
 /// A spec the plan cannot be made from.
 #[derive(Debug, thiserror::Error)]
@@ -378,6 +384,7 @@ impl Plan {
             _env: env,
             rlimits: rlimits(&spec.limits),
             filter: seccomp::filter(),
+            program_stack: vec![0; PROGRAM_STACK],
         })
     }
 }
