@@ -229,22 +229,29 @@ fn procs(dir: &Path) -> Vec<libc::pid_t> {
 fn remove(dir: &Path) -> bool {
     let deadline = Instant::now() + Duration::from_secs(2);
     loop {
+        // The usual group is already empty (its init was reaped, taking the namespace with it): try
+        // first, read the process list only when something is left.
+        match fs::remove_dir(dir) {
+            Ok(()) => return true,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return true,
+            Err(_) if Instant::now() < deadline => {}
+            Err(_) => return false,
+        }
         for pid in procs(dir) {
             // SAFETY: kill has no memory-safety preconditions.
             unsafe { libc::kill(pid, libc::SIGKILL) };
         }
-        match fs::remove_dir(dir) {
-            Ok(()) => return true,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return true,
-            Err(_) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(2)),
-            Err(_) => return false,
-        }
+        std::thread::sleep(Duration::from_millis(2));
     }
 }
 
 impl Drop for Cgroup {
     fn drop(&mut self) {
-        self.kill_all();
+        // A group that cannot be removed still holds processes: kill them all at once (a fork bomb
+        // races a per-pid kill) before `remove` retries.
+        if fs::remove_dir(&self.dirs[0]).is_err() && self.dirs[0].exists() {
+            self.kill_all();
+        }
         for dir in &self.dirs {
             remove(dir);
         }

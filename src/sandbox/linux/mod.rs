@@ -454,10 +454,13 @@ impl Running for FullRunning {
     }
 
     fn kill(&mut self) {
-        if self.reaped.is_none() {
-            // SAFETY: our unreaped child. Its death kills the rest of the namespace.
-            unsafe { libc::kill(self.pid, libc::SIGKILL) };
+        if self.reaped.is_some() {
+            // The init's end took every process of its pid namespace with it, and only those were
+            // ever in the group: nothing is left to kill.
+            return;
         }
+        // SAFETY: our unreaped child. Its death kills the rest of the namespace.
+        unsafe { libc::kill(self.pid, libc::SIGKILL) };
         self.group.kill_all();
         let _ = self.reap(true);
     }
