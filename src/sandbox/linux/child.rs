@@ -399,7 +399,7 @@ unsafe fn program(plan: &Plan) -> ! {
             check(libc::setrlimit(*resource as _, &limit), Stage::Rlimit);
         }
         // An empty bounding set: root inside the namespace execs with no capabilities at all.
-        for cap in 0..=63 {
+        for cap in 0..=plan.cap_last {
             if libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 && errno() != libc::EINVAL {
                 fail(Stage::Capabilities);
             }

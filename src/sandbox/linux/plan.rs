@@ -90,6 +90,20 @@ pub struct Plan {
     /// The stack the program's side of the init's `vfork`-like clone runs on until `execve` (the init's
     /// own stack stays the init's). Only the raw calls of `child::program` run there.
     pub program_stack: Vec<u8>,
+    /// The highest capability number this kernel knows: the bounding set is emptied up to it.
+    pub cap_last: libc::c_int,
+}
+
+/// `/proc/sys/kernel/cap_last_cap`, read once; 63 (every possible bit) when unreadable.
+fn cap_last() -> libc::c_int {
+    static LAST: std::sync::OnceLock<libc::c_int> = std::sync::OnceLock::new();
+    *LAST.get_or_init(|| {
+        std::fs::read_to_string("/proc/sys/kernel/cap_last_cap")
+            .ok()
+            .and_then(|s| s.trim().parse().ok())
+            .filter(|n| (0..=63).contains(n))
+            .unwrap_or(63)
+    })
 }
 
 /// Room for `child::program`: a few frames of raw system calls, with a generous margin.
@@ -385,6 +399,7 @@ impl Plan {
             rlimits: rlimits(&spec.limits),
             filter: seccomp::filter(),
             program_stack: vec![0; PROGRAM_STACK],
+            cap_last: cap_last(),
         })
     }
 }
