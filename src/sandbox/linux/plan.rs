@@ -183,6 +183,59 @@ enum Access {
     Writable,
 }
 
+/// What the plan needs to know of a path on the host.
+#[derive(Clone, Debug)]
+struct Found {
+    /// The target when the path itself is a symbolic link.
+    link: Option<PathBuf>,
+    /// Whether it is (or leads to) a directory.
+    is_dir: bool,
+    locked: libc::c_ulong,
+}
+
+fn inspect_now(path: &Path) -> Result<Option<Found>, PlanError> {
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return Ok(None);
+    };
+    let link = if meta.file_type().is_symlink() {
+        Some(
+            std::fs::read_link(path).map_err(|source| PlanError::Inspect {
+                path: path.to_owned(),
+                source,
+            })?,
+        )
+    } else {
+        None
+    };
+    let is_dir = std::fs::metadata(path).map(|m| m.is_dir()).unwrap_or(false);
+    Ok(Some(Found {
+        link,
+        is_dir,
+        locked: locked_flags(path),
+    }))
+}
+
+/// [`inspect_now`], looked up once per process for the [`TOOLCHAIN`] trees (installed before a grading
+/// starts, and stat'ed a dozen times over at every run otherwise) and every time for anything else.
+fn inspect(path: &Path) -> Result<Option<Found>, PlanError> {
+    type Known = Vec<(&'static str, Option<Found>)>;
+    static TOOLCHAIN_FOUND: std::sync::OnceLock<Known> = std::sync::OnceLock::new();
+    if !TOOLCHAIN.iter().any(|t| Path::new(t) == path) {
+        return inspect_now(path);
+    }
+    let known = TOOLCHAIN_FOUND.get_or_init(|| {
+        TOOLCHAIN
+            .iter()
+            // A toolchain path that cannot be read now is treated as absent, as it is at every run.
+            .map(|t| (*t, inspect_now(Path::new(t)).ok().flatten()))
+            .collect()
+    });
+    Ok(known
+        .iter()
+        .find(|(t, _)| Path::new(t) == path)
+        .and_then(|(_, f)| f.clone()))
+}
+
 /// Builds the mount steps: tmpfs scratch, devices, toolchains, the caller's read-only paths and the
 /// writable working directory. Later, deeper paths are mounted over earlier ones.
 fn steps(workdir: &Path, read_only: &[PathBuf]) -> Result<(Vec<Step>, Vec<CString>), PlanError> {
@@ -251,20 +304,18 @@ fn steps(workdir: &Path, read_only: &[PathBuf]) -> Result<(Vec<Step>, Vec<CStrin
     wanted.sort_by_key(|w| w.0.components().count());
 
     for (path, access) in wanted {
-        let Ok(meta) = std::fs::symlink_metadata(&path) else {
+        let Some(found) = inspect(&path)? else {
             continue;
         };
         if linked.iter().any(|l| path.starts_with(l)) {
             continue;
         }
-        if meta.file_type().is_symlink()
-            && access == Access::ReadOnly
-            && TOOLCHAIN.iter().any(|t| Path::new(t) == path)
-        {
-            let target = std::fs::read_link(&path).map_err(|source| PlanError::Inspect {
-                path: path.clone(),
-                source,
-            })?;
+        if let (Some(target), Access::ReadOnly, true) = (
+            &found.link,
+            access,
+            TOOLCHAIN.iter().any(|t| Path::new(t) == path),
+        ) {
+            let target = target.clone();
             if let Some(parent) = path.parent() {
                 mkdirs(&mut steps, &mut made, parent)?;
             }
@@ -283,10 +334,7 @@ fn steps(workdir: &Path, read_only: &[PathBuf]) -> Result<(Vec<Step>, Vec<CStrin
             Some((_, a)) if *a == access => continue,
             Some(_) => {}
             None => {
-                let is_dir = std::fs::metadata(&path)
-                    .map(|m| m.is_dir())
-                    .unwrap_or(false);
-                if is_dir {
+                if found.is_dir {
                     mkdirs(&mut steps, &mut made, &path)?;
                 } else {
                     if let Some(parent) = path.parent() {
@@ -300,7 +348,7 @@ fn steps(workdir: &Path, read_only: &[PathBuf]) -> Result<(Vec<Step>, Vec<CStrin
         let remount = match access {
             Access::ReadOnly => base | libc::MS_RDONLY,
             Access::Writable => base,
-        } | locked_flags(&path);
+        } | found.locked;
         steps.push(Step::Bind {
             source: source(&mut sources, &path)?,
             target: in_root(&path)?,
