@@ -4,6 +4,7 @@
 
 mod cgroup;
 mod child;
+mod netns;
 mod plan;
 mod seccomp;
 
@@ -27,11 +28,11 @@ use plan::Plan;
 /// but the run's working directory.
 pub const SANDBOX_UID: u32 = 60999;
 
-/// Namespaces every run gets.
+/// Namespaces every run gets besides its network namespace (made ahead of time by [`netns`], or at the
+/// clone when none is ready).
 const NAMESPACES: libc::c_int = libc::CLONE_NEWUSER
     | libc::CLONE_NEWPID
     | libc::CLONE_NEWNS
-    | libc::CLONE_NEWNET
     | libc::CLONE_NEWIPC
     | libc::CLONE_NEWUTS
     | libc::CLONE_NEWCGROUP;
@@ -230,22 +231,32 @@ impl FullSandbox {
             sync_r.as_raw_fd(),
         ];
 
-        // SAFETY: a fork-like clone (no CLONE_VM, no new stack); the child only runs `child::init`, which
-        // makes raw system calls on the plan built above and never returns.
-        let pid = unsafe {
-            libc::syscall(
-                libc::SYS_clone,
-                (NAMESPACES | libc::SIGCHLD) as libc::c_ulong,
-                0usize,
-                0usize,
-                0usize,
-                0usize,
-            )
-        } as libc::pid_t;
-        if pid == 0 {
-            // SAFETY: we are the child of the clone above.
-            unsafe { child::init(&plan, &fds) };
-        }
+        let clone = |flags: libc::c_int| {
+            // SAFETY: a fork-like clone (no CLONE_VM, no new stack); the child only runs `child::init`,
+            // which makes raw system calls on the plan built above and never returns.
+            let pid = unsafe {
+                libc::syscall(
+                    libc::SYS_clone,
+                    (flags | libc::SIGCHLD) as libc::c_ulong,
+                    0usize,
+                    0usize,
+                    0usize,
+                    0usize,
+                )
+            } as libc::pid_t;
+            if pid == 0 {
+                // SAFETY: we are the child of the clone above.
+                unsafe { child::init(&plan, &fds) };
+            }
+            pid
+        };
+        // A ready-made empty network namespace, entered by this thread just for the clone; otherwise a
+        // new one at the clone.
+        let pid = match netns::take() {
+            Some(ns) => netns::within(&ns, || clone(NAMESPACES))
+                .unwrap_or_else(|| clone(NAMESPACES | libc::CLONE_NEWNET)),
+            None => clone(NAMESPACES | libc::CLONE_NEWNET),
+        };
         if pid < 0 {
             return Err(spawn_err(io::Error::last_os_error()));
         }
@@ -483,6 +494,47 @@ mod tests {
     #[test]
     fn probe_starts_true() {
         probe().unwrap();
+    }
+
+    /// Every run has a network namespace of its own, ready-made or not: never the grader's, never
+    /// another run's.
+    #[test]
+    fn each_run_has_its_own_network_namespace() {
+        let Ok(sandbox) = FullSandbox::new() else {
+            eprintln!("skipping: the full tier is unavailable here");
+            return;
+        };
+        let host = std::fs::read_link("/proc/self/ns/net").unwrap();
+        let mut seen = Vec::new();
+        for _ in 0..4 {
+            let dir = tempfile::tempdir().unwrap();
+            let spec = Spec {
+                program: "/usr/bin/readlink".into(),
+                args: vec!["/proc/self/ns/net".into()],
+                workdir: dir.path().to_owned(),
+                env: vec![],
+                stdin: Stdin::Null,
+                limits: crate::sandbox::Limits {
+                    cpu: std::time::Duration::from_secs(5),
+                    wall: std::time::Duration::from_secs(5),
+                    memory: 64 << 20,
+                    output: 1 << 16,
+                    file_size: 1 << 20,
+                    processes: 8,
+                    open_files: 64,
+                    stack: 8 << 20,
+                    address_space: None,
+                },
+                read_only: vec![],
+            };
+            let out = sandbox.run(&spec).unwrap();
+            assert_eq!(out.status, Status::Exited(0), "{out:?}");
+            let ns = String::from_utf8(out.stdout).unwrap().trim().to_owned();
+            assert!(ns.starts_with("net:["), "{ns}");
+            assert_ne!(Path::new(&ns), host, "a run shares the grader's network");
+            assert!(!seen.contains(&ns), "two runs share network namespace {ns}");
+            seen.push(ns);
+        }
     }
 
     /// Spawning from many threads at once, while others allocate, must never deadlock or crash a child.
