@@ -169,6 +169,8 @@ fn flaws_are_explained_in_one_sentence() {
         summary("writes-when-no-move", "no-move", "x-won"),
         "stdout: you printed `xxxooo---`, but no move is possible from this board: print nothing and write nothing"
     );
+    assert!(summary("ply-off-by-one", "ply", "blank-ply-1")
+        .starts_with("`visited.txt`: your trace is the `ply-one-deeper` variant"));
     assert!(summary("debug-prints", "plain", "handout-example")
         .starts_with("stdout: line 1: expected `oxxxo-oxo`, got `DEBUG:"));
     assert!(
