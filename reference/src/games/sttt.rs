@@ -9,7 +9,7 @@
 use crate::game::{Game, Notation, Outcome, Player};
 use crate::games::decode::DecodeError;
 use crate::games::sexpr::{self, Sx};
-use crate::games::tri::{has_line, FULL, LINES};
+use crate::games::tri::{self, has_line, LINES};
 use crate::rng::Rng;
 
 /// One placement: big square and little square, both `0..9` here (the handout writes them 1-based).
@@ -143,11 +143,7 @@ impl Sttt {
     /// Open squares of little board `b` (zero once it is won).
     #[inline]
     pub(crate) fn open_cells(&self, b: usize) -> u16 {
-        if (self.won[0] | self.won[1]) >> b & 1 == 1 {
-            0
-        } else {
-            !(self.cells[0][b] | self.cells[1][b]) & FULL
-        }
+        tri::open_cells(&self.cells, self.won, b)
     }
 
     /// Per little board, the squares `side` holds and the squares the other side holds.
@@ -164,19 +160,7 @@ impl Sttt {
 
     /// Boards closed without a winner: full, nobody's line.
     pub(crate) fn dead_boards(&self) -> u16 {
-        let won = self.won[0] | self.won[1];
-        (0..9)
-            .filter(|&b| won >> b & 1 == 0 && (self.cells[0][b] | self.cells[1][b]) == FULL)
-            .fold(0, |m, b| m | 1 << b)
-    }
-
-    /// The `k`-th set bit of `mask` (0-based).
-    #[inline]
-    fn nth_bit(mut mask: u16, k: u32) -> usize {
-        for _ in 0..k {
-            mask &= mask - 1;
-        }
-        mask.trailing_zeros() as usize
+        tri::dead_boards(&self.cells, self.won)
     }
 
     /// How many open squares are left on the whole board.
@@ -227,7 +211,7 @@ impl Sttt {
                     if k < c {
                         self.place(Placement {
                             big: b as u8,
-                            little: Self::nth_bit(cells, k) as u8,
+                            little: tri::nth_bit(cells, k) as u8,
                         });
                         break;
                     }

@@ -42,6 +42,40 @@ pub fn has_line(mask: u16) -> bool {
     WINS[usize::from(mask & FULL)]
 }
 
+/// Per side, the cells held on each of the nine inner boards, and the inner boards won: the shared shape
+/// of Super-TTT's little boards and UT3's blocks.
+pub type Cells = [[u16; 9]; 2];
+
+/// Open cells of inner board `b`: zero once it is won (closed), else the cells neither side holds.
+#[inline]
+#[must_use]
+pub fn open_cells(cells: &Cells, won: [u16; 2], b: usize) -> u16 {
+    if (won[0] | won[1]) >> b & 1 == 1 {
+        0
+    } else {
+        !(cells[0][b] | cells[1][b]) & FULL
+    }
+}
+
+/// Inner boards closed without a winner: full, nobody's line.
+#[must_use]
+pub fn dead_boards(cells: &Cells, won: [u16; 2]) -> u16 {
+    let won = won[0] | won[1];
+    (0..9)
+        .filter(|&b| won >> b & 1 == 0 && (cells[0][b] | cells[1][b]) == FULL)
+        .fold(0, |m, b| m | 1 << b)
+}
+
+/// The `k`-th set bit of `mask` (0-based).
+#[inline]
+#[must_use]
+pub fn nth_bit(mut mask: u16, k: u32) -> usize {
+    for _ in 0..k {
+        mask &= mask - 1;
+    }
+    mask.trailing_zeros() as usize
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,7 +8,7 @@
 
 use crate::game::{Game, Notation, Outcome, Player};
 use crate::games::decode::DecodeError;
-use crate::games::tri::{has_line, FULL};
+use crate::games::tri::{self, has_line, FULL};
 use crate::rng::Rng;
 
 /// A placement: row and column on the 9×9 board, both `0..9`, as the handout's `(row, col)` tuple.
@@ -154,11 +154,7 @@ impl Ut3 {
     /// Empty cells of block `b` (zero for a won block).
     #[inline]
     pub(crate) fn open_cells(&self, b: usize) -> u16 {
-        if (self.won[0] | self.won[1]) >> b & 1 == 1 {
-            0
-        } else {
-            !(self.cells[0][b] | self.cells[1][b]) & FULL
-        }
+        tri::open_cells(&self.cells, self.won, b)
     }
 
     /// Per little board, the squares `side` holds and the squares the other side holds.
@@ -175,19 +171,7 @@ impl Ut3 {
 
     /// Boards closed without a winner: full, nobody's line.
     pub(crate) fn dead_blocks(&self) -> u16 {
-        let won = self.won[0] | self.won[1];
-        (0..9)
-            .filter(|&b| won >> b & 1 == 0 && (self.cells[0][b] | self.cells[1][b]) == FULL)
-            .fold(0, |m, b| m | 1 << b)
-    }
-
-    /// The `k`-th set bit of `mask` (0-based).
-    #[inline]
-    fn nth_bit(mut mask: u16, k: u32) -> usize {
-        for _ in 0..k {
-            mask &= mask - 1;
-        }
-        mask.trailing_zeros() as usize
+        tri::dead_boards(&self.cells, self.won)
     }
 
     /// Blocks that are neither won nor full, computed from scratch.
@@ -233,7 +217,7 @@ impl Ut3 {
                 let b = a.trailing_zeros() as usize;
                 let cells = self.open_cells(b);
                 let k = rng.below(cells.count_ones() as usize) as u32;
-                self.place(b, Self::nth_bit(cells, k));
+                self.place(b, tri::nth_bit(cells, k));
                 continue;
             }
             let mut open = [0u16; 9];
@@ -249,7 +233,7 @@ impl Ut3 {
             for (b, &cells) in open.iter().enumerate() {
                 let c = cells.count_ones();
                 if k < c {
-                    self.place(b, Self::nth_bit(cells, k));
+                    self.place(b, tri::nth_bit(cells, k));
                     break;
                 }
                 k -= c;
