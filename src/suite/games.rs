@@ -244,6 +244,40 @@ impl Loader<'_> {
         Ok(Arc::new(config))
     }
 
+    /// Play cases save `games/<case>-<k>.json` and their transcript beside result.json: names must not
+    /// collide across groups.
+    pub(super) fn distinct_outputs(
+        &self,
+        earlier: &[super::Group],
+        group: &super::Group,
+        at: Range<usize>,
+    ) -> Result<(), SuiteError> {
+        let plays = |g: &super::Group| -> Vec<(String, Option<String>)> {
+            g.cases
+                .iter()
+                .filter_map(|c| match &c.kind {
+                    super::Kind::Play(p) => Some((c.name.clone(), p.transcript.clone())),
+                    _ => None,
+                })
+                .collect()
+        };
+        let before: Vec<(String, Option<String>)> = earlier.iter().flat_map(plays).collect();
+        let mine = plays(group);
+        for (i, (case, transcript)) in mine.iter().enumerate() {
+            if before.iter().any(|(c, _)| c == case) {
+                return self.err(at, format!("play case `{case}` appears in two groups\nhint: its game records are saved as `games/{case}-K.json`; give the cases different names"));
+            }
+            let clash = before
+                .iter()
+                .chain(&mine[..i])
+                .any(|(_, t)| t.is_some() && t == transcript);
+            if let (true, Some(t)) = (clash, transcript) {
+                return self.err(at, format!("two play cases write the transcript `{t}`\nhint: give each its own file name"));
+            }
+        }
+        Ok(())
+    }
+
     pub(super) fn play(
         &self,
         case: &str,
