@@ -1,7 +1,7 @@
 //! The seed games as the arena sees them: names, side names, boards for `--show`, tie-breaks and
 //! forfeits, each from its handout.
 
-use reference::bots::{bot, Playable};
+use reference::bots::{bot, bot_for, Playable};
 use reference::games::sttt::{Placement, Sttt, Turn};
 use reference::games::tictactoe::TicTacToe;
 use reference::games::tmmorris::Morris;
@@ -233,6 +233,16 @@ impl ArenaGame for Oska {
 pub fn ladder<G: ArenaGame + Playable>(spec: &str, seed: u64) -> Result<Pick<G>, String> {
     let mut b = bot::<G>(spec, seed).map_err(|e| e.to_string())?;
     Ok(Box::new(move |state: &G| b.choose(state)))
+}
+
+/// [`ladder`] for Oska boards larger than n = 4, which the reference crate does not solve: `perfect`
+/// is refused there with the reference crate's reason.
+///
+/// # Errors
+/// As [`ladder`], and `perfect`.
+pub fn ladder_oska_unsolved(spec: &str, seed: u64) -> Result<Pick<Oska>, String> {
+    let mut b = bot_for::<Oska>(spec, seed, &Oska::new(5)).map_err(|e| e.to_string())?;
+    Ok(Box::new(move |state: &Oska| b.choose(state)))
 }
 
 /// The arena's own uniform random player: a legal move chosen with the seeded RNG. Every game has it
