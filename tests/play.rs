@@ -90,6 +90,7 @@ fn a_class_is_graded_by_playing() {
         "vs-random",
         "won-vs-random",
         "vs-perfect",
+        "self-play",
     ] {
         assert_eq!(case(&good, name)["verdict"], "accepted", "{name}: {good}");
         assert_eq!(case(&good, name)["credit"], 1.0, "{name}");
@@ -104,8 +105,8 @@ fn a_class_is_graded_by_playing() {
     );
 
     // The same four games against `random` serve three cases: played once (4 starts), plus 2 games
-    // against `perfect`.
-    assert_eq!(read(&dir.path().join("starts.txt")).lines().count(), 6);
+    // against `perfect` and 2 against itself (two processes each).
+    assert_eq!(read(&dir.path().join("starts.txt")).lines().count(), 10);
 
     // Records for every game of every case, replayable; the transcript beside result.json.
     let games = out.join("play-ttt/good/games");
@@ -114,7 +115,7 @@ fn a_class_is_graded_by_playing() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
-    assert_eq!(names.len(), 14, "{names:?}");
+    assert_eq!(names.len(), 16, "{names:?}");
     assert!(names.contains(&"vs-perfect-2.json".to_string()));
     let first: Value = serde_json::from_str(&read(&games.join("vs-random-1.json"))).unwrap();
     let same: Value = serde_json::from_str(&read(&games.join("legal-vs-random-1.json"))).unwrap();
@@ -144,6 +145,16 @@ fn a_class_is_graded_by_playing() {
         "{transcript}"
     );
 
+    let selfplay = read(&out.join("play-ttt/good/self-play.txt"));
+    assert!(
+        selfplay.starts_with("game 1: x good vs o good (copy) (seed "),
+        "{selfplay}"
+    );
+    assert!(
+        selfplay.contains("result: x (good) draws with o (good (copy))"),
+        "{selfplay}"
+    );
+
     // `[entries]` sends `renamed` to its own module name.
     assert_eq!(result(&out, "renamed")["score"], 15.0);
 
@@ -169,6 +180,10 @@ fn a_class_is_graded_by_playing() {
     assert!(
         details[1].starts_with("game 2, you played o: lost — o sent `0`"),
         "{details:?}"
+    );
+    assert_eq!(
+        case(&illegal, "self-play")["summary"],
+        "played legally in 0 of 2 games against a copy of itself"
     );
     // Without `at-least`, the credit is the measure itself.
     assert_eq!(case(&illegal, "won-vs-random")["credit"], 0.0);

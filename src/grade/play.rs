@@ -231,14 +231,24 @@ impl Visitor for Runner {
     }
 }
 
-/// How one game counts for a measure, from the submission's side `me`: 1 counts fully, 0 not at all.
-/// A new measure is an arm here (a dialogue fact reads `record.notes`).
+/// Which seats of a game are the submission.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sides {
+    /// The side the measure is taken from (first in games 1, 3, 5, ...).
+    pub me: usize,
+    /// Self-play: the other side is the submission too, and its faults are the submission's.
+    pub both: bool,
+}
+
+/// How one game counts for a measure, from the submission's side: 1 counts fully, 0 not at all. A new
+/// measure is an arm here (a dialogue fact reads `record.notes`).
 #[must_use]
-pub fn value(measure: Measure, record: &GameRecord, me: usize) -> f64 {
+pub fn value(measure: Measure, record: &GameRecord, sides: Sides) -> f64 {
+    let me = sides.me;
     let won = record.winner() == Some(me);
     let lost = record.winner() == Some(1 - me);
     match measure {
-        Measure::Legal => f64::from(u8::from(fault(record, me).is_none())),
+        Measure::Legal => f64::from(u8::from(fault(record, sides).is_none())),
         Measure::Won => f64::from(u8::from(won)),
         Measure::NotLost => f64::from(u8::from(!lost)),
         Measure::Score => {
@@ -255,19 +265,20 @@ pub fn value(measure: Measure, record: &GameRecord, me: usize) -> f64 {
 
 /// What the submission did wrong in a game, if anything: the fault that ended it, else the first
 /// forfeited placement.
-fn fault(record: &GameRecord, me: usize) -> Option<String> {
-    if record.ending == Ending::Fault && record.winner() == Some(1 - me) {
+fn fault(record: &GameRecord, sides: Sides) -> Option<String> {
+    let mine = |side: usize| side == sides.me || sides.both;
+    if record.ending == Ending::Fault && record.winner().is_some_and(|w| mine(1 - w)) {
         return Some(record.reason.clone());
     }
     record
         .moves
         .iter()
         .enumerate()
-        .find(|(_, m)| m.side == me && m.forfeited.is_some())
+        .find(|(_, m)| mine(m.side) && m.forfeited.is_some())
         .map(|(i, m)| {
             format!(
                 "{} sent {} on move {} (forfeited)",
-                record.colours[me],
+                record.colours[m.side],
                 m.forfeited.as_deref().unwrap_or_default(),
                 i + 1
             )
@@ -284,10 +295,14 @@ struct Judged {
 /// Measures the records and words the result for a student.
 fn judge(p: &Play, records: &[GameRecord]) -> Judged {
     let games = records.len().max(1) as f64;
+    let sides = |k: usize| Sides {
+        me: my_side(k),
+        both: p.opponent == Opponent::Itself,
+    };
     let values: Vec<f64> = records
         .iter()
         .enumerate()
-        .map(|(k, r)| value(p.measure, r, my_side(k)))
+        .map(|(k, r)| value(p.measure, r, sides(k)))
         .collect();
     let total: f64 = values.iter().sum();
     let measured = total / games;
@@ -332,7 +347,7 @@ fn judge(p: &Play, records: &[GameRecord]) -> Judged {
         .iter()
         .enumerate()
         .filter(|(k, _)| values[*k] < 1.0)
-        .map(|(k, r)| game_line(k, r, p.measure))
+        .map(|(k, r)| game_line(k, r, p.measure, sides(k)))
         .collect();
     Judged {
         verdict: if credit >= 1.0 {
@@ -347,22 +362,22 @@ fn judge(p: &Play, records: &[GameRecord]) -> Judged {
 }
 
 /// "game 3, you played o: lost — o sent `5 5`: the cell is taken on move 7".
-fn game_line(k: usize, r: &GameRecord, measure: Measure) -> String {
-    let me = my_side(k);
+fn game_line(k: usize, r: &GameRecord, measure: Measure, sides: Sides) -> String {
+    let me = sides.me;
     let outcome = match r.winner() {
         Some(w) if w == me => "won",
         Some(_) => "lost",
         None => "drawn",
     };
-    let mut why = match (measure, fault(r, me)) {
+    let mut why = match (measure, fault(r, sides)) {
         (Measure::Legal, Some(f)) => f,
         _ => r.reason.clone(),
     };
     // A crash is explained by its last words.
-    if r.ending == Ending::Fault && r.winner() != Some(me) {
+    if let (Ending::Fault, Some(w)) = (r.ending, r.winner()) {
         let last = r
             .stderr
-            .get(me)
+            .get(1 - w)
             .and_then(Option::as_deref)
             .and_then(|e| e.lines().rev().find(|l| !l.trim().is_empty()));
         if let Some(line) = last {
@@ -438,23 +453,32 @@ mod tests {
         }
     }
 
+    const X: Sides = Sides { me: 0, both: false };
+    const O: Sides = Sides { me: 1, both: false };
+
     #[test]
     fn values_follow_the_side() {
         let x_wins = record(GameResult::Win(0), Ending::Rules, None);
-        assert_eq!(value(Measure::Won, &x_wins, 0), 1.0);
-        assert_eq!(value(Measure::Won, &x_wins, 1), 0.0);
-        assert_eq!(value(Measure::NotLost, &x_wins, 1), 0.0);
+        assert_eq!(value(Measure::Won, &x_wins, X), 1.0);
+        assert_eq!(value(Measure::Won, &x_wins, O), 0.0);
+        assert_eq!(value(Measure::NotLost, &x_wins, O), 0.0);
         let draw = record(GameResult::Draw { edge: None }, Ending::Rules, None);
-        assert_eq!(value(Measure::Score, &draw, 1), 0.5);
-        assert_eq!(value(Measure::NotLost, &draw, 1), 1.0);
+        assert_eq!(value(Measure::Score, &draw, O), 0.5);
+        assert_eq!(value(Measure::NotLost, &draw, O), 1.0);
         // o's crash is o's fault, not x's.
         let crash = record(GameResult::Win(0), Ending::Fault, None);
-        assert_eq!(value(Measure::Legal, &crash, 1), 0.0);
-        assert_eq!(value(Measure::Legal, &crash, 0), 1.0);
+        assert_eq!(value(Measure::Legal, &crash, O), 0.0);
+        assert_eq!(value(Measure::Legal, &crash, X), 1.0);
         // A forfeited placement spoils the game for "legal" even without a loss.
         let forfeit = record(GameResult::Win(0), Ending::Rules, Some(0));
-        assert_eq!(value(Measure::Legal, &forfeit, 0), 0.0);
-        assert_eq!(value(Measure::Won, &forfeit, 0), 1.0);
+        assert_eq!(value(Measure::Legal, &forfeit, X), 0.0);
+        assert_eq!(value(Measure::Won, &forfeit, X), 1.0);
+        // In self-play either copy's fault is the submission's.
+        let both = Sides { me: 0, both: true };
+        assert_eq!(value(Measure::Legal, &crash, both), 0.0);
+        let o_forfeits = record(GameResult::Win(0), Ending::Rules, Some(1));
+        assert_eq!(value(Measure::Legal, &o_forfeits, X), 1.0);
+        assert_eq!(value(Measure::Legal, &o_forfeits, both), 0.0);
     }
 
     #[test]
