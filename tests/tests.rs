@@ -8,5 +8,6 @@ mod hostile;
 mod run;
 mod sandbox;
 mod solve;
+mod sttt;
 mod suite;
 mod util;

@@ -15,7 +15,8 @@
 
 (use-modules (ice-9 rdelim)
              (ice-9 pretty-print)
-             (ice-9 ftw))
+             (ice-9 ftw)
+             (srfi srfi-1))
 
 (define adapter-name "grader-sttt.scm")
 
