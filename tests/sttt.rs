@@ -46,6 +46,9 @@ fn drive(dir: &Path, entry: &str, turns: &[&str]) -> Output {
         .arg(adapter_path())
         .arg(dir)
         .arg(entry)
+        // A compiled copy of the adapter in the user's cache makes Guile print a note; runs under the
+        // sandbox have no cache at all.
+        .env("XDG_CACHE_HOME", dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -335,15 +338,15 @@ fn files_that_do_not_load_or_are_not_one_are_named() {
     let empty = submission(&[("notes.txt", "")]);
     let out = drive(empty.path(), "", &[EMPTY]);
     assert!(
-        stderr(&out).contains("no Scheme file (`*.scm`) in the submission"),
+        stderr(&out).contains("no Scheme file (`*.scm`, `*.ss` or `*.stk`) in the submission"),
         "{}",
         stderr(&out)
     );
 
-    let two = submission(&[("a.scm", ""), ("b.scm", "")]);
+    let two = submission(&[("a.scm", ""), ("b.stk", "")]);
     let out = drive(two.path(), "", &[EMPTY]);
     assert!(
-        stderr(&out).contains("several Scheme files in the submission (`a.scm`, `b.scm`)"),
+        stderr(&out).contains("several Scheme files in the submission (`a.scm`, `b.stk`)"),
         "{}",
         stderr(&out)
     );

@@ -3,7 +3,7 @@
 ;;;
 ;;;   guile --no-auto-compile -s grader-sttt.scm DIR [ENTRY]
 ;;;
-;;; DIR holds the student's one .scm file. ENTRY names the AI procedure; without it the adapter takes
+;;; DIR holds the student's one Scheme file (.scm, .ss, or .stk as STk users named theirs). ENTRY names the AI procedure; without it the adapter takes
 ;;; `my-ai` (the handout's template), else the one top-level procedure that takes (board who).
 ;;;
 ;;; Every turn the AI gets a fresh board read from the referee's line, exactly the handout's list
@@ -34,9 +34,11 @@
 
 ;;; Finding the student's file and procedure.
 
+(define scheme-suffixes '(".scm" ".ss" ".stk"))
+
 (define (scheme-files dir)
   (let ((names (scandir dir (lambda (f)
-                              (and (string-suffix? ".scm" f)
+                              (and (any (lambda (suffix) (string-suffix? suffix f)) scheme-suffixes)
                                    (not (string=? f adapter-name)))))))
     (or names (fail "cannot read the submission folder `" dir "`"))))
 
@@ -79,7 +81,7 @@
 (define (load-student dir)
   (let ((files (scheme-files dir)))
     (cond ((null? files)
-           (fail "no Scheme file (`*.scm`) in the submission; hint: hand in your AI as one .scm file"))
+           (fail "no Scheme file (`*.scm`, `*.ss` or `*.stk`) in the submission; hint: hand in your AI as one .scm file"))
           ((pair? (cdr files))
            (fail "several Scheme files in the submission ("
                  (string-join (map (lambda (f) (string-append "`" f "`")) files) ", ")
