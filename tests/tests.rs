@@ -9,5 +9,6 @@ mod play;
 mod run;
 mod sandbox;
 mod solve;
+mod sttt;
 mod suite;
 mod util;
