@@ -12,8 +12,9 @@ board_stat, move_by_opponent, flag)` gets fresh copies of the 9x9 board and the 
 
 Whatever the student's code prints goes to stderr: the protocol has its own copy of the original stdout.
 A move that changes the lists or is not a tuple of two ints is answered with a line the referee cannot
-read as a move, so the game is lost with the adapter's explanation in the record (the handout: "you are
-not allowed to modify the current_board_game list, and neither the board_stat list").
+read as a move (`changed board_stat[4]`, `list [3, 4]`), so the game is lost with that in its reason and
+the adapter's full explanation in the record's stderr (the handout: "you are not allowed to modify the
+current_board_game list, and neither the board_stat list").
 """
 
 import ast
@@ -156,11 +157,13 @@ def changed(before, after, what):
     return "move changed board_stat: it is no longer a list of 9 entries"
 
 
-def describe(value):
+def short(value):
     text = repr(value)
-    if len(text) > 60:
-        text = text[:57] + "..."
-    return f"{text} (a {type(value).__name__})"
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def describe(value):
+    return f"{short(value)} (a {type(value).__name__})"
 
 
 def turn(player, state):
@@ -173,16 +176,19 @@ def turn(player, state):
         traceback.print_exc()
         sys.stderr.flush()
         os._exit(1)
-    # Sent as text the referee cannot read as a move: the game is lost with this reason recorded.
+    # Answered with a short line the referee cannot read as a move (it quotes it in the game's reason);
+    # the full sentence goes to stderr, which the record keeps.
     for why in (changed(board_kept, board, "current_board_game"), changed(stat_kept, stat, "board_stat")):
         if why:
-            return f"not a move: {why}; work on a copy of the lists"
+            print(f"ut3 adapter: {why}; the handout forbids changing the lists: work on a copy", file=sys.stderr)
+            return why.split(" from ")[0].replace("move changed ", "changed ")
     if not (
         type(answer) is tuple
         and len(answer) == 2
         and all(isinstance(v, int) and not isinstance(v, bool) for v in answer)
     ):
-        return f"not a move: move returned {describe(answer)}; return a tuple (row, col) of two ints"
+        print(f"ut3 adapter: move returned {describe(answer)}; return a tuple (row, col) of two ints", file=sys.stderr)
+        return f"{type(answer).__name__} {short(answer)}"
     return f"({answer[0]}, {answer[1]})"
 
 
