@@ -9,4 +9,5 @@ mod run;
 mod sandbox;
 mod solve;
 mod suite;
+mod ut3;
 mod util;

@@ -130,6 +130,20 @@ pub fn resolve_with<G: ArenaGame>(
     Ok(out)
 }
 
+/// An entrant that cannot play (its build failed): it fails to start every game, so it loses each one
+/// by fault before any move, whoever plays first.
+struct FailedSeat(String);
+
+impl<G: ArenaGame> Seat<G> for FailedSeat {
+    fn start(&mut self, _start: &super::seat::Start) -> Result<(), Reply> {
+        Err(Reply::Broken(self.0.clone()))
+    }
+
+    fn request(&mut self, _state: &G, _last: Option<&str>, _deadline: Option<Duration>) -> Reply {
+        Reply::Broken(self.0.clone())
+    }
+}
+
 /// Limits for one player process over a whole game: the referee's clock is the real per-move limit;
 /// these only stop a runaway.
 #[must_use]
@@ -211,7 +225,7 @@ impl<G: ArenaGame> SeatMaker<G> for Maker<G> {
             },
             Kind::Program { dir, command } => self.program(dir, command),
             Kind::Built(built) => self.built(built),
-            Kind::Failed(why) => Box::new(ScriptSeat::new(vec![Reply::Broken(why.clone())])),
+            Kind::Failed(why) => Box::new(FailedSeat(why.clone())),
         }
     }
 }

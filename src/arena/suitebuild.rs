@@ -221,19 +221,31 @@ impl SuiteRecipes {
                 built.log.insert_str(0, &notes);
                 Kind::Built(built)
             }
-            BuildOutcome::CompileError { language, log, .. } => {
-                let last = log
-                    .lines()
-                    .rev()
-                    .find(|l| !l.trim().is_empty())
-                    .unwrap_or("the build failed");
-                Kind::Failed(format!("its {language} build failed: {}", last.trim()))
-            }
+            BuildOutcome::CompileError { language, log, .. } => Kind::Failed(format!(
+                "its {language} build failed{}",
+                build_summary(&log)
+            )),
             BuildOutcome::NoLanguage { .. } => {
                 Kind::Failed("no language of the suite matches its files".into())
             }
         })
     }
+}
+
+/// ` (why): first error line` from a trimmed build log, for a one-line reason.
+fn build_summary(log: &str) -> String {
+    let why = log
+        .lines()
+        .rev()
+        .find_map(|l| l.trim().strip_prefix("build failed: "))
+        .map(|w| format!(" ({w})"))
+        .unwrap_or_default();
+    let first = log
+        .lines()
+        .find(|l| l.to_lowercase().contains("error") && !l.starts_with("build failed"))
+        .map(|l| format!(": {}", l.trim()))
+        .unwrap_or_default();
+    format!("{why}{first}")
 }
 
 /// Entrants for `play` and `tournament`: with a suite that has recipes, folders are built (in a
@@ -301,6 +313,17 @@ pub struct Built {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_failed_build_is_summed_up_in_one_line() {
+        let log = "$ make player\ncc -o player player.c\nplayer.c:1:25: error: 'missing' undeclared\n\
+                   make: *** [Makefile:2: player] Error 1\nbuild failed: the compiler exited with status 2\n";
+        assert_eq!(
+            build_summary(log),
+            " (the compiler exited with status 2): player.c:1:25: error: 'missing' undeclared"
+        );
+        assert_eq!(build_summary("nothing useful"), "");
+    }
 
     #[test]
     fn globs_match_file_names() {
