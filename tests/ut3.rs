@@ -184,7 +184,11 @@ fn the_adapter_says_what_to_fix_when_it_cannot_find_the_class() {
             none,
             "no class with a `move` method in any .py file",
         ),
-        ("syntax", syntax, "`agent.py` line 2: syntax error"),
+        (
+            "syntax",
+            syntax,
+            "importing `agent.py` failed: SyntaxError: expected ':' (agent.py, line 2)",
+        ),
         (
             "raises",
             raises,
