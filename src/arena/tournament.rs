@@ -138,6 +138,20 @@ impl Visitor for Event {
                 CliError::internal(anyhow::anyhow!("cannot write `{}`: {e}", file.display()))
             })?;
         }
+        // The ranking and marks are written before anything is printed, like the records.
+        let placed = suite
+            .as_ref()
+            .map(|_| super::ranking::overall(&results, config.marks.as_ref()));
+        if let (Some(suite), Some(placed)) = (&suite, &placed) {
+            let dir = args.out.join(&suite.suite);
+            let file = dir.join("tournament.csv");
+            std::fs::create_dir_all(&dir)
+                .and_then(|()| std::fs::write(&file, super::ranking::csv(placed)))
+                .map_err(|e| {
+                    CliError::internal(anyhow::anyhow!("cannot write `{}`: {e}", file.display()))
+                })?;
+            eprintln!("wrote {}", file.display());
+        }
         for stage in &results.stages {
             if results.stages.len() > 1 {
                 super::setup::emit(&format!("{}\n", stage.name));
@@ -159,17 +173,8 @@ impl Visitor for Event {
         if let (Some(champion), true) = (&results.champion, plan.knockout) {
             super::setup::emit(&format!("champion: {champion}\n"));
         }
-        if let Some(suite) = &suite {
-            let placed = super::ranking::overall(&results, config.marks.as_ref());
-            let dir = args.out.join(&suite.suite);
-            let file = dir.join("tournament.csv");
-            std::fs::create_dir_all(&dir)
-                .and_then(|()| std::fs::write(&file, super::ranking::csv(&placed)))
-                .map_err(|e| {
-                    CliError::internal(anyhow::anyhow!("cannot write `{}`: {e}", file.display()))
-                })?;
-            super::setup::emit(&super::ranking::table(&placed));
-            eprintln!("wrote {}", file.display());
+        if let Some(placed) = &placed {
+            super::setup::emit(&super::ranking::table(placed));
         }
         Ok(Exit::Success)
     }
