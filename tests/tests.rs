@@ -11,4 +11,5 @@ mod sandbox;
 mod solve;
 mod sttt;
 mod suite;
+mod ut3;
 mod util;

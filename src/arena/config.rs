@@ -67,6 +67,21 @@ pub struct RawArena {
     #[serde(rename = "final")]
     pub finale: Option<Spanned<String>>,
     pub dialogue: Option<RawDialogue>,
+    /// Marks by final rank for `grader tournament` on a suite (002: "40 marks ... based on the overall
+    /// ranking").
+    pub marks: Option<RawMarks>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawMarks {
+    /// Marks for the 1st, 2nd, ... of the overall ranking.
+    pub by_rank: Spanned<Vec<f64>>,
+    /// Marks for everyone ranked below the list (default 0).
+    pub rest: Option<Spanned<f64>>,
+    /// Marks for an entrant that lost every game it played by its own fault (a failed build, a program
+    /// that never answers); default: as its rank says.
+    pub all_faults: Option<Spanned<f64>>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -141,6 +156,27 @@ pub struct ArenaConfig {
     pub stages: Vec<Stage>,
     /// The staged format ends in a knockout instead of a round robin.
     pub knockout: bool,
+    /// Marks by overall rank, for suite tournaments.
+    pub marks: Option<Marks>,
+}
+
+/// Checked `[arena.marks]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Marks {
+    pub by_rank: Vec<f64>,
+    pub rest: f64,
+    pub all_faults: Option<f64>,
+}
+
+impl Marks {
+    /// Marks for the entrant at 0-based `rank`; `all_faults` when it never played a game without a fault.
+    #[must_use]
+    pub fn for_rank(&self, rank: usize, all_faults: bool) -> f64 {
+        match (all_faults, self.all_faults) {
+            (true, Some(m)) => m,
+            _ => self.by_rank.get(rank).copied().unwrap_or(self.rest),
+        }
+    }
 }
 
 /// A config that cannot be used; the location is `path:line:col` when the file is known.
@@ -422,6 +458,34 @@ pub fn validate(
         }
     }
 
+    let marks = match &raw.marks {
+        None => None,
+        Some(m) => {
+            let fine = |v: f64| v.is_finite() && v >= 0.0;
+            if m.by_rank.get_ref().iter().any(|&v| !fine(v)) {
+                return Err(bad(
+                    m.by_rank.span(),
+                    "marks must be zero or more".into(),
+                    "write e.g. `by-rank = [40, 36, 33]`",
+                ));
+            }
+            for v in [&m.rest, &m.all_faults].into_iter().flatten() {
+                if !fine(*v.get_ref()) {
+                    return Err(bad(
+                        v.span(),
+                        format!("marks `{}` must be zero or more", v.get_ref()),
+                        "write a number like `20`",
+                    ));
+                }
+            }
+            Some(Marks {
+                by_rank: m.by_rank.get_ref().clone(),
+                rest: m.rest.as_ref().map_or(0.0, |v| *v.get_ref()),
+                all_faults: m.all_faults.as_ref().map(|v| *v.get_ref()),
+            })
+        }
+    };
+
     Ok(ArenaConfig {
         game,
         protocol,
@@ -438,6 +502,7 @@ pub fn validate(
         scoring,
         stages,
         knockout,
+        marks,
     })
 }
 
@@ -484,6 +549,7 @@ mod tests {
         assert_eq!(c.stages.len(), 2);
         assert!(!c.knockout);
         assert_eq!(c.policy.move_cap, Some(81));
+        assert_eq!(c.marks, None);
 
         let c =
             from("[arena]\ngame = \"oska\"\nn = 5\nreply = \"state\"\nprotocol = \"per-move\"\n")
@@ -526,6 +592,30 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("unknown field `colour`"), "{e}");
+    }
+
+    #[test]
+    fn marks_by_rank() {
+        let c = from(
+            "[arena]\ngame = \"ut3\"\n[arena.marks]\nby-rank = [40, 36]\nrest = 20\nall-faults = 0\n",
+        )
+        .unwrap();
+        let m = c.marks.unwrap();
+        assert_eq!(m.for_rank(0, false), 40.0);
+        assert_eq!(m.for_rank(1, false), 36.0);
+        assert_eq!(m.for_rank(2, false), 20.0);
+        assert_eq!(m.for_rank(0, true), 0.0);
+        let e = from("[arena]\ngame = \"ut3\"\n[arena.marks]\nby-rank = [40, -1]\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("arena.toml:4:11: marks must be zero or more"),
+            "{e}"
+        );
+        let e = from("[arena]\ngame = \"ut3\"\n[arena.marks]\nby-rank = [40]\nothers = 1\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("unknown field `others`"), "{e}");
     }
 
     #[test]
