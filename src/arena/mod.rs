@@ -21,6 +21,8 @@ pub mod standings;
 pub mod tournament;
 
 #[cfg(test)]
+mod dialoguetests;
+#[cfg(test)]
 mod gametests;
 #[cfg(test)]
 mod proctests;
