@@ -9,5 +9,7 @@ mod play;
 mod run;
 mod sandbox;
 mod solve;
+mod sttt;
 mod suite;
+mod ut3;
 mod util;

@@ -2,6 +2,7 @@
 
 pub mod case;
 pub mod class;
+pub mod dialogue;
 pub mod pipeline;
 pub mod play;
 pub mod position;
