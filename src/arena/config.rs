@@ -9,7 +9,7 @@ use regex::Regex;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::dialogue::{Script, Step};
+use super::dialogue::{Probe, Script, Step};
 use super::referee::{IllegalPolicy, Policy, ReplyForm, DEFAULT_MARGIN};
 use super::schedule::Stage;
 use super::standings::Scoring;
@@ -121,6 +121,20 @@ pub struct RawDialogue {
     /// The program's end-of-game message, checked after the last move.
     pub end: Option<Spanned<String>>,
     pub expect_timeout: Option<Spanned<String>>,
+    /// `[[arena.dialogue.probe]]`: invalid inputs typed at chosen prompts.
+    #[serde(default)]
+    pub probe: Vec<RawProbe>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawProbe {
+    /// The program's prompt for a move, counted from 1 in each game.
+    pub at: Spanned<u32>,
+    /// Literal text, or `{taken}` for an occupied cell.
+    pub send: Spanned<String>,
+    /// Why it is invalid, for the student; defaults to `an occupied cell` for `{taken}`.
+    pub about: Option<String>,
 }
 
 fn default_send() -> String {
@@ -432,6 +446,36 @@ pub fn validate(
                     send: step.send.clone(),
                 });
             }
+            let mut probes = Vec::new();
+            for p in &d.probe {
+                if *p.at.get_ref() == 0 {
+                    return Err(bad(
+                        p.at.span(),
+                        "probe prompts are counted from 1".into(),
+                        "`at = 1` is the program's first prompt for a move in a game",
+                    ));
+                }
+                let send = p.send.get_ref().clone();
+                if send.trim().is_empty() || send.contains('\n') {
+                    return Err(bad(
+                        p.send.span(),
+                        format!("bad probe input `{send}`"),
+                        "a probe is one non-empty line, or `{taken}` for an occupied cell",
+                    ));
+                }
+                let about = p.about.clone().unwrap_or_else(|| {
+                    if send.contains("{taken}") {
+                        "an occupied cell".into()
+                    } else {
+                        "not a move".into()
+                    }
+                });
+                probes.push(Probe {
+                    at: *p.at.get_ref(),
+                    send,
+                    about,
+                });
+            }
             Protocol::Dialogue(Script {
                 opening,
                 prompt: regex(&d.prompt)?,
@@ -444,6 +488,7 @@ pub fn validate(
                     "expect-timeout",
                 )?
                 .unwrap_or(Duration::from_secs(3600)),
+                probes,
             })
         }
         _ => Protocol::Persistent { startup },
@@ -566,6 +611,24 @@ mod tests {
         .unwrap();
         assert!(matches!(c.protocol, Protocol::Dialogue(ref s) if s.opening.len() == 1));
         assert_eq!(c.scoring.win, 3);
+
+        let probes = "[arena]\ngame = \"tictactoe\"\nprotocol = \"dialogue\"\n\
+             [arena.dialogue]\nprompt = \"move\"\nreply = 'I play (?P<move>\\d)'\n\
+             probe = [{ at = 2, send = \"{taken}\" }, { at = 1, send = \"9 9\", about = \"off the board\" }]\n";
+        let c = from(probes).unwrap();
+        let Protocol::Dialogue(s) = c.protocol else {
+            panic!("not a dialogue")
+        };
+        assert_eq!(s.probes.len(), 2);
+        assert_eq!(
+            (s.probes[0].at, s.probes[0].about.as_str()),
+            (2, "an occupied cell")
+        );
+        assert_eq!(s.probes[1].about, "off the board");
+        let e = from(&probes.replace("at = 2", "at = 0"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("probe prompts are counted from 1"), "{e}");
     }
 
     #[test]

@@ -23,6 +23,8 @@ pub mod suitebuild;
 pub mod tournament;
 
 #[cfg(test)]
+mod dialoguetests;
+#[cfg(test)]
 mod gametests;
 #[cfg(test)]
 mod proctests;
