@@ -13,3 +13,4 @@ mod sttt;
 mod suite;
 mod ut3;
 mod util;
+mod wpi;
