@@ -109,7 +109,8 @@ evaluate_k9z3(Board, Me, V) :-
     other_k9z3(Me, Opp),
     (   winner_k9z3(Board, W)
     ->  ( W == Me -> V = 10000 ; W == Opp -> V = -10000 ; V = 0 )
-    ;   count_k9z3(Board, Me, M), count_k9z3(Board, Opp, O),
+    ;   % The race to the far row; a piece is worth nothing by itself, since a capture also
+        % shortens the victim's race (the handout's remark on sacrificing pieces).
         to_go_k9z3(Board, Me, TM), to_go_k9z3(Board, Opp, TO),
-        V is 4*(M - O) + TO - TM
+        V is TO - TM
     ).

@@ -124,9 +124,9 @@ def evaluate(rows, me):
         return -WIN
     if won == "draw":
         return 0
-    material = count(rows, me) - count(rows, other(me))
-    race = rows_to_go(rows, other(me)) - rows_to_go(rows, me)
-    return 4 * material + race
+    # The race to the far row: a piece is worth nothing by itself, since every capture also shortens
+    # the victim's race (the handout's remark about sacrificing pieces).
+    return rows_to_go(rows, other(me)) - rows_to_go(rows, me)
 
 
 # ---- MiniMax -----------------------------------------------------------------------------------------
