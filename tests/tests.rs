@@ -5,6 +5,7 @@ mod build;
 mod check;
 mod examples;
 mod hostile;
+mod oska;
 mod run;
 mod sandbox;
 mod solve;

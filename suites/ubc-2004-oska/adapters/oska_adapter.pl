@@ -123,15 +123,17 @@ grader_oska_defined(Files, Defined) :-
             Unsorted),
     sort(Unsorted, Defined).
 
-% Every name/arity that appears as a callable term inside a clause body of the student's files: meta
-% calls (findall/3, maplist/N partials aside) are seen too, which is what "called by another" needs.
+% Every name/arity that appears as a callable term inside a clause body of another predicate of the
+% student's files (a predicate calling itself is still top level): meta calls such as findall/3 are
+% seen too, which is what "called by another" needs.
 grader_oska_called(Files, Called) :-
     findall(N/A,
             ( member(F, Files), source_file(user:Head, F),
               \+ predicate_property(user:Head, dynamic),
+              functor(Head, HN, HA),
               catch(clause(user:Head, Body), _, fail),
               sub_term(T, Body), callable(T),
-              functor(T, N, A) ),
+              functor(T, N, A), N/A \== HN/HA ),
             Unsorted),
     sort(Unsorted, Called).
 
