@@ -17,7 +17,7 @@ pub trait ArenaGame: Game<Move: Send + Sync> + Notation + Send + Sync + 'static 
     }
 
     /// The side as the per-move `{side}` placeholder writes it: the handout's own argument (Oska's
-    /// predicate takes `w` or `b`, 004:94–96), else the side's name.
+    /// predicate takes `w` or `b`, 004:96–98), else the side's name.
     fn side_arg(side: Player) -> &'static str {
         Self::side_name(side)
     }

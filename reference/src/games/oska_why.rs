@@ -4,7 +4,7 @@
 use crate::game::{Game, Player};
 use crate::games::oska::{Oska, OskaMove};
 
-/// `w` or `b`, as the predicate's `Colour` argument names the sides (004:94–96).
+/// `w` or `b`, as the predicate's `Colour` argument names the sides (004:96–98).
 fn colour(side: Player) -> &'static str {
     match side {
         Player::First => "w",
@@ -104,7 +104,7 @@ impl Oska {
                     .into();
             }
             return format!(
-                "the board is unchanged, but `{mine}` has {real} legal move{}; a side passes only when it cannot move (004:43–45)",
+                "the board is unchanged, but `{mine}` has {real} legal move{}; a side passes only when it cannot move",
                 plural(real)
             );
         }
@@ -131,27 +131,27 @@ impl Oska {
         let route = format!("from {} to {}", place(&lengths, from), place(&lengths, to));
         if ahead < 0 {
             return format!(
-                "`{mine}` moves backwards {route}; pieces only move forward, towards the opponent's starting row (004:31–36)"
+                "`{mine}` moves backwards {route}; pieces only move forward, towards the opponent's starting row"
             );
         }
         if ahead == 0 {
             return format!(
-                "`{mine}` moves sideways {route}; pieces only move forward on the diagonal (004:31–36)"
+                "`{mine}` moves sideways {route}; pieces only move forward on the diagonal"
             );
         }
         if theirs_gone.len() > 1 {
             return format!(
-                "`{mine}` captures {} `{theirs}` pieces in one turn ({route}); only a single capture is permitted, multiple jumps are not allowed (004:37–40)",
+                "`{mine}` captures {} `{theirs}` pieces in one turn ({route}); only a single capture is permitted, multiple jumps are not allowed",
                 theirs_gone.len()
             );
         }
         if theirs_gone.first() == Some(&to) {
             return format!(
-                "`{mine}` lands on a `{theirs}` piece ({route}); a piece moves to an empty square, capturing only by jumping over (004:31–36)"
+                "`{mine}` lands on a `{theirs}` piece ({route}); a piece moves to an empty square, capturing only by jumping over"
             );
         }
         format!(
-            "`{mine}` moves {route}, which is neither a diagonal step forward to an empty square nor a jump over an adjacent `{theirs}` piece (004:31–36)"
+            "`{mine}` moves {route}, which is neither a diagonal step forward to an empty square nor a jump over an adjacent `{theirs}` piece"
         )
     }
 }
