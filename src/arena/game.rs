@@ -53,6 +53,14 @@ pub trait ArenaGame: Game<Move: Send + Sync> + Notation + Send + Sync + 'static 
         "not a position one legal move away".to_string()
     }
 
+    /// Reads a position in the game's one-line encoding (the text the protocols send) with `side` to
+    /// move, for position cases. The error says what is wrong with the text. Games that cannot read
+    /// their encoding back say so.
+    fn decode(line: &str, side: Player) -> Result<Self, String> {
+        let _ = (line, side);
+        Err("this game cannot read positions back".into())
+    }
+
     /// The move that stands in for an unusable reply when the suite forfeits placements instead of games
     /// (Super-TTT: the reply's legal placements, possibly none). `None`: the game has no such move, and the
     /// player loses instead.

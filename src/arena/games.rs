@@ -1,16 +1,29 @@
 //! The seed games as the arena sees them: names, side names, boards for `--show`, tie-breaks and
 //! forfeits, each from its handout.
 
-use reference::bots::{bot, Playable};
+use reference::bots::{bot, bot_for, Playable};
 use reference::games::sttt::{Placement, Sttt, Turn};
 use reference::games::tictactoe::TicTacToe;
 use reference::games::tmmorris::Morris;
 use reference::games::{Oska, OskaMove, Ut3};
 use reference::rng::Rng;
-use reference::{Notation, Player};
+use reference::{Game, Notation, Player};
 
 use super::game::ArenaGame;
 use super::seat::Pick;
+
+/// Rejects a side to move that contradicts what the encoding itself says.
+fn same_side(implied: Player, given: Player, by: &str) -> Result<(), String> {
+    if implied == given {
+        Ok(())
+    } else {
+        Err(format!(
+            "{by} put {} to move, not {}",
+            mark(Some(implied)),
+            mark(Some(given))
+        ))
+    }
+}
 
 /// Three raster rows of a 3×3 board, `-` kept for blanks as the handout prints them.
 fn grid(raster: &str) -> String {
@@ -28,6 +41,12 @@ fn grid(raster: &str) -> String {
 }
 
 impl ArenaGame for TicTacToe {
+    fn decode(line: &str, side: Player) -> Result<TicTacToe, String> {
+        let g = TicTacToe::from_raster(line.trim()).map_err(|e| e.to_string())?;
+        same_side(g.to_move(), side, "the piece counts")?;
+        Ok(g)
+    }
+
     fn name(&self) -> String {
         "tictactoe".into()
     }
@@ -38,6 +57,10 @@ impl ArenaGame for TicTacToe {
 }
 
 impl ArenaGame for Morris {
+    fn decode(line: &str, side: Player) -> Result<Morris, String> {
+        Morris::from_raster(line.trim(), side).map_err(|e| e.to_string())
+    }
+
     fn name(&self) -> String {
         "tmmorris".into()
     }
@@ -56,6 +79,10 @@ fn mark(p: Option<Player>) -> char {
 }
 
 impl ArenaGame for Sttt {
+    fn decode(line: &str, side: Player) -> Result<Sttt, String> {
+        Sttt::decode(line.trim(), side).map_err(|e| e.to_string())
+    }
+
     fn name(&self) -> String {
         "sttt".into()
     }
@@ -116,6 +143,12 @@ impl ArenaGame for Sttt {
 }
 
 impl ArenaGame for Ut3 {
+    fn decode(line: &str, side: Player) -> Result<Ut3, String> {
+        let g = Ut3::decode(line.trim()).map_err(|e| e.to_string())?;
+        same_side(g.to_move(), side, "the position")?;
+        Ok(g)
+    }
+
     fn name(&self) -> String {
         "ut3".into()
     }
@@ -152,6 +185,10 @@ impl ArenaGame for Ut3 {
 }
 
 impl ArenaGame for Oska {
+    fn decode(line: &str, side: Player) -> Result<Oska, String> {
+        Oska::decode(line.trim(), side).map_err(|e| e.to_string())
+    }
+
     fn name(&self) -> String {
         if self.n() == 4 {
             "oska".into()
@@ -212,6 +249,16 @@ impl ArenaGame for Oska {
 pub fn ladder<G: ArenaGame + Playable>(spec: &str, seed: u64) -> Result<Pick<G>, String> {
     let mut b = bot::<G>(spec, seed).map_err(|e| e.to_string())?;
     Ok(Box::new(move |state: &G| b.choose(state)))
+}
+
+/// [`ladder`] for Oska boards larger than n = 4, which the reference crate does not solve: `perfect`
+/// is refused there with the reference crate's reason.
+///
+/// # Errors
+/// As [`ladder`], and `perfect`.
+pub fn ladder_oska_unsolved(spec: &str, seed: u64) -> Result<Pick<Oska>, String> {
+    let mut b = bot_for::<Oska>(spec, seed, &Oska::new(5)).map_err(|e| e.to_string())?;
+    Ok(Box::new(move |state: &Oska| b.choose(state)))
 }
 
 /// The arena's own uniform random player: a legal move chosen with the seeded RNG. Every game has it

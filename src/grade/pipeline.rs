@@ -9,7 +9,7 @@ use super::score::score;
 use crate::judge::Verdict;
 use crate::report::result::{BuildReport, CaseResult, SubmissionResult};
 use crate::sandbox::Sandbox;
-use crate::suite::{Suite, Visibility};
+use crate::suite::{Kind, Suite, Visibility};
 
 /// What building a submission gave.
 #[derive(Clone, Debug)]
@@ -70,7 +70,17 @@ pub fn grade_submission(
                 .enumerate()
                 .map(|(i, (group, case))| {
                     let dir = scratch.join(format!("case-{i}"));
-                    let result = run_case(sandbox, suite, group, case, &program, &dir);
+                    let result = match &case.kind {
+                        Kind::Run(_) => run_case(sandbox, suite, group, case, &program, &dir),
+                        Kind::Play(_) => {
+                            let mut r = super::play::blank(group, case);
+                            r.summary = "play cases are not built yet".to_string();
+                            r
+                        }
+                        Kind::Position(p) => super::position::run_position(
+                            sandbox, suite, group, case, p, &program, &dir,
+                        ),
+                    };
                     // Traces can be large; a class's worth must not pile up.
                     let _ = std::fs::remove_dir_all(&dir);
                     result

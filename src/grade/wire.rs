@@ -37,6 +37,9 @@ pub fn environment(tier: Tier, allow_degrade: bool) -> Result<Environment, CliEr
     })
 }
 
+/// Replaced in a recipe's commands by the student's `[entries]` name (empty when none).
+pub const ENTRY: &str = "{entry}";
+
 /// Builds through `crate::build` with the suite's recipes and build limits.
 struct Builder;
 
@@ -48,15 +51,26 @@ impl Prepare for Builder {
         submission: &Path,
         scratch: &Path,
     ) -> Prepared {
+        // `[entries]` is keyed by the student's folder name (`check .` uses the real name).
+        let student = submission
+            .canonicalize()
+            .ok()
+            .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .unwrap_or_default();
+        let entry = suite.entries.for_student(&student);
+        let fill = |argv: &[String]| -> Vec<String> {
+            argv.iter().map(|a| a.replace(ENTRY, &entry)).collect()
+        };
         let recipes: Vec<Recipe> = suite
             .languages
             .iter()
             .map(|l| Recipe {
                 language: l.name.clone(),
                 detect: l.detect.clone(),
-                build: l.build.clone(),
-                run: l.run.clone(),
+                build: l.build.iter().map(|b| fill(b)).collect(),
+                run: fill(&l.run),
                 address_space: l.address_space,
+                support: l.support.iter().map(|f| suite.dir.join(f)).collect(),
             })
             .collect();
         match build(sandbox, &recipes, submission, scratch, &suite.build_limits) {
