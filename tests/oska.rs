@@ -268,3 +268,16 @@ fn flawed_players_lose_with_the_rule_they_broke() {
         "{game}"
     );
 }
+
+#[test]
+fn the_suite_validates() {
+    grader()
+        .arg("validate")
+        .arg(repo().join(SUITE))
+        .assert()
+        .success()
+        .stdout(
+            "ok: `ubc-2004-oska`: 5 groups, 15 cases (4 public), 80 points, manual: structure /10, \
+             manual: docs /10, manual: wish-list /5, languages: c, java, python, prolog\n",
+        );
+}
