@@ -551,3 +551,46 @@ fn the_legal_cases_measure_the_very_games_the_bots_cases_score() {
     };
     assert_eq!(strip(&legal), strip(&bots));
 }
+
+/// The class tournament on the suite: a section round robin, its top four in a knockout, bonus marks by
+/// final rank; the crashing entrant is ranked last with nothing.
+#[test]
+fn the_suite_tournament_plays_the_round_robin_then_the_knockout() {
+    if !have_guile() {
+        return;
+    }
+    let dir = scratch();
+    let examples = repo().join(EXAMPLES);
+    let out = grader()
+        .arg("tournament")
+        .arg(repo().join(SUITE))
+        .args(
+            [
+                "decent",
+                "template",
+                "python-protocol",
+                "random",
+                "crash-turn-5",
+            ]
+            .map(|s| examples.join(s)),
+        )
+        .args(["--jobs", "2", "--out"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    for stage in ["stage 1 group 1", "knockout round 1", "knockout final"] {
+        assert!(stdout.contains(stage), "{stdout}");
+    }
+    assert!(stdout.contains("champion: python-protocol"), "{stdout}");
+    assert_eq!(
+        read(&dir.path().join("csci1901-2004-sttt/tournament.csv")),
+        "rank,student,stage,points,games,won,drawn,lost,faults,marks\n\
+         1,python-protocol,knockout final,2,2,1,0,1,0,40\n\
+         2,decent,knockout final,2,2,1,0,1,0,30\n\
+         3,random,knockout round 1,0,2,0,0,2,0,20\n\
+         4,template,knockout round 1,0,2,0,0,2,0,20\n\
+         5,crash-turn-5,stage 1 group 1,0,8,0,0,8,6,0\n"
+    );
+}
