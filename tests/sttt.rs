@@ -135,6 +135,11 @@ fn malformed_answers_become_one_line_the_referee_reads_as_forfeited_placements()
             "(list (vector 1 2) \"two words\")",
             "(#[1_2] \"two_words\")",
         ),
+        // A bignum's 100,000 digits would flood the protocol's line.
+        (
+            "(list (cons (expt 10 100000) 1) '(1 . 1))",
+            "([#_._1] (1 . 1))",
+        ),
     ];
     for (answer, line) in cases {
         let dir = answering(answer);

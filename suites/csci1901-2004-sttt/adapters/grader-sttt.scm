@@ -171,9 +171,13 @@
                       (else #\?)))
               text))
 
+;; An index the referee can name back (outside 1..9 is its to judge); a bignum's digits could flood the line.
+(define (index? n)
+  (and (exact-integer? n) (< (abs n) 1000000)))
+
 (define (placement->text p)
   (cond ((null? p) "()")
-        ((and (pair? p) (exact-integer? (car p)) (exact-integer? (cdr p)))
+        ((and (pair? p) (index? (car p)) (index? (cdr p)))
          (string-append "(" (number->string (car p)) " . " (number->string (cdr p)) ")"))
         (else (let ((text (shown p 40)))
                 (if (plain? text) text (opaque text))))))
