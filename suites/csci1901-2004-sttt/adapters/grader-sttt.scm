@@ -3,8 +3,9 @@
 ;;;
 ;;;   guile --no-auto-compile -s grader-sttt.scm DIR [ENTRY]
 ;;;
-;;; DIR holds the student's one Scheme file (.scm, .ss, or .stk as STk users named theirs). ENTRY names the AI procedure; without it the adapter takes
-;;; `my-ai` (the handout's template), else the one top-level procedure that takes (board who).
+;;; DIR holds the student's one Scheme file (.scm, .ss, or .stk as STk users named theirs). ENTRY
+;;; names the AI procedure; without it the adapter takes `my-ai` (the handout's template), else the one
+;;; top-level procedure that takes (board who).
 ;;;
 ;;; Every turn the AI gets a fresh board read from the referee's line, exactly the handout's list
 ;;; `(big (little x () o ...) ...)`, and the symbol `x` or `o`. Its answer is written back as one line
