@@ -291,14 +291,33 @@ fn remove(dir: &Path) -> bool {
 
 impl Drop for Cgroup {
     fn drop(&mut self) {
-        // A group that cannot be removed still holds processes: kill them all at once (a fork bomb
-        // races a per-pid kill) before `remove` retries.
-        if fs::remove_dir(&self.dirs[0]).is_err() && self.dirs[0].exists() {
-            self.kill_all();
+        // Usually empty by now (the init's end took its whole namespace along): the pool's thread
+        // removes it off the run's path. Without that thread, now.
+        let dirs = std::mem::take(&mut self.dirs);
+        if let Err(dirs) = pool::doom(self.version, dirs) {
+            destroy(self.version, &dirs);
         }
-        for dir in &self.dirs {
-            remove(dir);
-        }
+    }
+}
+
+/// Removes a group's directories, first killing all at once whatever it still holds (a fork bomb races a
+/// per-pid kill) when it cannot be removed as it is.
+fn destroy(version: Version, dirs: &[PathBuf]) {
+    let Some(first) = dirs.first() else {
+        return;
+    };
+    if fs::remove_dir(first).is_err() && first.exists() {
+        let group = Cgroup {
+            version,
+            dirs: dirs.to_vec(),
+            limits: None,
+        };
+        group.kill_all();
+        // Its drop would come back here.
+        std::mem::forget(group);
+    }
+    for dir in dirs {
+        remove(dir);
     }
 }
 
@@ -308,22 +327,30 @@ impl Drop for Cgroup {
 mod pool {
     use std::sync::{Condvar, Mutex, OnceLock};
 
-    use super::{Cgroup, Limits, Version};
+    use std::path::PathBuf;
+
+    use super::{destroy, Cgroup, CgroupError, Limits, Version};
 
     /// How many groups wait ready.
     const READY: usize = 2;
 
     struct Pool {
         version: Version,
+        /// Whether the thread runs: when it has stopped, runs make and remove their own groups.
+        running: std::sync::atomic::AtomicBool,
         state: Mutex<State>,
         wanted: Condvar,
     }
 
     struct State {
         ready: Vec<Cgroup>,
+        /// Groups of ended runs, to remove.
+        doomed: Vec<(Version, Vec<PathBuf>)>,
         last: Option<Limits>,
         /// Set at exit: the thread makes no more, so none is left behind.
         closed: bool,
+        /// The thread is making or removing groups outside the lock.
+        busy: bool,
     }
 
     static POOL: OnceLock<Pool> = OnceLock::new();
@@ -332,17 +359,25 @@ mod pool {
         POOL.get_or_init(|| {
             let made = Pool {
                 version,
+                running: std::sync::atomic::AtomicBool::new(true),
                 state: Mutex::new(State {
                     ready: Vec::new(),
+                    doomed: Vec::new(),
                     last: None,
                     closed: false,
+                    busy: false,
                 }),
                 wanted: Condvar::new(),
             };
-            // Without the thread (spawn failed) every run makes its own group.
-            let _ = std::thread::Builder::new()
+            // Without the thread (spawn failed) every run makes and removes its own group.
+            if std::thread::Builder::new()
                 .name("grader-cgroups".into())
-                .spawn(move || fill(pool(version)));
+                .spawn(move || fill(pool(version)))
+                .is_err()
+            {
+                made.running
+                    .store(false, std::sync::atomic::Ordering::Relaxed);
+            }
             // SAFETY: registering a plain `extern "C"` function.
             unsafe { libc::atexit(close) };
             made
@@ -350,31 +385,65 @@ mod pool {
     }
 
     fn fill(pool: &Pool) {
+        fill_until_failure(pool);
+        // Whatever was handed over meanwhile is removed here; later runs remove their own.
+        let doomed = {
+            let mut state = pool.state.lock().unwrap_or_else(|e| e.into_inner());
+            pool.running
+                .store(false, std::sync::atomic::Ordering::Relaxed);
+            std::mem::take(&mut state.doomed)
+        };
+        for (version, dirs) in doomed {
+            destroy(version, &dirs);
+        }
+    }
+
+    fn fill_until_failure(pool: &Pool) {
         loop {
-            let last = {
+            let (last, doomed, wanted) = {
                 let mut state = pool.state.lock().unwrap_or_else(|e| e.into_inner());
-                while !state.closed && state.ready.len() >= READY {
+                while !state.closed && state.ready.len() >= READY && state.doomed.is_empty() {
                     state = pool.wanted.wait(state).unwrap_or_else(|e| e.into_inner());
                 }
                 if state.closed {
                     return;
                 }
-                state.last
+                // Exit waits for what this thread does outside the lock: it never leaves a group.
+                state.busy = true;
+                let wanted = state.ready.len() < READY;
+                (state.last, std::mem::take(&mut state.doomed), wanted)
             };
-            let Ok(mut group) = Cgroup::make(pool.version) else {
-                return;
+            // Removing the groups of ended runs first keeps their number bounded.
+            for (version, dirs) in doomed {
+                destroy(version, &dirs);
+            }
+            let made = if wanted {
+                Cgroup::make(pool.version).and_then(|mut group| {
+                    if let Some(limits) = last {
+                        group.limit(limits)?;
+                    }
+                    Ok(group)
+                })
+            } else {
+                Err(CgroupError::Missing)
             };
-            if let Some(limits) = last {
-                if group.limit(limits).is_err() {
-                    return;
+            let failed = wanted && made.is_err();
+            let mut state = pool.state.lock().unwrap_or_else(|e| e.into_inner());
+            if let Ok(group) = made {
+                if state.closed {
+                    // Dropping it removes it, now that the pool is closed.
+                    drop(state);
+                    drop(group);
+                    state = pool.state.lock().unwrap_or_else(|e| e.into_inner());
+                } else {
+                    state.ready.push(group);
                 }
             }
-            let mut state = pool.state.lock().unwrap_or_else(|e| e.into_inner());
-            if state.closed {
-                // Dropping it removes it.
+            state.busy = false;
+            pool.wanted.notify_all();
+            if failed {
                 return;
             }
-            state.ready.push(group);
         }
     }
 
@@ -391,20 +460,49 @@ mod pool {
         group
     }
 
-    /// At exit: removes the groups still waiting, so a grader leaves none behind.
+    /// Hands an ended run's group to the thread to remove; gives it back when there is no thread to.
+    pub(super) fn doom(version: Version, dirs: Vec<PathBuf>) -> Result<(), Vec<PathBuf>> {
+        let Some(pool) = POOL.get() else {
+            return Err(dirs);
+        };
+        let mut state = pool.state.lock().unwrap_or_else(|e| e.into_inner());
+        if state.closed || !pool.running.load(std::sync::atomic::Ordering::Relaxed) {
+            return Err(dirs);
+        }
+        state.doomed.push((version, dirs));
+        pool.wanted.notify_one();
+        Ok(())
+    }
+
+    /// At exit: removes the groups still waiting or doomed, so a grader leaves none behind.
     extern "C" fn close() {
         let Some(pool) = POOL.get() else {
             return;
         };
-        // Never wait at exit: a thread stopped while holding the lock leaves the groups to the next
-        // grader's clean-up of stale groups.
-        let Ok(mut state) = pool.state.try_lock() else {
-            return;
-        };
+        let mut state = pool.state.lock().unwrap_or_else(|e| e.into_inner());
         state.closed = true;
+        pool.wanted.notify_all();
+        // Let the thread finish the group it is making or removing (a fraction of a millisecond);
+        // never wait long at exit.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(1);
+        while state.busy {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            if left.is_zero() {
+                break;
+            }
+            state = pool
+                .wanted
+                .wait_timeout(state, left)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
         let ready = std::mem::take(&mut state.ready);
+        let doomed = std::mem::take(&mut state.doomed);
         drop(state);
         drop(ready);
+        for (version, dirs) in doomed {
+            destroy(version, &dirs);
+        }
     }
 }
 
@@ -475,6 +573,11 @@ mod tests {
         }
         let dirs = group.dirs.clone();
         drop(group);
+        // Removed by the pool's thread, off the caller's path, soon.
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while dirs.iter().any(|d| d.exists()) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
         assert!(dirs.iter().all(|d| !d.exists()), "a dropped group is left");
     }
 
