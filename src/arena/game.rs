@@ -16,6 +16,12 @@ pub trait ArenaGame: Game<Move: Send + Sync> + Notation + Send + Sync + 'static 
         }
     }
 
+    /// The side as the per-move `{side}` placeholder writes it: the handout's own argument (Oska's
+    /// predicate takes `w` or `b`, 004:96–98), else the side's name.
+    fn side_arg(side: Player) -> &'static str {
+        Self::side_name(side)
+    }
+
     /// What the protocols send as "the last move" before anyone has moved (UT3's handout says `-1 -1`).
     fn no_move() -> &'static str {
         "none"
@@ -41,10 +47,43 @@ pub trait ArenaGame: Game<Move: Send + Sync> + Notation + Send + Sync + 'static 
             .find(|&mv| self.after(mv).encode() == want)
     }
 
+    /// Why `reply` is not the position after a legal move, for the record's reason (called only when
+    /// [`ArenaGame::move_from_state`] found none).
+    fn why_not_state(&self, _reply: &str) -> String {
+        "not a position one legal move away".to_string()
+    }
+
+    /// Reads a position in the game's one-line encoding (the text the protocols send) with `side` to
+    /// move, for position cases. The error says what is wrong with the text. Games that cannot read
+    /// their encoding back say so.
+    fn decode(line: &str, side: Player) -> Result<Self, String> {
+        let _ = (line, side);
+        Err("this game cannot read positions back".into())
+    }
+
     /// The move that stands in for an unusable reply when the suite forfeits placements instead of games
     /// (Super-TTT: the reply's legal placements, possibly none). `None`: the game has no such move, and the
     /// player loses instead.
     fn forfeit(&self, _reply: &str) -> Option<Self::Move> {
         None
+    }
+
+    /// For programs that speak in rows and columns (the dialogue protocol's `{row}`, `{col}` and its
+    /// `row`/`col` groups): the move at (`row`, `col`), both counted from 0, in the game's notation.
+    /// `None` where the game has no such grid, or the cell is off the board.
+    fn grid_move(&self, _row: usize, _col: usize) -> Option<String> {
+        None
+    }
+
+    /// The (row, column) of a move in the game's notation, both counted from 0: the inverse of
+    /// `grid_move`.
+    fn move_grid(&self, _mv: &str) -> Option<(usize, usize)> {
+        None
+    }
+
+    /// The occupied cells, each written as the move that would fill it, for probes that type a taken
+    /// cell at a dialogue program. Empty where the game has no such notion.
+    fn occupied(&self) -> Vec<String> {
+        Vec::new()
     }
 }

@@ -5,12 +5,25 @@ use reference::bots::{bot, bot_for, Playable};
 use reference::games::sttt::{Placement, Sttt, Turn};
 use reference::games::tictactoe::TicTacToe;
 use reference::games::tmmorris::Morris;
-use reference::games::{Oska, Ut3};
+use reference::games::{Oska, OskaMove, Ut3};
 use reference::rng::Rng;
-use reference::{Notation, Player};
+use reference::{Game, Notation, Player};
 
 use super::game::ArenaGame;
 use super::seat::Pick;
+
+/// Rejects a side to move that contradicts what the encoding itself says.
+fn same_side(implied: Player, given: Player, by: &str) -> Result<(), String> {
+    if implied == given {
+        Ok(())
+    } else {
+        Err(format!(
+            "{by} put {} to move, not {}",
+            mark(Some(implied)),
+            mark(Some(given))
+        ))
+    }
+}
 
 /// Three raster rows of a 3×3 board, `-` kept for blanks as the handout prints them.
 fn grid(raster: &str) -> String {
@@ -28,6 +41,12 @@ fn grid(raster: &str) -> String {
 }
 
 impl ArenaGame for TicTacToe {
+    fn decode(line: &str, side: Player) -> Result<TicTacToe, String> {
+        let g = TicTacToe::from_raster(line.trim()).map_err(|e| e.to_string())?;
+        same_side(g.to_move(), side, "the piece counts")?;
+        Ok(g)
+    }
+
     fn name(&self) -> String {
         "tictactoe".into()
     }
@@ -35,9 +54,30 @@ impl ArenaGame for TicTacToe {
     fn render(&self) -> String {
         grid(&self.encode())
     }
+
+    /// Cells are numbered 0..8 in raster order: row 1, column 1 is cell 0.
+    fn grid_move(&self, row: usize, col: usize) -> Option<String> {
+        (row < 3 && col < 3).then(|| (row * 3 + col).to_string())
+    }
+
+    fn move_grid(&self, mv: &str) -> Option<(usize, usize)> {
+        let cell: usize = mv.trim().parse().ok().filter(|&c| c < 9)?;
+        Some((cell / 3, cell % 3))
+    }
+
+    fn occupied(&self) -> Vec<String> {
+        (0..9)
+            .filter(|&i| self.cell(i) != b'-')
+            .map(|i| i.to_string())
+            .collect()
+    }
 }
 
 impl ArenaGame for Morris {
+    fn decode(line: &str, side: Player) -> Result<Morris, String> {
+        Morris::from_raster(line.trim(), side).map_err(|e| e.to_string())
+    }
+
     fn name(&self) -> String {
         "tmmorris".into()
     }
@@ -56,6 +96,10 @@ fn mark(p: Option<Player>) -> char {
 }
 
 impl ArenaGame for Sttt {
+    fn decode(line: &str, side: Player) -> Result<Sttt, String> {
+        Sttt::decode(line.trim(), side).map_err(|e| e.to_string())
+    }
+
     fn name(&self) -> String {
         "sttt".into()
     }
@@ -116,6 +160,12 @@ impl ArenaGame for Sttt {
 }
 
 impl ArenaGame for Ut3 {
+    fn decode(line: &str, side: Player) -> Result<Ut3, String> {
+        let g = Ut3::decode(line.trim()).map_err(|e| e.to_string())?;
+        same_side(g.to_move(), side, "the position")?;
+        Ok(g)
+    }
+
     fn name(&self) -> String {
         "ut3".into()
     }
@@ -152,6 +202,10 @@ impl ArenaGame for Ut3 {
 }
 
 impl ArenaGame for Oska {
+    fn decode(line: &str, side: Player) -> Result<Oska, String> {
+        Oska::decode(line.trim(), side).map_err(|e| e.to_string())
+    }
+
     fn name(&self) -> String {
         if self.n() == 4 {
             "oska".into()
@@ -165,6 +219,22 @@ impl ArenaGame for Oska {
             Player::First => "white",
             Player::Second => "black",
         }
+    }
+
+    fn side_arg(side: Player) -> &'static str {
+        match side {
+            Player::First => "w",
+            Player::Second => "b",
+        }
+    }
+
+    /// Spaces allowed; a blocked side may answer with the unchanged board or with nothing (004:43–45).
+    fn move_from_state(&self, reply: &str) -> Option<OskaMove> {
+        self.move_to_board(reply)
+    }
+
+    fn why_not_state(&self, reply: &str) -> String {
+        self.why_not_next(reply)
     }
 
     /// The rows centred, as the handout draws the board: white (`w`) at the top, black (`b`) below.

@@ -1,6 +1,7 @@
 //! Connects grading to the sandbox and build modules: picks the sandbox tier and builds submissions.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use crate::build::{build, BuildOutcome, Recipe};
 use crate::exit::CliError;
@@ -12,7 +13,7 @@ use super::pipeline::{Prepare, Prepared};
 
 /// The sandbox and builder a grading command uses.
 pub struct Environment {
-    pub sandbox: Box<dyn Sandbox>,
+    pub sandbox: Arc<dyn Sandbox>,
     pub prepare: Box<dyn Prepare>,
 }
 
@@ -32,10 +33,13 @@ pub fn environment(tier: Tier, allow_degrade: bool) -> Result<Environment, CliEr
         eprintln!("notice: {}", selected.notice());
     }
     Ok(Environment {
-        sandbox: selected.sandbox,
+        sandbox: Arc::from(selected.sandbox),
         prepare: Box::new(Builder),
     })
 }
+
+/// Replaced in a recipe's commands by the student's `[entries]` name (empty when none).
+pub const ENTRY: &str = "{entry}";
 
 /// Builds through `crate::build` with the suite's recipes and build limits.
 struct Builder;
@@ -48,15 +52,26 @@ impl Prepare for Builder {
         submission: &Path,
         scratch: &Path,
     ) -> Prepared {
+        // `[entries]` is keyed by the student's folder name (`check .` uses the real name).
+        let student = submission
+            .canonicalize()
+            .ok()
+            .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .unwrap_or_default();
+        let entry = suite.entries.for_student(&student);
+        let fill = |argv: &[String]| -> Vec<String> {
+            argv.iter().map(|a| a.replace(ENTRY, &entry)).collect()
+        };
         let recipes: Vec<Recipe> = suite
             .languages
             .iter()
             .map(|l| Recipe {
                 language: l.name.clone(),
                 detect: l.detect.clone(),
-                build: l.build.clone(),
-                run: l.run.clone(),
+                build: l.build.iter().map(|b| fill(b)).collect(),
+                run: fill(&l.run),
                 address_space: l.address_space,
+                support: l.support.iter().map(|f| suite.dir.join(f)).collect(),
             })
             .collect();
         match build(sandbox, &recipes, submission, scratch, &suite.build_limits) {
