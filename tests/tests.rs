@@ -5,6 +5,7 @@ mod build;
 mod check;
 mod examples;
 mod hostile;
+mod oska;
 mod play;
 mod run;
 mod sandbox;
