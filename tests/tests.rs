@@ -6,6 +6,7 @@ mod check;
 mod examples;
 mod hostile;
 mod oska;
+mod oska_examples;
 mod run;
 mod sandbox;
 mod solve;
