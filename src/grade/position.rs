@@ -2,8 +2,9 @@
 //! protocol, and the move is judged with the game's rules (`legal`, `win`, `block`, `pass`).
 
 use std::path::Path;
+use std::sync::Arc;
 
-use super::case::Program;
+use crate::build::Built;
 use crate::judge::Verdict;
 use crate::report::result::CaseResult;
 use crate::sandbox::Sandbox;
@@ -11,15 +12,15 @@ use crate::suite::{Case, Group, Position, Suite};
 
 /// Runs and judges one position case. `scratch` is a fresh folder the case may use.
 pub fn run_position(
-    sandbox: &dyn Sandbox,
+    sandbox: &Arc<dyn Sandbox>,
     suite: &Suite,
     group: &Group,
     case: &Case,
     position: &Position,
-    program: &Program,
+    built: &Built,
     scratch: &Path,
 ) -> CaseResult {
-    let _ = (sandbox, suite, position, program, scratch);
+    let _ = (sandbox, suite, position, built, scratch);
     let mut result = super::play::blank(group, case);
     result.verdict = Verdict::InternalError;
     result.summary = "position cases are not built yet".to_string();

@@ -89,6 +89,8 @@ pub enum CreditRule {
     Proportional,
     /// Full points only when every case has full credit.
     AllOrNothing,
+    /// A `[[manual]]` column: the instructor's points, never computed (results show them as null).
+    Manual,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -347,10 +349,12 @@ impl Loader<'_> {
         let arena = self.arena(raw.arena.as_ref())?;
         let entries = self.entries(raw.entries)?;
         let manual = self.manual(raw.manual)?;
-        if raw.groups.is_empty() {
+        // A suite with an `[arena]` and no groups is a tournament-only event (`grader play`,
+        // `grader tournament`); anything else needs cases to grade.
+        if raw.groups.is_empty() && arena.is_none() {
             return self.err(
                 0..0,
-                "the suite has no `[[groups]]`\nhint: add at least one group with cases",
+                "the suite has no `[[groups]]`\nhint: add at least one group with cases, or an `[arena]` table for a suite graded only by tournaments",
             );
         }
         let mut groups: Vec<Group> = Vec::new();
@@ -369,6 +373,7 @@ impl Loader<'_> {
                     format!("group `{}` is declared twice", group.name),
                 );
             }
+            self.distinct_outputs(&groups, &group, name_span)?;
             groups.push(group);
         }
         Ok(Suite {
