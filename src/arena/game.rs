@@ -47,4 +47,31 @@ pub trait ArenaGame: Game<Move: Send + Sync> + Notation + Send + Sync + 'static 
     fn forfeit(&self, _reply: &str) -> Option<Self::Move> {
         None
     }
+
+    /// Reads a position in the game's one-line encoding with `side` to move, for position cases (the
+    /// suite names a state, the grader asks for one move there). The error names what is wrong.
+    ///
+    /// # Errors
+    /// The line is not a position of this game (its family and parameters), or cannot arise in play.
+    fn decode_position(&self, line: &str, _side: Player) -> Result<Self, String> {
+        Err(format!(
+            "`{}` cannot read positions (asked for `{line}`)",
+            self.name()
+        ))
+    }
+
+    /// Why `reply`, a position a player printed, is not one legal move from this one, in the rules'
+    /// words ("x stepped diagonally from cell 0 to cell 4"), when the game can say more than "not one
+    /// legal move away".
+    fn explain_reply(&self, _reply: &str) -> Option<String> {
+        None
+    }
+}
+
+/// The side `name` names in `G`'s words (`x`, `white`), if any.
+#[must_use]
+pub fn side_named<G: ArenaGame>(name: &str) -> Option<Player> {
+    [Player::First, Player::Second]
+        .into_iter()
+        .find(|&p| G::side_name(p) == name)
 }

@@ -7,7 +7,7 @@ use reference::games::tictactoe::TicTacToe;
 use reference::games::tmmorris::Morris;
 use reference::games::{Oska, Ut3};
 use reference::rng::Rng;
-use reference::{Notation, Player};
+use reference::{Game, Notation, Player};
 
 use super::game::ArenaGame;
 use super::seat::Pick;
@@ -32,6 +32,19 @@ impl ArenaGame for TicTacToe {
         "tictactoe".into()
     }
 
+    /// The side to move follows from the counts; a `side` that disagrees is an error.
+    fn decode_position(&self, line: &str, side: Player) -> Result<Self, String> {
+        let t = TicTacToe::from_raster(line).map_err(|e| e.to_string())?;
+        if t.to_move() != side {
+            return Err(format!(
+                "in `{line}` it is {}'s turn, not {}'s",
+                Self::side_name(t.to_move()),
+                Self::side_name(side)
+            ));
+        }
+        Ok(t)
+    }
+
     fn render(&self) -> String {
         grid(&self.encode())
     }
@@ -40,6 +53,15 @@ impl ArenaGame for TicTacToe {
 impl ArenaGame for Morris {
     fn name(&self) -> String {
         "tmmorris".into()
+    }
+
+    fn decode_position(&self, line: &str, side: Player) -> Result<Self, String> {
+        Morris::from_raster(line, side).map_err(|e| e.to_string())
+    }
+
+    fn explain_reply(&self, reply: &str) -> Option<String> {
+        let why = self.explain_successor(reply.trim());
+        (!why.is_empty()).then_some(why)
     }
 
     fn render(&self) -> String {
@@ -58,6 +80,10 @@ fn mark(p: Option<Player>) -> char {
 impl ArenaGame for Sttt {
     fn name(&self) -> String {
         "sttt".into()
+    }
+
+    fn decode_position(&self, line: &str, side: Player) -> Result<Self, String> {
+        Sttt::decode(line, side).map_err(|e| e.to_string())
     }
 
     /// The handout's diagram: little boards in big-board order, `|` and `-` between them, won big
@@ -120,6 +146,19 @@ impl ArenaGame for Ut3 {
         "ut3".into()
     }
 
+    /// The encoding carries the side to move (its flag); a `side` that disagrees is an error.
+    fn decode_position(&self, line: &str, side: Player) -> Result<Self, String> {
+        let u = Ut3::decode(line).map_err(|e| e.to_string())?;
+        if u.to_move() != side {
+            return Err(format!(
+                "in `{line}` it is {}'s turn, not {}'s",
+                Self::side_name(u.to_move()),
+                Self::side_name(side)
+            ));
+        }
+        Ok(u)
+    }
+
     /// The handout's `move_by_opponent` on the first move.
     fn no_move() -> &'static str {
         "(-1, -1)"
@@ -165,6 +204,19 @@ impl ArenaGame for Oska {
             Player::First => "white",
             Player::Second => "black",
         }
+    }
+
+    /// The board's size must be the game's (`oska:5` reads only n = 5 boards).
+    fn decode_position(&self, line: &str, side: Player) -> Result<Self, String> {
+        let o = Oska::decode(line, side).map_err(|e| e.to_string())?;
+        if o.n() != self.n() {
+            return Err(format!(
+                "`{line}` is a board for n = {}, but the game is `{}`",
+                o.n(),
+                self.name()
+            ));
+        }
+        Ok(o)
     }
 
     /// The rows centred, as the handout draws the board: white (`w`) at the top, black (`b`) below.
