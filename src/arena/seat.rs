@@ -6,6 +6,7 @@ use std::time::Duration;
 use reference::Player;
 
 use super::game::ArenaGame;
+use super::referee::ReplyForm;
 
 /// What a seat answered when asked for a move. The referee parses and checks `Line`; everything else is
 /// a fault that loses the game.
@@ -68,6 +69,12 @@ pub trait Seat<G: ArenaGame>: Send {
     fn stderr_tail(&mut self) -> Option<String> {
         None
     }
+
+    /// The form this seat's replies take when the suite asks for `form`: programs answer as the suite
+    /// says (Adelaide Morris prints the next board), in-process bots always name a move.
+    fn reply_form(&self, form: ReplyForm) -> ReplyForm {
+        form
+    }
 }
 
 /// Picks a move for a position.
@@ -99,6 +106,10 @@ impl<G: ArenaGame> Seat<G> for FnSeat<G> {
 
     fn clocked(&self) -> bool {
         false
+    }
+
+    fn reply_form(&self, _form: ReplyForm) -> ReplyForm {
+        ReplyForm::Move
     }
 
     fn request(&mut self, state: &G, _last: Option<&str>, _deadline: Option<Duration>) -> Reply {

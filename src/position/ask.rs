@@ -71,7 +71,7 @@ pub fn ask<G: ArenaGame>(
                 accepted,
                 summary,
                 details,
-            } = judge(state, want, policy.reply, &text);
+            } = judge(state, want, seat.reply_form(policy.reply), &text);
             Asked {
                 verdict: if accepted {
                     Verdict::Accepted
