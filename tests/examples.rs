@@ -112,6 +112,16 @@ const PINNED: &[(&str, &str, f64)] = &[
     // Only the blank board overflows its fixed table.
     ("crashes", "plain AC AC AC AC AC RE | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 14.17),
     ("no-compile", "plain CE CE CE CE CE CE | prune CE CE CE CE CE CE | ply CE CE CE CE CE CE | no-move CE CE CE CE", 0.0),
+    // Postgraduate hand-ins: a correct tic-tac-toe beside Three Men's Morris (pinned in tests/morris.rs).
+    ("morris-c", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 15.0),
+    ("morris-cpp", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 15.0),
+    ("morris-python", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 15.0),
+    ("morris-rust", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 15.0),
+    ("morris-diagonal", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 15.0),
+    ("morris-no-movement", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 15.0),
+    ("morris-moves-when-none", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 15.0),
+    ("morris-misses-win", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 15.0),
+    ("morris-bad-visited", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 15.0),
 ];
 
 #[test]
