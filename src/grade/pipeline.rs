@@ -7,9 +7,19 @@ use std::time::Instant;
 use super::case::{run_case, Program};
 use super::score::score;
 use crate::judge::Verdict;
-use crate::report::result::{BuildReport, CaseResult, SubmissionResult};
+use crate::report::result::{BuildReport, CaseResult, NotAttempted, SubmissionResult};
 use crate::sandbox::Sandbox;
 use crate::suite::{Suite, Visibility};
+
+/// A second program of a submission (a recipe's `programs.NAME`), as built.
+#[derive(Clone, Debug)]
+pub enum Extra {
+    Ready(Program),
+    /// The submission has none of it; the text says what was looked for. Its groups are not attempted.
+    Absent(String),
+    /// It did not build; the text is the trimmed build log.
+    CompileError(String),
+}
 
 /// What building a submission gave.
 #[derive(Clone, Debug)]
@@ -17,6 +27,8 @@ pub enum Prepared {
     Ready {
         program: Program,
         log: String,
+        /// The second programs groups name, by name (only those the suite's groups use).
+        extras: Vec<(String, Extra)>,
     },
     CompileError {
         language: String,
@@ -56,9 +68,34 @@ pub fn grade_submission(
     let started = Instant::now();
     let prepared = prepare.prepare(sandbox, suite, submission, &scratch.join("build"));
     let build_ms = started.elapsed().as_millis() as u64;
-    let selected: Vec<_> = suite.cases().filter(|(_, c)| which(c.visibility)).collect();
+    let mut selected: Vec<_> = suite.cases().filter(|(_, c)| which(c.visibility)).collect();
+    let mut not_attempted = Vec::new();
+    if let Prepared::Ready { extras, .. } = &prepared {
+        for group in &suite.groups {
+            let Some(name) = &group.program else { continue };
+            if let Some((_, Extra::Absent(reason))) = extras.iter().find(|(n, _)| n == name) {
+                if selected.iter().any(|(g, _)| g.name == group.name) {
+                    not_attempted.push(NotAttempted {
+                        group: group.name.clone(),
+                        program: name.clone(),
+                        reason: reason.clone(),
+                    });
+                }
+            }
+        }
+        selected.retain(|(g, _)| !not_attempted.iter().any(|n| n.group == g.name));
+    }
     let (build, cases) = match prepared {
-        Prepared::Ready { program, log } => {
+        Prepared::Ready {
+            program,
+            mut log,
+            extras,
+        } => {
+            for (name, extra) in &extras {
+                if let Extra::CompileError(more) = extra {
+                    log.push_str(&format!("\n{name}:\n{more}"));
+                }
+            }
             let build = BuildReport {
                 status: "built".into(),
                 language: Some(program.language.clone()),
@@ -69,8 +106,30 @@ pub fn grade_submission(
                 .iter()
                 .enumerate()
                 .map(|(i, (group, case))| {
+                    let chosen = match &group.program {
+                        None => Ok(&program),
+                        Some(name) => match extras.iter().find(|(n, _)| n == name) {
+                            Some((_, Extra::Ready(p))) => Ok(p),
+                            Some((_, Extra::CompileError(_))) => Err((
+                                Verdict::CompileError,
+                                format!(
+                                    "your `{name}` program did not compile (see the build log)"
+                                ),
+                            )),
+                            _ => Err((
+                                Verdict::InternalError,
+                                format!("the grader did not build program `{name}`"),
+                            )),
+                        },
+                    };
+                    let program = match chosen {
+                        Ok(p) => p,
+                        Err((verdict, summary)) => {
+                            return not_run(&[(*group, *case)], verdict, &summary).remove(0)
+                        }
+                    };
                     let dir = scratch.join(format!("case-{i}"));
-                    let result = run_case(sandbox, suite, group, case, &program, &dir);
+                    let result = run_case(sandbox, suite, group, case, program, &dir);
                     // Traces can be large; a class's worth must not pile up.
                     let _ = std::fs::remove_dir_all(&dir);
                     result
@@ -131,6 +190,7 @@ pub fn grade_submission(
         groups,
         score: total,
         max,
+        not_attempted,
     }
 }
 

@@ -67,6 +67,7 @@ mod tests {
             }],
             score: plain,
             max: 5.0,
+            not_attempted: Vec::new(),
         }
     }
 
