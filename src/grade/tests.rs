@@ -399,7 +399,7 @@ fn every_language_must_define_a_groups_program() {
         "{e}"
     );
     assert!(
-        e.contains(":52:"),
+        e.contains("suite.toml:38:11: "),
         "the error points at the group's `program`: {e}"
     );
 }
