@@ -35,16 +35,17 @@ pub fn run(args: Args) -> CmdResult {
             let suite =
                 Suite::load_for_golden(&dir, &config, oracle.clone()).map_err(CliError::usage)?;
             for (group, case) in suite.cases() {
-                let outputs = case
+                let Some(run) = case.run() else { continue };
+                let outputs = run
                     .stdout
                     .iter()
                     .map(|e| (None, e))
-                    .chain(case.files.iter().map(|(n, e)| (Some(n), e)));
+                    .chain(run.files.iter().map(|(n, e)| (Some(n), e)));
                 for (file, expect) in outputs {
                     let (Some(golden), Some(program)) = (&expect.golden, &expect.reference) else {
                         continue;
                     };
-                    let args = concrete_args(&case.args, REFERENCE_WORK);
+                    let args = concrete_args(&run.args, REFERENCE_WORK);
                     let solved = suite.reference_output(program, &args).map_err(|m| {
                         CliError::usage(anyhow::anyhow!(
                             "the reference solver `{program}` rejects case `{}/{}`: {m}",

@@ -122,3 +122,154 @@ fn a_folder_without_a_suite_is_named() {
     let dir = scratch();
     snapshot!("not_a_suite", transcript(dir.path(), dir.path()));
 }
+
+/// A valid suite graded by playing: an arena, entries, a manual column, a play and a position case.
+const GAMES: &str = r#"title = "Games"
+seed = 7
+
+[arena]
+game = "tictactoe"
+move-limit = "1s"
+
+[entries]
+default = "my-ai"
+students = { team-07 = "Team7" }
+
+[[languages]]
+name = "python"
+detect = ["*.py"]
+support = ["adapters/run.py"]
+run = ["python3", "{dir}/run.py", "{entry}"]
+
+[[manual]]
+name = "effort"
+title = "Organisation and apparent effort"
+points = 15
+
+[[groups]]
+name = "play"
+points = 10
+visibility = "public"
+
+[[groups.cases]]
+name = "vs-random"
+play = { opponent = "random", games = 4, measure = "won", at-least = 0.5 }
+
+[[groups.cases]]
+name = "takes-win"
+position = { state = "xx-oo----", side = "x", expect = "win" }
+"#;
+
+/// `grader validate` on a games suite folder holding `toml` and its adapter.
+fn validate_games(toml: &str) -> String {
+    let dir = scratch();
+    let suite = dir.path().join("games");
+    std::fs::create_dir_all(suite.join("adapters")).unwrap();
+    std::fs::write(suite.join("adapters/run.py"), "").unwrap();
+    std::fs::write(suite.join("suite.toml"), toml).unwrap();
+    transcript(&suite, dir.path())
+}
+
+#[test]
+fn a_good_games_suite_validates() {
+    snapshot!("games_good", validate_games(GAMES));
+}
+
+#[test]
+fn bad_play_cases_are_located() {
+    let cases = [
+        ("play_unknown_bot", "\"random\"", "\"grandmaster\""),
+        ("play_bad_bot_parameter", "\"random\"", "\"minimax:deep\""),
+        (
+            "play_other_game",
+            "games = 4,",
+            "games = 4, game = \"oska:5\",",
+        ),
+        ("play_zero_games", "games = 4", "games = 0"),
+        ("play_at_least_out_of_range", "at-least = 0.5", "at-least = 1.5"),
+        ("play_unknown_measure", "\"won\"", "\"lost\""),
+        ("play_bad_move_limit", "games = 4,", "games = 4, move-limit = \"quick\","),
+        (
+            "play_bad_transcript",
+            "games = 4,",
+            "games = 4, transcript = \"../x.txt\",",
+        ),
+        (
+            "play_mixed_with_run_keys",
+            "name = \"vs-random\"",
+            "name = \"vs-random\"\nargs = [\"x\"]",
+        ),
+        (
+            "play_and_position",
+            "name = \"vs-random\"",
+            "name = \"vs-random\"\nposition = { state = \"---------\", side = \"x\", expect = \"legal\" }",
+        ),
+    ];
+    for (name, from, to) in cases {
+        assert!(GAMES.contains(from), "{name}: `{from}` not in the suite");
+        snapshot!(name, validate_games(&GAMES.replacen(from, to, 1)));
+    }
+}
+
+#[test]
+fn bad_position_cases_are_located() {
+    let cases = [
+        ("position_bad_state", "\"xx-oo----\"", "\"xx-oo---\""),
+        ("position_bad_side", "side = \"x\"", "side = \"white\""),
+        ("position_wrong_side", "side = \"x\"", "side = \"o\""),
+        ("position_unknown_expect", "\"win\"", "\"draw\""),
+        (
+            "position_file_without_comparator",
+            "expect = \"win\" }",
+            "expect = \"win\" }\nfiles.\"visited.txt\" = { golden = \"g\" }",
+        ),
+        (
+            "position_in_dialogue_suite",
+            "move-limit = \"1s\"",
+            "protocol = \"dialogue\"\n[arena.dialogue]\nprompt = \"move\"\nreply = '(?P<move>\\d)'",
+        ),
+    ];
+    for (name, from, to) in cases {
+        assert!(GAMES.contains(from), "{name}: `{from}` not in the suite");
+        snapshot!(name, validate_games(&GAMES.replacen(from, to, 1)));
+    }
+}
+
+#[test]
+fn bad_game_tables_are_located() {
+    let cases = [
+        (
+            "games_no_arena",
+            "[arena]\ngame = \"tictactoe\"\nmove-limit = \"1s\"\n",
+            "",
+        ),
+        (
+            "arena_bad_move_limit",
+            "move-limit = \"1s\"",
+            "move-limit = \"fast\"",
+        ),
+        (
+            "arena_unknown_game",
+            "game = \"tictactoe\"",
+            "game = \"chess\"",
+        ),
+        ("detect_bad_pattern", "[\"*.py\"]", "[\"src/*.py\"]"),
+        ("support_missing", "adapters/run.py", "adapters/gone.py"),
+        ("support_outside", "adapters/run.py", "../run.py"),
+        ("manual_negative_points", "points = 15", "points = -1"),
+        (
+            "manual_clashes_with_group",
+            "name = \"effort\"",
+            "name = \"play\"",
+        ),
+        (
+            "entries_unknown_key",
+            "default = \"my-ai\"",
+            "fallback = \"my-ai\"",
+        ),
+    ];
+    for (name, from, to) in cases {
+        assert!(GAMES.contains(from), "{name}: `{from}` not in the suite");
+        snapshot!(name, validate_games(&GAMES.replacen(from, to, 1)));
+    }
+}

@@ -1,7 +1,7 @@
 //! The bots: spec parsing, determinism given a seed, legality, and the cheap ladder properties
 //! (perfect never loses, minimax beats random); the full ladder is `examples/ladder.rs`.
 
-use reference::bots::{bot, duel, BotSpecError, EndReason, Playable};
+use reference::bots::{bot, bot_for, duel, BotSpecError, EndReason, Playable};
 use reference::games::tictactoe::TicTacToe;
 use reference::games::tmmorris::Morris;
 use reference::games::{Oska, Sttt, Ut3};
@@ -62,6 +62,10 @@ fn specs_parse_and_bad_specs_explain() {
         BotSpecError::Unavailable { .. }
     ));
     assert!(bot::<TicTacToe>("perfect", 1).is_ok());
+    assert!(bot_for::<Oska>("perfect", 1, &Oska::new(4)).is_ok());
+    let err = bot_for::<Oska>("perfect", 1, &Oska::new(5)).err().unwrap();
+    assert!(matches!(err, BotSpecError::Unavailable { .. }));
+    assert!(err.to_string().contains("Oska with n = 4"), "{err}");
     assert!(bot::<Morris>("perfect", 1).is_ok());
 }
 
@@ -130,6 +134,30 @@ fn perfect_never_loses_at_morris() {
         "Three Men's Morris is a draw"
     );
     assert_eq!(TicTacToe::new().solve(), Some(0), "tic-tac-toe is a draw");
+}
+
+#[test]
+fn perfect_never_loses_at_oska4_as_white_and_wins_most_as_black() {
+    // Oska n = 4 is a win for white (the first player), so black can lose against good play; `perfect`
+    // as black makes the win as hard to find as it can.
+    assert!(Oska::new(4).solve().unwrap() > 0, "white wins Oska n = 4");
+    for other in ["random", "offensive", "defensive", "minimax:3", "mcts:100"] {
+        let (w, l, _) = score(&Oska::new(4), "perfect", other, 20, 31);
+        for seed in 0..10 {
+            let mut ba = bot::<Oska>("perfect", seed).unwrap();
+            let mut bb = bot::<Oska>(other, seed + 100).unwrap();
+            let g = duel(Oska::new(4), ba.as_mut(), bb.as_mut());
+            assert_eq!(
+                g.outcome,
+                Outcome::Win(Player::First),
+                "perfect did not win as white against {other} (seed {seed})"
+            );
+        }
+        assert!(
+            w >= 16,
+            "perfect won only {w} of 20 against {other} ({l} lost)"
+        );
+    }
 }
 
 #[test]
@@ -221,4 +249,46 @@ fn minimax_takes_an_immediate_win() {
         }
     }
     assert!(checked > 50);
+}
+
+/// Plain recursive game value for the side to move (1, 0, -1), with no memo: slow but obviously right.
+fn exact<G: Game>(g: &G) -> i32 {
+    match g.outcome() {
+        Some(Outcome::Draw) => 0,
+        Some(Outcome::Win(p)) => {
+            if p == g.to_move() {
+                1
+            } else {
+                -1
+            }
+        }
+        None => g
+            .moves()
+            .into_iter()
+            .map(|m| -exact(&g.after(m)))
+            .max()
+            .unwrap(),
+    }
+}
+
+#[test]
+fn oska4_solver_agrees_with_plain_negamax() {
+    // From positions 11 to 16 random plies in (the plain search from the start would take minutes).
+    let mut rng = Rng::new(4);
+    let mut checked = 0;
+    for _ in 0..40 {
+        let mut g = Oska::new(4);
+        for _ in 0..11 + rng.below(6) {
+            if g.outcome().is_some() {
+                break;
+            }
+            let ms = g.moves();
+            g.apply(ms[rng.below(ms.len())]);
+        }
+        if g.outcome().is_none() {
+            assert_eq!(g.solve().unwrap().signum(), exact(&g), "{g:?}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 20, "only {checked} positions checked");
 }

@@ -41,23 +41,19 @@ pub trait ArenaGame: Game<Move: Send + Sync> + Notation + Send + Sync + 'static 
             .find(|&mv| self.after(mv).encode() == want)
     }
 
+    /// Reads a position in the game's one-line encoding (the text the protocols send) with `side` to
+    /// move, for position cases. The error says what is wrong with the text. Games that cannot read
+    /// their encoding back say so.
+    fn decode(line: &str, side: Player) -> Result<Self, String> {
+        let _ = (line, side);
+        Err("this game cannot read positions back".into())
+    }
+
     /// The move that stands in for an unusable reply when the suite forfeits placements instead of games
     /// (Super-TTT: the reply's legal placements, possibly none). `None`: the game has no such move, and the
     /// player loses instead.
     fn forfeit(&self, _reply: &str) -> Option<Self::Move> {
         None
-    }
-
-    /// Reads a position in the game's one-line encoding with `side` to move, for position cases (the
-    /// suite names a state, the grader asks for one move there). The error names what is wrong.
-    ///
-    /// # Errors
-    /// The line is not a position of this game (its family and parameters), or cannot arise in play.
-    fn decode_position(&self, line: &str, _side: Player) -> Result<Self, String> {
-        Err(format!(
-            "`{}` cannot read positions (asked for `{line}`)",
-            self.name()
-        ))
     }
 
     /// Why `reply`, a position a player printed, is not one legal move from this one, in the rules'

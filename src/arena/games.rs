@@ -1,7 +1,7 @@
 //! The seed games as the arena sees them: names, side names, boards for `--show`, tie-breaks and
 //! forfeits, each from its handout.
 
-use reference::bots::{bot, Playable};
+use reference::bots::{bot, bot_for, Playable};
 use reference::games::sttt::{Placement, Sttt, Turn};
 use reference::games::tictactoe::TicTacToe;
 use reference::games::tmmorris::Morris;
@@ -11,6 +11,19 @@ use reference::{Game, Notation, Player};
 
 use super::game::ArenaGame;
 use super::seat::Pick;
+
+/// Rejects a side to move that contradicts what the encoding itself says.
+fn same_side(implied: Player, given: Player, by: &str) -> Result<(), String> {
+    if implied == given {
+        Ok(())
+    } else {
+        Err(format!(
+            "{by} put {} to move, not {}",
+            mark(Some(implied)),
+            mark(Some(given))
+        ))
+    }
+}
 
 /// Three raster rows of a 3×3 board, `-` kept for blanks as the handout prints them.
 fn grid(raster: &str) -> String {
@@ -28,21 +41,14 @@ fn grid(raster: &str) -> String {
 }
 
 impl ArenaGame for TicTacToe {
-    fn name(&self) -> String {
-        "tictactoe".into()
+    fn decode(line: &str, side: Player) -> Result<TicTacToe, String> {
+        let g = TicTacToe::from_raster(line.trim()).map_err(|e| e.to_string())?;
+        same_side(g.to_move(), side, "the piece counts")?;
+        Ok(g)
     }
 
-    /// The side to move follows from the counts; a `side` that disagrees is an error.
-    fn decode_position(&self, line: &str, side: Player) -> Result<Self, String> {
-        let t = TicTacToe::from_raster(line).map_err(|e| e.to_string())?;
-        if t.to_move() != side {
-            return Err(format!(
-                "in `{line}` it is {}'s turn, not {}'s",
-                Self::side_name(t.to_move()),
-                Self::side_name(side)
-            ));
-        }
-        Ok(t)
+    fn name(&self) -> String {
+        "tictactoe".into()
     }
 
     fn render(&self) -> String {
@@ -51,12 +57,12 @@ impl ArenaGame for TicTacToe {
 }
 
 impl ArenaGame for Morris {
-    fn name(&self) -> String {
-        "tmmorris".into()
+    fn decode(line: &str, side: Player) -> Result<Morris, String> {
+        Morris::from_raster(line.trim(), side).map_err(|e| e.to_string())
     }
 
-    fn decode_position(&self, line: &str, side: Player) -> Result<Self, String> {
-        Morris::from_raster(line, side).map_err(|e| e.to_string())
+    fn name(&self) -> String {
+        "tmmorris".into()
     }
 
     fn explain_reply(&self, reply: &str) -> Option<String> {
@@ -78,12 +84,12 @@ fn mark(p: Option<Player>) -> char {
 }
 
 impl ArenaGame for Sttt {
-    fn name(&self) -> String {
-        "sttt".into()
+    fn decode(line: &str, side: Player) -> Result<Sttt, String> {
+        Sttt::decode(line.trim(), side).map_err(|e| e.to_string())
     }
 
-    fn decode_position(&self, line: &str, side: Player) -> Result<Self, String> {
-        Sttt::decode(line, side).map_err(|e| e.to_string())
+    fn name(&self) -> String {
+        "sttt".into()
     }
 
     /// The handout's diagram: little boards in big-board order, `|` and `-` between them, won big
@@ -142,21 +148,14 @@ impl ArenaGame for Sttt {
 }
 
 impl ArenaGame for Ut3 {
-    fn name(&self) -> String {
-        "ut3".into()
+    fn decode(line: &str, side: Player) -> Result<Ut3, String> {
+        let g = Ut3::decode(line.trim()).map_err(|e| e.to_string())?;
+        same_side(g.to_move(), side, "the position")?;
+        Ok(g)
     }
 
-    /// The encoding carries the side to move (its flag); a `side` that disagrees is an error.
-    fn decode_position(&self, line: &str, side: Player) -> Result<Self, String> {
-        let u = Ut3::decode(line).map_err(|e| e.to_string())?;
-        if u.to_move() != side {
-            return Err(format!(
-                "in `{line}` it is {}'s turn, not {}'s",
-                Self::side_name(u.to_move()),
-                Self::side_name(side)
-            ));
-        }
-        Ok(u)
+    fn name(&self) -> String {
+        "ut3".into()
     }
 
     /// The handout's `move_by_opponent` on the first move.
@@ -191,6 +190,10 @@ impl ArenaGame for Ut3 {
 }
 
 impl ArenaGame for Oska {
+    fn decode(line: &str, side: Player) -> Result<Oska, String> {
+        Oska::decode(line.trim(), side).map_err(|e| e.to_string())
+    }
+
     fn name(&self) -> String {
         if self.n() == 4 {
             "oska".into()
@@ -204,19 +207,6 @@ impl ArenaGame for Oska {
             Player::First => "white",
             Player::Second => "black",
         }
-    }
-
-    /// The board's size must be the game's (`oska:5` reads only n = 5 boards).
-    fn decode_position(&self, line: &str, side: Player) -> Result<Self, String> {
-        let o = Oska::decode(line, side).map_err(|e| e.to_string())?;
-        if o.n() != self.n() {
-            return Err(format!(
-                "`{line}` is a board for n = {}, but the game is `{}`",
-                o.n(),
-                self.name()
-            ));
-        }
-        Ok(o)
     }
 
     /// The rows centred, as the handout draws the board: white (`w`) at the top, black (`b`) below.
@@ -248,6 +238,16 @@ impl ArenaGame for Oska {
 pub fn ladder<G: ArenaGame + Playable>(spec: &str, seed: u64) -> Result<Pick<G>, String> {
     let mut b = bot::<G>(spec, seed).map_err(|e| e.to_string())?;
     Ok(Box::new(move |state: &G| b.choose(state)))
+}
+
+/// [`ladder`] for Oska boards larger than n = 4, which the reference crate does not solve: `perfect`
+/// is refused there with the reference crate's reason.
+///
+/// # Errors
+/// As [`ladder`], and `perfect`.
+pub fn ladder_oska_unsolved(spec: &str, seed: u64) -> Result<Pick<Oska>, String> {
+    let mut b = bot_for::<Oska>(spec, seed, &Oska::new(5)).map_err(|e| e.to_string())?;
+    Ok(Box::new(move |state: &Oska| b.choose(state)))
 }
 
 /// The arena's own uniform random player: a legal move chosen with the seeded RNG. Every game has it

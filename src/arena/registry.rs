@@ -8,7 +8,7 @@ use reference::games::{Oska, Sttt, Ut3};
 
 use super::config::GAMES;
 use super::game::ArenaGame;
-use super::games::ladder;
+use super::games::{ladder, ladder_oska_unsolved};
 use super::seat::Pick;
 
 /// Builds a bot's move picker from its spec and a seed, or says why it cannot.
@@ -54,7 +54,9 @@ pub fn dispatch<V: Visitor>(name: &str, v: V) -> Result<V::Out, GameError> {
         "tmmorris" => Ok(v.visit(Morris::new(), ladder::<Morris>)),
         "sttt" => Ok(v.visit(Sttt::new(), ladder::<Sttt>)),
         "ut3" => Ok(v.visit(Ut3::new(), ladder::<Ut3>)),
-        "oska" => Ok(v.visit(Oska::new(n), ladder::<Oska>)),
+        "oska" if n == 4 => Ok(v.visit(Oska::new(n), ladder::<Oska>)),
+        // Only n = 4 is solved, so the larger boards have no `perfect`.
+        "oska" => Ok(v.visit(Oska::new(n), ladder_oska_unsolved)),
         _ => Err(GameError::Unknown(name.to_string())),
     }
 }

@@ -5,9 +5,11 @@
 //! failures (a missing compiler, an unwritable scratch folder, a sandbox fault) are `BuildError`s.
 
 mod copy;
+mod detect;
 mod recipe;
 
 pub use copy::{copy_submission, Copied, MAX_FILE, MAX_FILES, MAX_TOTAL};
+pub use detect::{detect_matches, glob_match};
 pub use recipe::{trim_log, Recipe, DIR, LOG_BYTES, LOG_LINES};
 
 use std::ffi::OsString;
@@ -196,7 +198,7 @@ pub fn build_with(
     }
     let Some(recipe) = recipes
         .iter()
-        .find(|r| r.detect.iter().all(|f| submission.join(f).is_file()))
+        .find(|r| r.detect.iter().all(|f| detect_matches(submission, f)))
     else {
         return Ok(BuildOutcome::NoLanguage {
             looked_for: recipes
@@ -218,6 +220,7 @@ pub fn build_with(
     for (path, why) in &copied.skipped {
         let _ = writeln!(log, "not copied: {} ({why})", path.display());
     }
+    copy_support(recipe, &dir, &mut log)?;
     let dir_str = dir.to_string_lossy().into_owned();
     let limits = Limits {
         address_space: limits.address_space.filter(|_| recipe.address_space),
@@ -327,7 +330,7 @@ pub fn build_extra(
     let missing: Vec<String> = extra
         .detect
         .iter()
-        .filter(|f| !dir.join(f).is_file())
+        .filter(|f| !detect_matches(&dir, f))
         .cloned()
         .collect();
     if !missing.is_empty() {
@@ -379,6 +382,7 @@ pub fn build_extra(
         detect: Vec::new(),
         build: Vec::new(),
         run: extra.run.clone(),
+        support: Vec::new(),
         address_space: main.address_space,
     };
     if let Some(why) = missing_program(&recipe, &command, &dir) {
@@ -398,6 +402,31 @@ pub fn build_extra(
         outcome: last,
         address_space: main.address_space,
     }))
+}
+
+/// Copies the recipe's support files (the suite's adapters) into the build copy under their base names,
+/// replacing a student file of the same name and saying so in the log.
+fn copy_support(recipe: &Recipe, dir: &Path, log: &mut String) -> Result<(), BuildError> {
+    for from in &recipe.support {
+        let Some(name) = from.file_name() else {
+            continue;
+        };
+        let to = dir.join(name);
+        if to.exists() {
+            let _ = writeln!(
+                log,
+                "note: the suite's `{}` replaces the submission's own",
+                name.to_string_lossy()
+            );
+            let _ = std::fs::remove_file(&to);
+        }
+        std::fs::copy(from, &to).map_err(|source| BuildError::Copy {
+            from: from.clone(),
+            to: to.clone(),
+            source,
+        })?;
+    }
+    Ok(())
 }
 
 /// Creates `scratch` if needed, checks it is empty and outside the submission, and returns its

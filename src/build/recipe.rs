@@ -7,7 +7,8 @@
 pub struct Recipe {
     /// `"c"`, `"cpp"`, `"java"`, `"python"`, `"rust"`.
     pub language: String,
-    /// Files that must all exist in the submission folder for this recipe.
+    /// Patterns that must each match a file in the submission's top folder for this recipe: plain
+    /// names, or `*`/`?` globs within a name (`*.scm`).
     pub detect: Vec<String>,
     /// The argv of each build command, run in order in the scratch copy; may be empty.
     pub build: Vec<Vec<String>>,
@@ -15,6 +16,9 @@ pub struct Recipe {
     pub run: Vec<String>,
     /// Apply RLIMIT_AS (off for the JVM, which reserves far more address space than it uses).
     pub address_space: bool,
+    /// Files (absolute paths) copied into the build copy under their base names before the build,
+    /// replacing a student file of the same name: a suite's language adapters.
+    pub support: Vec<std::path::PathBuf>,
 }
 
 /// Replaced by the absolute path of the built copy in build and run commands.
@@ -33,6 +37,7 @@ impl Recipe {
             build: vec![vec![s("make"), s(name)]],
             run: vec![format!("{DIR}/{name}.bin")],
             address_space: true,
+            support: Vec::new(),
         };
         vec![
             make("cpp", Some(format!("{name}.cpp"))),
@@ -58,6 +63,7 @@ impl Recipe {
                     s(name),
                 ],
                 address_space: false,
+                support: Vec::new(),
             },
             Recipe {
                 language: s("python"),
@@ -65,6 +71,7 @@ impl Recipe {
                 build: Vec::new(),
                 run: vec![s("python3"), format!("{DIR}/{name}.py")],
                 address_space: true,
+                support: Vec::new(),
             },
             Recipe {
                 language: s("rust"),
@@ -72,6 +79,7 @@ impl Recipe {
                 build: vec![vec![s("cargo"), s("build"), s("--release"), s("--offline")]],
                 run: vec![format!("{DIR}/target/release/{name}")],
                 address_space: true,
+                support: Vec::new(),
             },
         ]
     }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use crate::judge::{trace, Comparator, Mismatch, Verdict};
 use crate::report::result::CaseResult;
 use crate::sandbox::{LimitHit, Outcome, Sandbox, Spec, Status, Stdin};
-use crate::suite::{Case, Expect, Group, Suite};
+use crate::suite::{Case, Expect, Group, Run, Suite};
 
 /// A built submission, ready to run.
 #[derive(Clone, Debug)]
@@ -52,6 +52,10 @@ pub fn run_case(
         wall_ms: 0,
         peak_memory: None,
     };
+    let Some(run) = case.run() else {
+        result.summary = format!("a `{}` case cannot run as a run case", case.kind.word());
+        return result;
+    };
     let work = scratch.join("work");
     if let Err(e) = std::fs::create_dir_all(&work) {
         result.summary = format!("the grader could not make a work folder: {e}");
@@ -64,7 +68,7 @@ pub fn run_case(
     let work_text = work.display().to_string();
     let mut args: Vec<OsString> = program.command[1..].iter().map(OsString::from).collect();
     args.extend(
-        concrete_args(&case.args, &work_text)
+        concrete_args(&run.args, &work_text)
             .into_iter()
             .map(OsString::from),
     );
@@ -75,7 +79,7 @@ pub fn run_case(
         args,
         workdir: work.clone(),
         env: Vec::new(),
-        stdin: case.stdin.clone().map_or(Stdin::Null, Stdin::Bytes),
+        stdin: run.stdin.clone().map_or(Stdin::Null, Stdin::Bytes),
         limits,
         read_only: vec![program.dir.clone()],
     };
@@ -97,7 +101,7 @@ pub fn run_case(
         return result;
     }
     let (verdict, credit, summary, details, variant) =
-        judge_outputs(suite, case, &outcome.stdout, &work);
+        judge_outputs(suite, case, run, &outcome.stdout, &work);
     result.verdict = verdict;
     result.credit = credit;
     result.summary = summary;
@@ -228,8 +232,8 @@ fn stderr_tail(stderr: &[u8]) -> Vec<String> {
 type Judged = (Verdict, f64, String, Vec<String>, Option<String>);
 
 /// Compares stdout and every expected file; the first failing output decides the sentence.
-fn judge_outputs(suite: &Suite, case: &Case, stdout: &[u8], work: &Path) -> Judged {
-    if let Some(expect) = &case.stdout {
+fn judge_outputs(suite: &Suite, case: &Case, run: &Run, stdout: &[u8], work: &Path) -> Judged {
+    if let Some(expect) = &run.stdout {
         if let Some(mut m) = expect.comparator.compare(expect.text.as_bytes(), stdout) {
             let wanted = expect.text.trim();
             let printed = String::from_utf8_lossy(stdout);
@@ -256,7 +260,9 @@ fn judge_outputs(suite: &Suite, case: &Case, stdout: &[u8], work: &Path) -> Judg
             }
             // A wrong board often comes from a recognisable search: if a file is a named variant whose
             // own board is the one printed, the variant explains the whole case.
-            if let Some(judged) = explained_by_variant(suite, case, expect, stdout, work, &mut m) {
+            if let Some(judged) =
+                explained_by_variant(suite, case, run, expect, stdout, work, &mut m)
+            {
                 return judged;
             }
             return (
@@ -271,8 +277,8 @@ fn judge_outputs(suite: &Suite, case: &Case, stdout: &[u8], work: &Path) -> Judg
     let mut credit: f64 = 1.0;
     let mut notes = Vec::new();
     let mut variant_seen = None;
-    for (name, expect) in &case.files {
-        match judge_file(suite, case, name, expect, &work.join(name)) {
+    for (name, expect) in &run.files {
+        match judge_file(suite, case, run, name, expect, &work.join(name)) {
             FileJudgement::Pass => {}
             FileJudgement::Fail(m) => {
                 return (
@@ -326,23 +332,24 @@ fn judge_outputs(suite: &Suite, case: &Case, stdout: &[u8], work: &Path) -> Judg
 fn explained_by_variant(
     suite: &Suite,
     case: &Case,
+    run: &Run,
     stdout_expect: &Expect,
     stdout: &[u8],
     work: &Path,
     m: &mut Mismatch,
 ) -> Option<Judged> {
-    for (name, expect) in &case.files {
+    for (name, expect) in &run.files {
         let FileJudgement::Variant {
             name: vname,
             credit,
             summary,
             details,
-        } = judge_file(suite, case, name, expect, &work.join(name))
+        } = judge_file(suite, case, run, name, expect, &work.join(name))
         else {
             continue;
         };
         let program = expect.reference.as_deref()?;
-        let args = concrete_args(&case.args, REFERENCE_WORK);
+        let args = concrete_args(&run.args, REFERENCE_WORK);
         let board = suite.variant_output(program, &args, &vname).ok()?;
         if stdout_expect
             .comparator
@@ -387,6 +394,7 @@ enum FileJudgement {
 fn judge_file(
     suite: &Suite,
     case: &Case,
+    run: &Run,
     name: &str,
     expect: &Expect,
     path: &Path,
@@ -444,7 +452,7 @@ fn judge_file(
     };
     // Only now, the golden comparison having failed, are the named variants computed.
     if let (Some(program), Comparator::Trace) = (&expect.reference, expect.comparator) {
-        let args = concrete_args(&case.args, REFERENCE_WORK);
+        let args = concrete_args(&run.args, REFERENCE_WORK);
         for v in &suite.variants {
             let solved = match suite.variant_output(program, &args, &v.name) {
                 Ok(s) => s,

@@ -3,6 +3,8 @@
 pub mod case;
 pub mod class;
 pub mod pipeline;
+pub mod play;
+pub mod position;
 pub mod score;
 pub mod wire;
 

@@ -6,10 +6,11 @@ use std::time::Instant;
 
 use super::case::{run_case, Program};
 use super::score::score;
+use crate::build::detect_matches;
 use crate::judge::Verdict;
 use crate::report::result::{BuildReport, CaseResult, NotAttempted, SubmissionResult};
 use crate::sandbox::Sandbox;
-use crate::suite::{Suite, Visibility};
+use crate::suite::{Kind, Suite, Visibility};
 
 /// A second program of a submission (a recipe's `programs.NAME`), as built.
 #[derive(Clone, Debug)]
@@ -70,21 +71,29 @@ pub fn grade_submission(
     let build_ms = started.elapsed().as_millis() as u64;
     let mut selected: Vec<_> = suite.cases().filter(|(_, c)| which(c.visibility)).collect();
     let mut not_attempted = Vec::new();
-    if let Prepared::Ready { extras, .. } = &prepared {
-        for group in &suite.groups {
-            let Some(name) = &group.program else { continue };
-            if let Some((_, Extra::Absent(reason))) = extras.iter().find(|(n, _)| n == name) {
-                if selected.iter().any(|(g, _)| g.name == group.name) {
-                    not_attempted.push(NotAttempted {
-                        group: group.name.clone(),
-                        program: name.clone(),
-                        reason: reason.clone(),
-                    });
-                }
-            }
+    for group in &suite.groups {
+        let Some(name) = &group.program else { continue };
+        if !selected.iter().any(|(g, _)| g.name == group.name) {
+            continue;
         }
-        selected.retain(|(g, _)| !not_attempted.iter().any(|n| n.group == g.name));
+        // A program no recipe finds the files of was not attempted, whether or not the main program
+        // built; one the chosen recipe lacks is absent too (the build step says why).
+        let reason = match &prepared {
+            Prepared::Ready { extras, .. } => match extras.iter().find(|(n, _)| n == name) {
+                Some((_, Extra::Absent(reason))) => Some(reason.clone()),
+                _ => None,
+            },
+            _ => absent(suite, name, submission),
+        };
+        if let Some(reason) = reason {
+            not_attempted.push(NotAttempted {
+                group: group.name.clone(),
+                program: name.clone(),
+                reason,
+            });
+        }
     }
+    selected.retain(|(g, _)| !not_attempted.iter().any(|n| n.group == g.name));
     let (build, cases) = match prepared {
         Prepared::Ready {
             program,
@@ -129,7 +138,17 @@ pub fn grade_submission(
                         }
                     };
                     let dir = scratch.join(format!("case-{i}"));
-                    let result = run_case(sandbox, suite, group, case, program, &dir);
+                    let result = match &case.kind {
+                        Kind::Run(_) => run_case(sandbox, suite, group, case, program, &dir),
+                        Kind::Play(_) => {
+                            let mut r = super::play::blank(group, case);
+                            r.summary = "play cases are not built yet".to_string();
+                            r
+                        }
+                        Kind::Position(p) => super::position::run_position(
+                            sandbox, suite, group, case, p, program, &dir,
+                        ),
+                    };
                     // Traces can be large; a class's worth must not pile up.
                     let _ = std::fs::remove_dir_all(&dir);
                     result
@@ -192,6 +211,25 @@ pub fn grade_submission(
         max,
         not_attempted,
     }
+}
+
+/// Why `program` counts as not attempted when no recipe's files for it are in `submission`, or `None`
+/// when some recipe finds them.
+fn absent(suite: &Suite, program: &str, submission: &Path) -> Option<String> {
+    let mut looked = Vec::new();
+    for recipe in suite.languages.iter().flat_map(|l| &l.programs) {
+        if recipe.name != program {
+            continue;
+        }
+        if recipe.detect.iter().all(|f| detect_matches(submission, f)) {
+            return None;
+        }
+        let files: Vec<String> = recipe.detect.iter().map(|f| format!("`{f}`")).collect();
+        if !looked.contains(&files.join(" + ")) {
+            looked.push(files.join(" + "));
+        }
+    }
+    Some(format!("no {}", looked.join(", no ")))
 }
 
 fn not_run(

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use crate::build::{build, build_extra, BuildOutcome, Built, ExtraOutcome, Recipe};
+use crate::build::{build, build_extra, detect_matches, BuildOutcome, Built, ExtraOutcome, Recipe};
 use crate::exit::CliError;
 use crate::sandbox::{select_or_degrade, Sandbox, SandboxError, Tier};
 use crate::suite::Suite;
@@ -51,10 +51,9 @@ fn extras(
         .filter_map(|g| g.program.as_ref())
         .collect();
     names.dedup();
-    let language = suite
-        .languages
-        .iter()
-        .find(|l| l.name == main.language && l.detect.iter().all(|f| submission.join(f).is_file()));
+    let language = suite.languages.iter().find(|l| {
+        l.name == main.language && l.detect.iter().all(|f| detect_matches(submission, f))
+    });
     let mut out = Vec::new();
     for name in names {
         if out.iter().any(|(n, _): &(String, Extra)| n == name) {
@@ -94,6 +93,9 @@ fn extras(
     Ok(out)
 }
 
+/// Replaced in a recipe's commands by the student's `[entries]` name (empty when none).
+pub const ENTRY: &str = "{entry}";
+
 /// Builds through `crate::build` with the suite's recipes and build limits.
 struct Builder;
 
@@ -105,15 +107,26 @@ impl Prepare for Builder {
         submission: &Path,
         scratch: &Path,
     ) -> Prepared {
+        // `[entries]` is keyed by the student's folder name (`check .` uses the real name).
+        let student = submission
+            .canonicalize()
+            .ok()
+            .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .unwrap_or_default();
+        let entry = suite.entries.for_student(&student);
+        let fill = |argv: &[String]| -> Vec<String> {
+            argv.iter().map(|a| a.replace(ENTRY, &entry)).collect()
+        };
         let recipes: Vec<Recipe> = suite
             .languages
             .iter()
             .map(|l| Recipe {
                 language: l.name.clone(),
                 detect: l.detect.clone(),
-                build: l.build.clone(),
-                run: l.run.clone(),
+                build: l.build.iter().map(|b| fill(b)).collect(),
+                run: fill(&l.run),
                 address_space: l.address_space,
+                support: l.support.iter().map(|f| suite.dir.join(f)).collect(),
             })
             .collect();
         match build(sandbox, &recipes, submission, scratch, &suite.build_limits) {

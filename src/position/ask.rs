@@ -19,6 +19,19 @@ pub enum FileCheck {
     Reachable,
 }
 
+impl FileCheck {
+    /// Every check with the word a suite writes (`compare = "reachable"`).
+    pub const ALL: [(FileCheck, &'static str); 1] = [(FileCheck::Reachable, "reachable")];
+
+    #[must_use]
+    pub fn parse(word: &str) -> Option<FileCheck> {
+        FileCheck::ALL
+            .iter()
+            .find(|(_, w)| *w == word)
+            .map(|(c, _)| c.clone())
+    }
+}
+
 /// What one position case came to.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Asked {

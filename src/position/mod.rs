@@ -7,30 +7,16 @@ pub mod visited;
 use crate::arena::game::{side_named, ArenaGame};
 use crate::arena::referee::ReplyForm;
 
-/// What a position case expects of the move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Want {
-    /// Any legal move (the game's pass when it has nothing else).
-    Legal,
-    /// A move that wins at once.
-    Win,
-    /// A legal move after which the opponent has no winning reply.
-    Block,
-    /// The side has no legal move: the protocol's pass (per-move: print nothing).
-    Pass,
-}
+/// What a position case expects of the move (`legal`, `win`, `block`, `pass`): the suite's type.
+pub use crate::suite::PositionExpect as Want;
 
-impl Want {
-    /// The word a suite writes.
-    #[must_use]
-    pub fn word(self) -> &'static str {
-        match self {
-            Want::Legal => "legal",
-            Want::Win => "win",
-            Want::Block => "block",
-            Want::Pass => "pass",
-        }
-    }
+/// The word a suite writes for `want`.
+#[must_use]
+pub fn word(want: Want) -> &'static str {
+    Want::ALL
+        .iter()
+        .find(|(w, _)| *w == want)
+        .map_or("?", |(_, word)| word)
 }
 
 /// A position case that cannot be graded as written, found when the suite loads.
@@ -72,12 +58,19 @@ pub fn read<G: ArenaGame>(game: &G, state: &str, side: &str) -> Result<G, Positi
             second: G::side_name(reference::Player::Second),
         });
     };
-    game.decode_position(state, player)
-        .map_err(|why| PositionError::State {
+    let read = G::decode(state, player).map_err(|why| PositionError::State {
+        state: state.to_string(),
+        game: game.name(),
+        why,
+    })?;
+    if read.name() != game.name() {
+        return Err(PositionError::State {
             state: state.to_string(),
             game: game.name(),
-            why,
-        })
+            why: format!("it is a `{}` position", read.name()),
+        });
+    }
+    Ok(read)
 }
 
 /// Whether `mv` is a pass: it leaves the position as it was (Oska's forced pass).
@@ -115,7 +108,7 @@ fn refutation<G: ArenaGame>(state: &G, mv: G::Move) -> Option<G::Move> {
 pub fn validate<G: ArenaGame>(state: &G, want: Want) -> Result<(), PositionError> {
     let moves = real_moves(state);
     let unfit = |why: String| PositionError::Unfit {
-        want: want.word(),
+        want: word(want),
         state: state.encode(),
         side: G::side_name(state.to_move()),
         why,

@@ -4,7 +4,11 @@
 //! (reading golden files, running reference solvers on each case's arguments), so a suite that loads is
 //! ready to grade and every mistake in it is reported before any submission runs.
 
+mod games;
+pub mod kinds;
 pub mod oracle;
+pub mod position;
+pub mod position_rules;
 pub mod raw;
 pub mod validate;
 
@@ -14,10 +18,12 @@ use std::sync::{Arc, Mutex};
 
 use toml::Spanned;
 
+use crate::arena::config::{ArenaConfig, ArenaConfigError};
 use crate::build::ExtraRecipe;
 use crate::config::{located, parse_toml, Config, TomlError};
 use crate::judge::Comparator;
 use crate::sandbox::Limits;
+pub use kinds::{Entries, Kind, Manual, Measure, Opponent, Play, Position, PositionExpect, Run};
 use oracle::{Oracle, Solved};
 use raw::{RawCase, RawExpect, RawGroup, RawSuite};
 
@@ -40,6 +46,11 @@ pub struct Suite {
     pub languages: Vec<Language>,
     pub variants: Vec<VariantCredit>,
     pub groups: Vec<Group>,
+    /// The `[arena]` table of a suite graded by playing.
+    pub arena: Option<Arc<ArenaConfig>>,
+    pub entries: Entries,
+    /// Columns filled in by hand, never in the total.
+    pub manual: Vec<Manual>,
     oracle: Arc<dyn Oracle>,
     /// Variant outputs computed on demand, keyed by (program, args, variant).
     cache: Mutex<HashMap<VariantKey, Arc<Solved>>>,
@@ -53,8 +64,10 @@ pub struct Language {
     /// several may share a language name (C++ from `tictactoe.cpp` or `tictactoe.cc`).
     pub detect: Vec<String>,
     pub build: Vec<Vec<String>>,
-    /// `{dir}` is the built copy of the submission.
+    /// `{dir}` is the built copy of the submission; `{entry}` the student's `[entries]` name.
     pub run: Vec<String>,
+    /// Suite files (relative to the suite folder) copied into the build copy under their base name.
+    pub support: Vec<PathBuf>,
     /// Whether RLIMIT_AS may be applied (off for the JVM).
     pub address_space: bool,
     /// More programs built in the same copy after the main one, for groups that name them.
@@ -104,13 +117,20 @@ pub struct Group {
 pub struct Case {
     pub name: String,
     pub visibility: Visibility,
-    /// Arguments with `{work}` still in place.
-    pub args: Vec<String>,
-    pub stdin: Option<Vec<u8>>,
+    /// Limits of each run (run cases).
     pub limits: Limits,
-    pub stdout: Option<Expect>,
-    /// Files the program must write in its working directory, by name.
-    pub files: Vec<(String, Expect)>,
+    pub kind: Kind,
+}
+
+impl Case {
+    /// The run case's inputs and expectations, when it is one.
+    #[must_use]
+    pub fn run(&self) -> Option<&Run> {
+        match &self.kind {
+            Kind::Run(r) => Some(r),
+            _ => None,
+        }
+    }
 }
 
 /// One expected output.
@@ -131,6 +151,8 @@ pub enum SuiteError {
     NotASuite { dir: PathBuf },
     #[error(transparent)]
     Toml(#[from] TomlError),
+    #[error(transparent)]
+    Arena(#[from] ArenaConfigError),
 }
 
 /// Placeholders a case's arguments may use.
@@ -309,11 +331,14 @@ impl Loader<'_> {
                     run: p.run.into_inner(),
                 });
             }
+            self.detect(&lname, &l.detect)?;
+            let support = self.support(&lname, &l.support)?;
             languages.push(Language {
                 name: lname,
                 detect: l.detect.into_inner(),
                 build: l.build,
                 run: l.run.into_inner(),
+                support,
                 address_space: l.address_space,
                 programs,
             });
@@ -351,6 +376,9 @@ impl Loader<'_> {
                 note: v.note,
             });
         }
+        let arena = self.arena(raw.arena.as_ref())?;
+        let entries = self.entries(raw.entries)?;
+        let manual = self.manual(raw.manual)?;
         if raw.groups.is_empty() {
             return self.err(
                 0..0,
@@ -368,7 +396,13 @@ impl Loader<'_> {
                     return self.err(p.span(), format!("group `{}` runs program `{}`, which language `{}` does not define\nhint: give every `[[languages]]` entry `programs.{} = {{ detect = [...], build = [...], run = [...] }}`", g.get_ref().name.get_ref(), p.get_ref(), l.name, p.get_ref()));
                 }
             }
-            let group = self.group(g.into_inner(), &limits)?;
+            let group = self.group(g.into_inner(), &limits, arena.as_ref())?;
+            if manual.iter().any(|m| m.name == group.name) {
+                return self.err(
+                    name_span,
+                    format!("group `{}` has the name of a `[[manual]]` column\nhint: grades.csv needs distinct column names", group.name),
+                );
+            }
             if groups.iter().any(|x| x.name == group.name) {
                 return self.err(
                     name_span,
@@ -387,6 +421,9 @@ impl Loader<'_> {
             languages,
             variants,
             groups,
+            arena,
+            entries,
+            manual,
             oracle,
             cache: Mutex::new(HashMap::new()),
         })
@@ -410,7 +447,12 @@ impl Loader<'_> {
         }
     }
 
-    fn group(&self, g: RawGroup, limits: &Limits) -> Result<Group, SuiteError> {
+    fn group(
+        &self,
+        g: RawGroup,
+        limits: &Limits,
+        arena: Option<&Arc<ArenaConfig>>,
+    ) -> Result<Group, SuiteError> {
         let name = self.name("group", &g.name)?;
         let points = *g.points.get_ref();
         if !(points.is_finite() && points >= 0.0) {
@@ -434,7 +476,7 @@ impl Loader<'_> {
         let mut cases: Vec<Case> = Vec::new();
         for c in g.cases {
             let span = c.span();
-            let case = self.case(c.into_inner(), visibility, limits)?;
+            let case = self.case(c.into_inner(), visibility, limits, arena)?;
             if cases.iter().any(|x| x.name == case.name) {
                 return self.err(
                     span,
@@ -455,12 +497,35 @@ impl Loader<'_> {
 
     fn case(
         &self,
-        c: RawCase,
+        mut c: RawCase,
         visibility: Visibility,
         limits: &Limits,
+        arena: Option<&Arc<ArenaConfig>>,
     ) -> Result<Case, SuiteError> {
         let name = self.name("case", &c.name)?;
         let visibility = self.visibility(&c.visibility, visibility)?;
+        let kind = match (c.play.take(), c.position.take()) {
+            (Some(_), Some(p)) => {
+                return self.err(p.span(), format!("case `{name}` is both a `play` and a `position` case\nhint: a case is exactly one kind: split it into two cases"));
+            }
+            (Some(play), None) => {
+                self.no_run_keys(&name, "play", &c, false)?;
+                Some(Kind::Play(self.play(&name, play, arena)?))
+            }
+            (None, Some(position)) => {
+                self.no_run_keys(&name, "position", &c, true)?;
+                Some(Kind::Position(self.position(&name, position, &c, arena)?))
+            }
+            (None, None) => None,
+        };
+        if let Some(kind) = kind {
+            return Ok(Case {
+                name,
+                visibility,
+                limits: limits.clone(),
+                kind,
+            });
+        }
         let args_span = c.args.as_ref().map_or(c.name.span(), |a| a.span());
         let args: Vec<String> = c.args.map(Spanned::into_inner).unwrap_or_default();
         for arg in &args {
@@ -501,11 +566,13 @@ impl Loader<'_> {
         Ok(Case {
             name,
             visibility,
-            args,
-            stdin: c.stdin.map(String::into_bytes),
             limits,
-            stdout,
-            files,
+            kind: Kind::Run(Run {
+                args,
+                stdin: c.stdin.map(String::into_bytes),
+                stdout,
+                files,
+            }),
         })
     }
 

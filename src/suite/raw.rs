@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use toml::Spanned;
 
+use crate::arena::config::RawArena;
 use crate::config::RawLimits;
 
 #[derive(Debug, Deserialize)]
@@ -25,6 +26,33 @@ pub struct RawSuite {
     pub variants: BTreeMap<String, Spanned<RawVariant>>,
     #[serde(default)]
     pub groups: Vec<Spanned<RawGroup>>,
+    /// Games graded by playing: the arena table (`src/arena/PROTOCOLS.md`).
+    #[serde(default)]
+    pub arena: Option<RawArena>,
+    /// The name a language adapter loads, by student folder (`{entry}` in `run`).
+    #[serde(default)]
+    pub entries: Option<Spanned<RawEntries>>,
+    /// Columns the instructor fills in by hand.
+    #[serde(default)]
+    pub manual: Vec<Spanned<RawManual>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawEntries {
+    #[serde(default)]
+    pub default: Option<Spanned<String>>,
+    #[serde(default)]
+    pub students: BTreeMap<String, Spanned<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawManual {
+    pub name: Spanned<String>,
+    #[serde(default)]
+    pub title: String,
+    pub points: Spanned<f64>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -35,6 +63,9 @@ pub struct RawLanguage {
     #[serde(default)]
     pub build: Vec<Vec<String>>,
     pub run: Spanned<Vec<String>>,
+    /// Suite files copied into the build copy before the build.
+    #[serde(default)]
+    pub support: Vec<Spanned<String>>,
     #[serde(default = "yes")]
     pub address_space: bool,
     /// More programs built in the same copy, by name (`programs.tmmorris`), for groups that name one.
@@ -99,6 +130,44 @@ pub struct RawCase {
     pub files: BTreeMap<Spanned<String>, Spanned<RawExpect>>,
     #[serde(default)]
     pub limits: Option<RawLimits>,
+    /// Games against a bot or itself.
+    #[serde(default)]
+    pub play: Option<Spanned<RawPlay>>,
+    /// One move from a given state.
+    #[serde(default)]
+    pub position: Option<Spanned<RawPosition>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawPlay {
+    pub opponent: Spanned<String>,
+    pub games: Spanned<u32>,
+    pub measure: Spanned<String>,
+    #[serde(default)]
+    pub at_least: Option<Spanned<f64>>,
+    #[serde(default)]
+    pub game: Option<Spanned<String>>,
+    #[serde(default)]
+    pub args: Option<Vec<String>>,
+    #[serde(default)]
+    pub move_limit: Option<Spanned<String>>,
+    #[serde(default)]
+    pub transcript: Option<Spanned<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawPosition {
+    pub state: Spanned<String>,
+    pub side: Spanned<String>,
+    pub expect: Spanned<String>,
+    #[serde(default)]
+    pub game: Option<Spanned<String>>,
+    #[serde(default)]
+    pub args: Option<Vec<String>>,
+    #[serde(default)]
+    pub move_limit: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -62,8 +62,13 @@ pub fn run(args: Args) -> CmdResult {
                         .count();
                     let languages: Vec<&str> =
                         suite.languages.iter().map(|l| l.name.as_str()).collect();
+                    let manual: String = suite
+                        .manual
+                        .iter()
+                        .map(|m| format!(", manual: {} /{}", m.name, m.points))
+                        .collect();
                     println!(
-                        "ok: `{}`: {} groups, {cases} cases ({public} public), {} points, languages: {}",
+                        "ok: `{}`: {} groups, {cases} cases ({public} public), {} points{manual}, languages: {}",
                         suite.name,
                         suite.groups.len(),
                         suite.total_points(),

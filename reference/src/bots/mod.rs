@@ -50,7 +50,8 @@ pub trait Playable: Game + Notation + Send + Sync + 'static {
     /// How much more the `defensive` bot weighs spoiling the opponent's prospects than building its own
     /// (tuned per game with `examples/ladder.rs`).
     const DEFENCE: i32 = 2;
-    /// Whether [`Playable::solve`] answers (and so whether there is a `perfect` bot).
+    /// Whether [`Playable::solve`] answers for some positions of the game (and so whether there can be
+    /// a `perfect` bot); [`Playable::solvable`] says which.
     const SOLVABLE: bool = false;
 
     /// How good `side`'s own prospects look, ignoring the opponent's threats: open lines and how full
@@ -87,6 +88,12 @@ pub trait Playable: Game + Notation + Send + Sync + 'static {
         None
     }
 
+    /// Whether [`Playable::solve`] answers for this position and every one reachable from it:
+    /// [`Playable::SOLVABLE`], except where it depends on the board (Oska: n = 4 only).
+    fn solvable(&self) -> bool {
+        Self::SOLVABLE
+    }
+
     /// Can the side to move win with its very next move? The `defensive` bot asks this of every reply;
     /// games with many moves a turn override it with something faster than trying them all.
     fn can_win_now(&self) -> bool {
@@ -104,7 +111,7 @@ pub enum BotSpecError {
     Unknown { spec: String },
     #[error("bad parameter in bot `{spec}`: {reason}")]
     BadParameter { spec: String, reason: String },
-    #[error("bot `{spec}` is not available for {game}\nhint: `perfect` exists only for games small enough to solve (tic-tac-toe, Three Men's Morris)")]
+    #[error("bot `{spec}` is not available for {game}\nhint: `perfect` exists only for games small enough to solve (tic-tac-toe, Three Men's Morris, Oska with n = 4)")]
     Unavailable { spec: String, game: &'static str },
 }
 
@@ -112,7 +119,8 @@ pub enum BotSpecError {
 ///
 /// Specs: `random`; `offensive`; `defensive`; `minimax:D` (alpha-beta to depth D, 1..=12);
 /// `mcts:N` (UCT, N playouts, 1..=10_000_000); `mcts:Tms` (UCT for T milliseconds a move: NOT
-/// reproducible, since how many playouts fit depends on the machine); `perfect` (games with a solver).
+/// reproducible, since how many playouts fit depends on the machine); `perfect` (games with a solver;
+/// for a game whose solver covers only some boards, build it with [`bot_for`]).
 ///
 /// # Errors
 /// An unknown name, a bad parameter, or `perfect` for a game without a solver.
@@ -180,6 +188,25 @@ pub fn bot<G: Playable>(spec: &str, seed: u64) -> Result<Box<dyn Bot<G>>, BotSpe
             spec: spec.to_owned(),
         }),
     }
+}
+
+/// [`bot`] for games played from `start`: also refuses `perfect` when the solver does not cover that
+/// board (Oska is solved for n = 4 only).
+///
+/// # Errors
+/// As [`bot`], and `perfect` when `start` is not [`Playable::solvable`].
+pub fn bot_for<G: Playable>(
+    spec: &str,
+    seed: u64,
+    start: &G,
+) -> Result<Box<dyn Bot<G>>, BotSpecError> {
+    if spec == "perfect" && !start.solvable() {
+        return Err(BotSpecError::Unavailable {
+            spec: spec.to_owned(),
+            game: G::NAME,
+        });
+    }
+    bot(spec, seed)
 }
 
 /// Picks uniformly among the moves with the highest score (ties broken by the seeded generator, so

@@ -211,6 +211,13 @@ impl Oska {
             .sum()
     }
 
+    /// The squares `side`'s pieces stand on, one bit per square in reading order (for solvers that
+    /// key positions by their pieces).
+    #[must_use]
+    pub fn piece_mask(&self, side: Player) -> u128 {
+        self.pieces[side.index()]
+    }
+
     /// The rows from the top, each square's piece (`None` for empty).
     #[must_use]
     pub fn rows(&self) -> Vec<Vec<Option<Player>>> {
@@ -252,6 +259,40 @@ impl Oska {
                 f(from as u8, to);
             }
         }
+    }
+
+    /// How many moves `side` would have if it were its turn (passes not counted).
+    #[must_use]
+    pub fn mobility(&self, side: Player) -> u32 {
+        let mut k = 0;
+        self.for_each_move(side, |_, _| k += 1);
+        k
+    }
+
+    /// How many of `side`'s pieces off the far row have no move (blocked in front).
+    #[must_use]
+    pub fn stuck(&self, side: Player) -> u32 {
+        let mut free = 0u128;
+        self.for_each_move(side, |from, _| free |= 1 << from);
+        (self.pieces[side.index()] & !self.goal(side) & !free).count_ones()
+    }
+
+    /// The rows each of `side`'s pieces still has to cross, in square order.
+    #[must_use]
+    pub fn piece_rows_to_go(&self, side: Player) -> Vec<u32> {
+        let g = self.geo();
+        let last = g.rows.len() - 1;
+        let own = self.pieces[side.index()];
+        let mut out = Vec::new();
+        for (r, &(s, k)) in g.rows.iter().enumerate() {
+            let to_go = if side == Player::First { last - r } else { r } as u32;
+            for i in s..s + k {
+                if own >> i & 1 == 1 {
+                    out.push(to_go);
+                }
+            }
+        }
+        out
     }
 
     fn can_move(&self, side: Player) -> bool {

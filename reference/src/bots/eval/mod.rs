@@ -4,6 +4,7 @@
 mod morris;
 mod nested;
 mod oska;
+pub mod oska_solve;
 mod sttt;
 mod tictactoe;
 mod ut3;

@@ -1,0 +1,419 @@
+//! Loading what suites graded by playing add: `[arena]`, `[entries]`, `[[manual]]`, globbed `detect`,
+//! `support` files, and play and position cases, each checked with a located error.
+
+use std::ops::Range;
+use std::path::{Component, PathBuf};
+use std::sync::Arc;
+
+use reference::Player;
+use toml::Spanned;
+
+use crate::arena::config::{parse_duration, validate, ArenaConfig, Protocol, RawArena};
+use crate::arena::game::ArenaGame;
+use crate::arena::registry::{dispatch, MakeBot, Visitor};
+
+use super::kinds::{Entries, Manual, Measure, Opponent, Play, Position, PositionExpect};
+use super::raw::{RawCase, RawEntries, RawManual, RawPlay, RawPosition};
+use super::{Loader, SuiteError};
+
+const BOT_HINT: &str = "bots are `random`, `offensive`, `defensive`, `minimax:D`, `mcts:N`, `perfect` (where the game is solvable), or `self` for the submission against itself";
+
+/// Checks a bot spec against a game's bots.
+struct BotCheck<'a>(&'a str);
+
+impl Visitor for BotCheck<'_> {
+    type Out = Result<(), String>;
+    fn visit<G: ArenaGame>(self, _initial: G, bots: MakeBot<G>) -> Self::Out
+    where
+        G::Move: Send + Sync,
+    {
+        bots(self.0, 0).map(|_| ())
+    }
+}
+
+/// The canonical name of a game (`oska:4` is `oska`).
+struct Canonical;
+
+impl Visitor for Canonical {
+    type Out = String;
+    fn visit<G: ArenaGame>(self, initial: G, _bots: MakeBot<G>) -> String
+    where
+        G::Move: Send + Sync,
+    {
+        initial.name()
+    }
+}
+
+/// The side names a game uses, first mover first.
+struct Sides;
+
+impl Visitor for Sides {
+    type Out = [&'static str; 2];
+    fn visit<G: ArenaGame>(self, _initial: G, _bots: MakeBot<G>) -> [&'static str; 2]
+    where
+        G::Move: Send + Sync,
+    {
+        [G::side_name(Player::First), G::side_name(Player::Second)]
+    }
+}
+
+/// A case's `game`, `args` and `move-limit` over the suite's arena.
+type Overrides<'a> = (
+    Option<&'a Spanned<String>>,
+    Option<&'a Vec<String>>,
+    Option<&'a Spanned<String>>,
+);
+
+impl Loader<'_> {
+    pub(super) fn detect(
+        &self,
+        language: &str,
+        detect: &Spanned<Vec<String>>,
+    ) -> Result<(), SuiteError> {
+        for pattern in detect.get_ref() {
+            if pattern.is_empty() || pattern.contains('/') || pattern.chars().all(|c| c == '*') {
+                return self.err(
+                    detect.span(),
+                    format!("bad `detect` pattern `{pattern}` in language `{language}`\nhint: name files in the submission's top folder, e.g. `tictactoe.py` or `*.scm` (`*` and `?` match within a name)"),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn support(
+        &self,
+        language: &str,
+        files: &[Spanned<String>],
+    ) -> Result<Vec<PathBuf>, SuiteError> {
+        let mut out: Vec<PathBuf> = Vec::new();
+        for f in files {
+            let rel = PathBuf::from(f.get_ref());
+            let inside = !rel.is_absolute()
+                && rel.components().all(|c| matches!(c, Component::Normal(_)))
+                && rel.file_name().is_some();
+            if !inside {
+                return self.err(f.span(), format!("support file `{}` of language `{language}` must be inside the suite folder\nhint: give a path relative to the suite folder, without `..`", f.get_ref()));
+            }
+            if !self.dir.join(&rel).is_file() {
+                return self.err(
+                    f.span(),
+                    format!(
+                        "support file `{}` of language `{language}` does not exist in `{}`",
+                        f.get_ref(),
+                        self.dir.display()
+                    ),
+                );
+            }
+            if out.iter().any(|o| o.file_name() == rel.file_name()) {
+                return self.err(f.span(), format!("two support files of language `{language}` are named `{}`\nhint: support files are copied under their base name, which must differ", rel.file_name().unwrap_or_default().to_string_lossy()));
+            }
+            out.push(rel);
+        }
+        Ok(out)
+    }
+
+    pub(super) fn arena(
+        &self,
+        raw: Option<&RawArena>,
+    ) -> Result<Option<Arc<ArenaConfig>>, SuiteError> {
+        let Some(raw) = raw else { return Ok(None) };
+        let mut config = validate(raw, self.path, self.text)?;
+        if let Err(e) = dispatch(&config.game, Canonical).map(|name| config.game = name) {
+            return self.err(raw.game.span(), e.to_string());
+        }
+        Ok(Some(Arc::new(config)))
+    }
+
+    pub(super) fn entries(&self, raw: Option<Spanned<RawEntries>>) -> Result<Entries, SuiteError> {
+        let Some(raw) = raw else {
+            return Ok(Entries::default());
+        };
+        let raw = raw.into_inner();
+        let check = |v: &Spanned<String>| -> Result<String, SuiteError> {
+            if v.get_ref().trim().is_empty() || v.get_ref().contains(['/', '\0']) {
+                return self.err(v.span(), format!("bad entry name `{}`\nhint: an entry is the name the adapter loads, e.g. `my-ai`", v.get_ref()));
+            }
+            Ok(v.get_ref().clone())
+        };
+        let default = raw.default.as_ref().map(check).transpose()?;
+        let mut students = std::collections::BTreeMap::new();
+        for (student, v) in &raw.students {
+            students.insert(student.clone(), check(v)?);
+        }
+        Ok(Entries { default, students })
+    }
+
+    pub(super) fn manual(&self, raw: Vec<Spanned<RawManual>>) -> Result<Vec<Manual>, SuiteError> {
+        let mut out: Vec<Manual> = Vec::new();
+        for m in raw {
+            let m = m.into_inner();
+            let name = self.name("manual column", &m.name)?;
+            let points = *m.points.get_ref();
+            if !(points.is_finite() && points >= 0.0) {
+                return self.err(
+                    m.points.span(),
+                    format!("manual column `{name}` has points `{points}`\nhint: points must be zero or more"),
+                );
+            }
+            if out.iter().any(|o| o.name == name) || name == "total" || name == "student" {
+                return self.err(
+                    m.name.span(),
+                    format!("manual column `{name}` is declared twice or names a built-in column"),
+                );
+            }
+            out.push(Manual {
+                name,
+                title: m.title,
+                points,
+            });
+        }
+        Ok(out)
+    }
+
+    /// A play or position case may not carry a run case's keys.
+    pub(super) fn no_run_keys(
+        &self,
+        case: &str,
+        kind: &str,
+        c: &RawCase,
+        files_allowed: bool,
+    ) -> Result<(), SuiteError> {
+        let whole = c.name.span();
+        let found: Option<(&str, Range<usize>)> = if let Some(a) = &c.args {
+            Some(("args", a.span()))
+        } else if c.stdin.is_some() {
+            Some(("stdin", whole))
+        } else if let Some(s) = &c.stdout {
+            Some(("stdout", s.span()))
+        } else if c.limits.is_some() {
+            Some(("limits", whole))
+        } else if !files_allowed {
+            c.files.keys().next().map(|k| ("files", k.span()))
+        } else {
+            None
+        };
+        match found {
+            None => Ok(()),
+            Some((key, span)) => self.err(
+                span,
+                format!("case `{case}` mixes a `{kind}` case with the run key `{key}`\nhint: a case is exactly one kind; for `{kind}`, put `game`, `args` and `move-limit` inside `{kind} = {{ ... }}`"),
+            ),
+        }
+    }
+
+    /// The suite's arena with a case's `game`, `args` and `move-limit`.
+    fn case_arena(
+        &self,
+        case: &str,
+        kind: &str,
+        arena: Option<&Arc<ArenaConfig>>,
+        at: Range<usize>,
+        over: Overrides<'_>,
+    ) -> Result<Arc<ArenaConfig>, SuiteError> {
+        let Some(arena) = arena else {
+            return self.err(at, format!("case `{case}` is a `{kind}` case, but the suite has no `[arena]` table\nhint: add `[arena]` with at least `game = \"...\"` (see suites/README.md)"));
+        };
+        let (game, args, move_limit) = over;
+        if game.is_none() && args.is_none() && move_limit.is_none() {
+            return Ok(arena.clone());
+        }
+        let mut config = ArenaConfig::clone(arena);
+        if let Some(g) = game {
+            let family = |s: &str| s.split(':').next().unwrap_or(s).trim().to_string();
+            if family(g.get_ref()) != family(&arena.game) {
+                return self.err(g.span(), format!("case `{case}` plays `{}`, another game than the suite's `{}`\nhint: a case may change the game's parameters (`oska:5`), not the game", g.get_ref(), arena.game));
+            }
+            match dispatch(g.get_ref().trim(), Canonical) {
+                Ok(name) => config.game = name,
+                Err(e) => return self.err(g.span(), format!("case `{case}`: {e}")),
+            }
+        }
+        if let Some(a) = args {
+            config.args = Some(a.clone());
+        }
+        if let Some(l) = move_limit {
+            config.policy.limit = if l.get_ref().trim() == "none" {
+                None
+            } else {
+                Some(parse_duration(l.get_ref()).ok_or(()).or_else(|()| {
+                    self.err(l.span(), format!("bad move-limit `{}` in case `{case}`\nhint: write a duration like `1s`, `500ms` or `1.5s`, or `none`", l.get_ref()))
+                })?)
+            };
+        }
+        Ok(Arc::new(config))
+    }
+
+    pub(super) fn play(
+        &self,
+        case: &str,
+        raw: Spanned<RawPlay>,
+        arena: Option<&Arc<ArenaConfig>>,
+    ) -> Result<Play, SuiteError> {
+        let span = raw.span();
+        let p = raw.into_inner();
+        let arena = self.case_arena(
+            case,
+            "play",
+            arena,
+            span,
+            (p.game.as_ref(), p.args.as_ref(), p.move_limit.as_ref()),
+        )?;
+        let games = *p.games.get_ref();
+        if games == 0 {
+            return self.err(
+                p.games.span(),
+                format!("case `{case}` plays `games = 0`\nhint: play at least one game"),
+            );
+        }
+        let Some(measure) = Measure::parse(p.measure.get_ref()) else {
+            let words: Vec<&str> = Measure::ALL.iter().map(|(_, w)| *w).collect();
+            return self.err(
+                p.measure.span(),
+                format!(
+                    "unknown measure `{}` in case `{case}`\nhint: use `{}`",
+                    p.measure.get_ref(),
+                    words.join("`, `")
+                ),
+            );
+        };
+        let at_least = match &p.at_least {
+            None => None,
+            Some(a) if (0.0..=1.0).contains(a.get_ref()) => Some(*a.get_ref()),
+            Some(a) => {
+                return self.err(a.span(), format!("`at-least = {}` in case `{case}` is not between 0 and 1\nhint: it is a fraction of the games, e.g. `0.8`", a.get_ref()));
+            }
+        };
+        let spec = p.opponent.get_ref().trim();
+        let opponent = if spec == "self" {
+            Opponent::Itself
+        } else {
+            match dispatch(&arena.game, BotCheck(spec)) {
+                Ok(Ok(())) => Opponent::Bot(spec.to_string()),
+                Ok(Err(why)) if why.contains("hint:") => {
+                    return self.err(
+                        p.opponent.span(),
+                        format!(
+                            "case `{case}`: `{}` offers no opponent `{spec}`: {why}",
+                            arena.game
+                        ),
+                    );
+                }
+                Ok(Err(why)) => {
+                    return self.err(
+                        p.opponent.span(),
+                        format!(
+                            "case `{case}`: `{}` offers no opponent `{spec}`: {why}\nhint: {BOT_HINT}",
+                            arena.game
+                        ),
+                    );
+                }
+                Err(e) => return self.err(p.opponent.span(), e.to_string()),
+            }
+        };
+        let transcript = match &p.transcript {
+            None => None,
+            Some(t) => {
+                let name = t.get_ref();
+                if name.is_empty()
+                    || name.contains(['/', '\\'])
+                    || name.starts_with('.')
+                    || name == "result.json"
+                    || name == "games"
+                {
+                    return self.err(t.span(), format!("bad transcript name `{name}` in case `{case}`\nhint: a plain file name such as `self-play.txt`; it is saved beside result.json"));
+                }
+                Some(name.clone())
+            }
+        };
+        Ok(Play {
+            opponent,
+            games,
+            measure,
+            at_least,
+            arena,
+            transcript,
+        })
+    }
+
+    pub(super) fn position(
+        &self,
+        case: &str,
+        raw: Spanned<RawPosition>,
+        c: &RawCase,
+        arena: Option<&Arc<ArenaConfig>>,
+    ) -> Result<Position, SuiteError> {
+        let span = raw.span();
+        let p = raw.into_inner();
+        let arena = self.case_arena(
+            case,
+            "position",
+            arena,
+            span.clone(),
+            (p.game.as_ref(), p.args.as_ref(), p.move_limit.as_ref()),
+        )?;
+        if matches!(arena.protocol, Protocol::Dialogue(_)) {
+            return self.err(span, format!("case `{case}` is a position case, but the suite's protocol is `dialogue`\nhint: position cases need the `persistent` or `per-move` protocol; use play cases for dialogue programs"));
+        }
+        let sides = dispatch(&arena.game, Sides).map_err(|e| {
+            SuiteError::from(crate::config::located(
+                self.path,
+                self.text,
+                Some(span.clone()),
+                &e.to_string(),
+            ))
+        })?;
+        if !sides.contains(&p.side.get_ref().trim()) {
+            return self.err(
+                p.side.span(),
+                format!(
+                    "unknown side `{}` in case `{case}`\nhint: `{}` names its sides `{}` and `{}`",
+                    p.side.get_ref(),
+                    arena.game,
+                    sides[0],
+                    sides[1]
+                ),
+            );
+        }
+        let Some(expect) = PositionExpect::parse(p.expect.get_ref()) else {
+            let words: Vec<&str> = PositionExpect::ALL.iter().map(|(_, w)| *w).collect();
+            return self.err(
+                p.expect.span(),
+                format!(
+                    "unknown expectation `{}` in case `{case}`\nhint: use `{}`",
+                    p.expect.get_ref(),
+                    words.join("`, `")
+                ),
+            );
+        };
+        let mut files = Vec::new();
+        for (file, e) in &c.files {
+            let fname = file.get_ref();
+            if fname.is_empty() || fname.contains('/') || fname.starts_with('.') {
+                return self.err(file.span(), format!("bad file name `{fname}`\nhint: name a file in the program's working folder, e.g. `visited.txt`"));
+            }
+            let Some(compare) = &e.get_ref().compare else {
+                return self.err(e.span(), format!("file `{fname}` of position case `{case}` names no comparator\nhint: write `{{ compare = \"NAME\" }}`"));
+            };
+            if crate::position::ask::FileCheck::parse(compare.get_ref()).is_none() {
+                let words: Vec<&str> = crate::position::ask::FileCheck::ALL
+                    .iter()
+                    .map(|(_, w)| *w)
+                    .collect();
+                return self.err(compare.span(), format!("unknown comparator `{}` for file `{fname}` of position case `{case}`\nhint: position cases check files with `{}`", compare.get_ref(), words.join("`, `")));
+            }
+            files.push((fname.clone(), compare.get_ref().clone()));
+        }
+        let position = Position {
+            state: p.state.get_ref().trim().to_string(),
+            side: p.side.get_ref().trim().to_string(),
+            expect,
+            arena,
+            files,
+        };
+        if let Err(why) = super::position::check(&position) {
+            return self.err(p.state.span(), format!("case `{case}`: {why}"));
+        }
+        Ok(position)
+    }
+}
