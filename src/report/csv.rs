@@ -1,4 +1,5 @@
-//! grades.csv: one row per student, one column per group, then the total.
+//! grades.csv: one row per student, one column per group (blank where the group was not attempted),
+//! then the total.
 
 use super::points;
 use super::result::SubmissionResult;
@@ -19,7 +20,8 @@ pub fn gradebook(groups: &[String], results: &[SubmissionResult]) -> String {
             out.push(',');
             if let Some(score) = r.groups.iter().find(|s| &s.name == g) {
                 out.push_str(&points(score.points));
-            } else {
+            } else if !r.not_attempted.iter().any(|n| &n.group == g) {
+                // Not attempted (no program for the group) stays blank: it is not a zero.
                 out.push('0');
             }
         }
