@@ -92,7 +92,7 @@ fn main() {
     for round in 0..3 {
         let started = Instant::now();
         let r = grade_submission(
-            &*env.sandbox,
+            &env.sandbox,
             &*env.prepare,
             &suite,
             "c-correct",
@@ -171,8 +171,7 @@ fn main() {
             dir: scratch.path().join(format!("results-{jobs}")),
         };
         let started = Instant::now();
-        let (results, error) =
-            grade_class(&*env.sandbox, &*env.prepare, &suite, &class, jobs, &out);
+        let (results, error) = grade_class(&env.sandbox, &*env.prepare, &suite, &class, jobs, &out);
         let secs = started.elapsed().as_secs_f64();
         assert!(error.is_none(), "{error:?}");
         assert_eq!(results.len(), 20);

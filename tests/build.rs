@@ -439,3 +439,72 @@ fn a_build_output_that_is_not_a_program_is_a_compile_error() {
         other => panic!("{other:#?}"),
     }
 }
+
+/// A Scheme-like recipe: any `*.scm` file, and the suite's adapter copied in as `run.scm`.
+fn adapter_recipe(support: PathBuf) -> Vec<Recipe> {
+    vec![Recipe {
+        language: "scheme".into(),
+        detect: vec!["*.scm".into()],
+        build: Vec::new(),
+        run: vec!["/bin/cat".into(), "{dir}/run.scm".into()],
+        address_space: true,
+        support: vec![support],
+    }]
+}
+
+#[test]
+fn globbed_detect_and_support_files() {
+    let suite = crate::util::scratch();
+    let adapter = suite.path().join("adapters/run.scm");
+    std::fs::create_dir_all(adapter.parent().unwrap()).unwrap();
+    std::fs::write(&adapter, "(the suite's adapter)\n").unwrap();
+
+    // A file name that only the glob matches; the student's own `run.scm` is replaced and the log says so.
+    let sub = submission(&[
+        ("team7.scm", "(define (ai b w) b)\n"),
+        ("run.scm", "mine\n"),
+    ]);
+    let out = crate::util::scratch();
+    let b = built(
+        build::build(
+            &BasicSandbox,
+            &adapter_recipe(adapter.clone()),
+            sub.path(),
+            &out.path().join("build"),
+            &build_limits(),
+        )
+        .unwrap(),
+    );
+    assert_eq!(
+        std::fs::read_to_string(b.dir.join("run.scm")).unwrap(),
+        "(the suite's adapter)\n"
+    );
+    assert!(b.dir.join("team7.scm").is_file());
+    assert!(
+        b.log
+            .contains("note: the suite's `run.scm` replaces the submission's own"),
+        "{}",
+        b.log
+    );
+    // The student's folder is untouched.
+    assert_eq!(
+        std::fs::read_to_string(sub.path().join("run.scm")).unwrap(),
+        "mine\n"
+    );
+
+    // No `*.scm` at the top: nothing matches (a nested one does not count).
+    let sub = submission(&[("src/ai.scm", "x"), ("notes.txt", "x")]);
+    let out = crate::util::scratch();
+    let outcome = build::build(
+        &BasicSandbox,
+        &adapter_recipe(adapter),
+        sub.path(),
+        &out.path().join("build"),
+        &build_limits(),
+    )
+    .unwrap();
+    assert!(
+        matches!(&outcome, BuildOutcome::NoLanguage { looked_for } if looked_for[0].1 == ["*.scm"]),
+        "{outcome:?}"
+    );
+}

@@ -209,6 +209,19 @@ fn bad_play_cases_are_located() {
         assert!(GAMES.contains(from), "{name}: `{from}` not in the suite");
         snapshot!(name, validate_games(&GAMES.replacen(from, to, 1)));
     }
+    let again = "\n[[groups]]\nname = \"more\"\npoints = 1\n\n[[groups.cases]]\nname = \"vs-random\"\nplay = { opponent = \"perfect\", games = 2, measure = \"legal\" }\n";
+    snapshot!(
+        "play_case_in_two_groups",
+        validate_games(&format!("{GAMES}{again}"))
+    );
+    let transcripts = format!(
+        "{}{}",
+        GAMES.replacen("games = 4,", "games = 4, transcript = \"t.txt\",", 1),
+        again
+            .replace("\"vs-random\"", "\"vs-perfect\"")
+            .replace("games = 2,", "games = 2, transcript = \"t.txt\",")
+    );
+    snapshot!("play_transcript_twice", validate_games(&transcripts));
 }
 
 #[test]

@@ -9,7 +9,7 @@ use regex::Regex;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::dialogue::{Script, Step};
+use super::dialogue::{Probe, Script, Step};
 use super::referee::{IllegalPolicy, Policy, ReplyForm, DEFAULT_MARGIN};
 use super::schedule::Stage;
 use super::standings::Scoring;
@@ -67,6 +67,21 @@ pub struct RawArena {
     #[serde(rename = "final")]
     pub finale: Option<Spanned<String>>,
     pub dialogue: Option<RawDialogue>,
+    /// Marks by final rank for `grader tournament` on a suite (002: "40 marks ... based on the overall
+    /// ranking").
+    pub marks: Option<RawMarks>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawMarks {
+    /// Marks for the 1st, 2nd, ... of the overall ranking.
+    pub by_rank: Spanned<Vec<f64>>,
+    /// Marks for everyone ranked below the list (default 0).
+    pub rest: Option<Spanned<f64>>,
+    /// Marks for an entrant that lost every game it played by its own fault (a failed build, a program
+    /// that never answers); default: as its rank says.
+    pub all_faults: Option<Spanned<f64>>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -106,6 +121,20 @@ pub struct RawDialogue {
     /// The program's end-of-game message, checked after the last move.
     pub end: Option<Spanned<String>>,
     pub expect_timeout: Option<Spanned<String>>,
+    /// `[[arena.dialogue.probe]]`: invalid inputs typed at chosen prompts.
+    #[serde(default)]
+    pub probe: Vec<RawProbe>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawProbe {
+    /// The program's prompt for a move, counted from 1 in each game.
+    pub at: Spanned<u32>,
+    /// Literal text, or `{taken}` for an occupied cell.
+    pub send: Spanned<String>,
+    /// Why it is invalid, for the student; defaults to `an occupied cell` for `{taken}`.
+    pub about: Option<String>,
 }
 
 fn default_send() -> String {
@@ -141,6 +170,27 @@ pub struct ArenaConfig {
     pub stages: Vec<Stage>,
     /// The staged format ends in a knockout instead of a round robin.
     pub knockout: bool,
+    /// Marks by overall rank, for suite tournaments.
+    pub marks: Option<Marks>,
+}
+
+/// Checked `[arena.marks]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Marks {
+    pub by_rank: Vec<f64>,
+    pub rest: f64,
+    pub all_faults: Option<f64>,
+}
+
+impl Marks {
+    /// Marks for the entrant at 0-based `rank`; `all_faults` when it never played a game without a fault.
+    #[must_use]
+    pub fn for_rank(&self, rank: usize, all_faults: bool) -> f64 {
+        match (all_faults, self.all_faults) {
+            (true, Some(m)) => m,
+            _ => self.by_rank.get(rank).copied().unwrap_or(self.rest),
+        }
+    }
 }
 
 /// A config that cannot be used; the location is `path:line:col` when the file is known.
@@ -396,6 +446,36 @@ pub fn validate(
                     send: step.send.clone(),
                 });
             }
+            let mut probes = Vec::new();
+            for p in &d.probe {
+                if *p.at.get_ref() == 0 {
+                    return Err(bad(
+                        p.at.span(),
+                        "probe prompts are counted from 1".into(),
+                        "`at = 1` is the program's first prompt for a move in a game",
+                    ));
+                }
+                let send = p.send.get_ref().clone();
+                if send.trim().is_empty() || send.contains('\n') {
+                    return Err(bad(
+                        p.send.span(),
+                        format!("bad probe input `{send}`"),
+                        "a probe is one non-empty line, or `{taken}` for an occupied cell",
+                    ));
+                }
+                let about = p.about.clone().unwrap_or_else(|| {
+                    if send.contains("{taken}") {
+                        "an occupied cell".into()
+                    } else {
+                        "not a move".into()
+                    }
+                });
+                probes.push(Probe {
+                    at: *p.at.get_ref(),
+                    send,
+                    about,
+                });
+            }
             Protocol::Dialogue(Script {
                 opening,
                 prompt: regex(&d.prompt)?,
@@ -408,6 +488,7 @@ pub fn validate(
                     "expect-timeout",
                 )?
                 .unwrap_or(Duration::from_secs(3600)),
+                probes,
             })
         }
         _ => Protocol::Persistent { startup },
@@ -421,6 +502,34 @@ pub fn validate(
             ));
         }
     }
+
+    let marks = match &raw.marks {
+        None => None,
+        Some(m) => {
+            let fine = |v: f64| v.is_finite() && v >= 0.0;
+            if m.by_rank.get_ref().iter().any(|&v| !fine(v)) {
+                return Err(bad(
+                    m.by_rank.span(),
+                    "marks must be zero or more".into(),
+                    "write e.g. `by-rank = [40, 36, 33]`",
+                ));
+            }
+            for v in [&m.rest, &m.all_faults].into_iter().flatten() {
+                if !fine(*v.get_ref()) {
+                    return Err(bad(
+                        v.span(),
+                        format!("marks `{}` must be zero or more", v.get_ref()),
+                        "write a number like `20`",
+                    ));
+                }
+            }
+            Some(Marks {
+                by_rank: m.by_rank.get_ref().clone(),
+                rest: m.rest.as_ref().map_or(0.0, |v| *v.get_ref()),
+                all_faults: m.all_faults.as_ref().map(|v| *v.get_ref()),
+            })
+        }
+    };
 
     Ok(ArenaConfig {
         game,
@@ -438,6 +547,7 @@ pub fn validate(
         scoring,
         stages,
         knockout,
+        marks,
     })
 }
 
@@ -484,6 +594,7 @@ mod tests {
         assert_eq!(c.stages.len(), 2);
         assert!(!c.knockout);
         assert_eq!(c.policy.move_cap, Some(81));
+        assert_eq!(c.marks, None);
 
         let c =
             from("[arena]\ngame = \"oska\"\nn = 5\nreply = \"state\"\nprotocol = \"per-move\"\n")
@@ -500,6 +611,24 @@ mod tests {
         .unwrap();
         assert!(matches!(c.protocol, Protocol::Dialogue(ref s) if s.opening.len() == 1));
         assert_eq!(c.scoring.win, 3);
+
+        let probes = "[arena]\ngame = \"tictactoe\"\nprotocol = \"dialogue\"\n\
+             [arena.dialogue]\nprompt = \"move\"\nreply = 'I play (?P<move>\\d)'\n\
+             probe = [{ at = 2, send = \"{taken}\" }, { at = 1, send = \"9 9\", about = \"off the board\" }]\n";
+        let c = from(probes).unwrap();
+        let Protocol::Dialogue(s) = c.protocol else {
+            panic!("not a dialogue")
+        };
+        assert_eq!(s.probes.len(), 2);
+        assert_eq!(
+            (s.probes[0].at, s.probes[0].about.as_str()),
+            (2, "an occupied cell")
+        );
+        assert_eq!(s.probes[1].about, "off the board");
+        let e = from(&probes.replace("at = 2", "at = 0"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("probe prompts are counted from 1"), "{e}");
     }
 
     #[test]
@@ -526,6 +655,30 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("unknown field `colour`"), "{e}");
+    }
+
+    #[test]
+    fn marks_by_rank() {
+        let c = from(
+            "[arena]\ngame = \"ut3\"\n[arena.marks]\nby-rank = [40, 36]\nrest = 20\nall-faults = 0\n",
+        )
+        .unwrap();
+        let m = c.marks.unwrap();
+        assert_eq!(m.for_rank(0, false), 40.0);
+        assert_eq!(m.for_rank(1, false), 36.0);
+        assert_eq!(m.for_rank(2, false), 20.0);
+        assert_eq!(m.for_rank(0, true), 0.0);
+        let e = from("[arena]\ngame = \"ut3\"\n[arena.marks]\nby-rank = [40, -1]\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("arena.toml:4:11: marks must be zero or more"),
+            "{e}"
+        );
+        let e = from("[arena]\ngame = \"ut3\"\n[arena.marks]\nby-rank = [40]\nothers = 1\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("unknown field `others`"), "{e}");
     }
 
     #[test]

@@ -1,10 +1,13 @@
 //! The dialogue protocol: drives a program written for a human (WPI's interactive tic-tac-toe) with an
 //! expect-style script from the suite: prompts matched by regexes, moves sent from templates, the
-//! program's own moves parsed from what it prints. Prompts need not end in a newline.
+//! program's own moves parsed from what it prints. Prompts need not end in a newline. Along the way it
+//! checks what the WPI handout grades and records it as facts: the opening and the order of the first
+//! moves, invalid inputs typed at chosen prompts (the program must ask again), and the end-of-game
+//! message (it must name the real winner).
 
 use std::fs::File;
 use std::io::Read;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use regex::Regex;
@@ -14,18 +17,36 @@ use crate::sandbox::{Running, Sandbox, Spec, Stdin};
 use super::game::ArenaGame;
 use super::lines::{self, Wrote};
 use super::persistent::describe;
+use super::record::{Fact, GameRecord, GameResult, ProbeOutcome, Side};
+use super::referee::seconds;
 use super::seat::{Reply, Seat, Start};
 
 /// Most output kept while looking for a pattern; more without a match is a flood.
 const WINDOW: usize = 64 * 1024;
 
-/// One step of the opening script: wait for `expect`, then send `send`, with `{side}` (`x`/`o`),
-/// `{first}` (`y` when this program moves first, else `n`) and `{opponent-first}` (the reverse: what a
-/// human answers to "do you want to go first?") filled in.
+/// How much unmatched output a failure quotes back, so the student sees what the grader saw.
+const QUOTE: usize = 120;
+
+/// One step of the opening script: wait for `expect`, then send `send`, with `{side}` (`x`/`o`, the
+/// program's), `{opponent-side}`, their capitals `{SIDE}` and `{OPPONENT-SIDE}`, `{first}` (`y` when
+/// this program moves first, else `n`) and `{opponent-first}` (the reverse: what a human answers to
+/// "do you want to go first?") filled in.
 #[derive(Clone, Debug)]
 pub struct Step {
     pub expect: Regex,
     pub send: String,
+}
+
+/// An invalid input typed at the program's `at`-th prompt for a move (counted from 1 in each game),
+/// before the real move. The program must ask for the move again.
+#[derive(Clone, Debug)]
+pub struct Probe {
+    pub at: u32,
+    /// Literal text, or `{taken}`: an occupied cell (one the program knows is occupied) written as the
+    /// script's `send` writes moves. A `{taken}` probe at a prompt with no occupied cell is skipped.
+    pub send: String,
+    /// Why the input is invalid, in words for the student (`an occupied cell`).
+    pub about: String,
 }
 
 /// A suite's dialogue script, checked.
@@ -34,14 +55,21 @@ pub struct Script {
     pub opening: Vec<Step>,
     /// The program asks for the opponent's move.
     pub prompt: Regex,
-    /// What answers the prompt; `{move}` is the opponent's move in the game's notation.
+    /// What answers the prompt: `{move}` is the opponent's move in the game's notation, `{row}` and
+    /// `{col}` its row and column counted from 1 (games on a grid).
     pub send: String,
-    /// The program's own move; the named group `move` (or the whole match) is its notation.
+    /// The program's own move: the named group `move` (the game's notation), or the groups `row` and
+    /// `col` (counted from 1), or else the whole match.
     pub reply: Regex,
-    /// The program's end-of-game message (WPI: "detects the end"), checked after the last move.
+    /// The program's end-of-game message (WPI: "detects the end"), checked after the last move. Groups
+    /// named `x`, `o`, `me`, `you` or `draw` (each optionally followed by digits, so a pattern can have
+    /// several) say which result the message states; the record checks it against the real one.
     pub end: Option<Regex>,
-    /// How long each expect may wait when no per-move clock applies (the opening, mostly).
+    /// How long each expect may wait when no per-move clock applies (the opening, probes, the end).
     pub expect_timeout: Duration,
+    /// Invalid inputs to type at chosen prompts. Suites usually enable them only in the cases that
+    /// grade input validation, since a program that fails one loses the game.
+    pub probes: Vec<Probe>,
 }
 
 /// A program with a human interface, talked to through a `Script`.
@@ -51,6 +79,18 @@ pub struct DialogueSeat {
     script: Script,
     live: Option<Live>,
     side: &'static str,
+    index: Side,
+    /// Prompts for a move answered so far in this game.
+    prompts: u32,
+    /// Whether the first turn (the one that shows the move order) has been asked for.
+    turned: bool,
+    unclocked: Duration,
+    facts: Vec<Fact>,
+    end: Option<EndSeen>,
+    /// The opponent's possible replies to the program's last move, each with the text that types it:
+    /// the game's final move reaches `finish` without a state to write it from.
+    fills: Vec<(String, String)>,
+    stderr: Arc<Mutex<Vec<u8>>>,
 }
 
 struct Live {
@@ -61,11 +101,101 @@ struct Live {
     eof: bool,
 }
 
-/// What a wait for a pattern found.
-enum Found {
-    /// The text of the `move` group (or the whole match).
-    Match(String),
-    Fault(Reply),
+/// What the program printed at the end of the game.
+struct EndSeen {
+    said: Option<String>,
+    claim: Option<GameResult>,
+    detail: String,
+}
+
+/// The pattern that matched first in the output, and its groups.
+struct Hit {
+    /// Index into the patterns waited for.
+    which: usize,
+    /// The whole match, trimmed.
+    text: String,
+    /// Every named group that took part, with its text.
+    groups: Vec<(String, String)>,
+}
+
+impl Hit {
+    fn group(&self, name: &str) -> Option<&str> {
+        self.groups
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// What a wait for patterns ran into instead of a match: the fault, and the tail of what was printed.
+struct Miss {
+    reply: Reply,
+    output: String,
+}
+
+impl Miss {
+    /// The fault in words that follow the side's name, with `what` the thing that was awaited.
+    fn words(&self, what: &str, waited: Duration) -> String {
+        let how = match &self.reply {
+            Reply::Timeout => format!("did not {what} within {}", seconds(waited)),
+            Reply::Crashed(how) => format!("crashed ({how}) instead of going on to {what}"),
+            Reply::ClosedPipe => format!("closed its output instead of going on to {what}"),
+            Reply::Flood(n) => format!("printed {n} bytes without going on to {what}"),
+            Reply::Garbage => "printed bytes that are not UTF-8 text".to_string(),
+            Reply::Broken(why) | Reply::Fault(why) => why.clone(),
+            Reply::Line(text) => format!("printed `{text}`"),
+        };
+        if self.output.is_empty() {
+            format!("{how}; it printed nothing")
+        } else {
+            format!("{how}; its last output was `{}`", self.output)
+        }
+    }
+}
+
+/// The last `QUOTE` characters of some output, on one line.
+fn quote(text: &str) -> String {
+    let flat = text.trim().replace('\r', "").replace('\n', "⏎");
+    let count = flat.chars().count();
+    if count <= QUOTE {
+        flat
+    } else {
+        let tail: String = flat.chars().skip(count - QUOTE).collect();
+        format!("…{tail}")
+    }
+}
+
+/// The result an end-of-game message states, from the first classifying group that took part.
+fn claim_of(hit: &Hit, me: Side) -> Option<GameResult> {
+    hit.groups.iter().find_map(|(name, _)| match base(name) {
+        "x" => Some(GameResult::Win(0)),
+        "o" => Some(GameResult::Win(1)),
+        "me" => Some(GameResult::Win(me)),
+        "you" => Some(GameResult::Win(1 - me)),
+        "draw" => Some(GameResult::Draw { edge: None }),
+        _ => None,
+    })
+}
+
+/// A group's name without its numeric suffix (`me2` → `me`).
+fn base(name: &str) -> &str {
+    name.trim_end_matches(|c: char| c.is_ascii_digit())
+}
+
+/// Whether a pattern has any group that states a result.
+fn classifies(pattern: &Regex) -> bool {
+    pattern
+        .capture_names()
+        .flatten()
+        .any(|n| matches!(base(n), "x" | "o" | "me" | "you" | "draw"))
+}
+
+/// A result in words: `x wins`, `a draw`.
+fn result_words(result: GameResult, colours: &[String; 2]) -> String {
+    match result {
+        GameResult::Win(s) => format!("{} wins", colours[s]),
+        GameResult::Draw { .. } => "a draw".to_string(),
+    }
 }
 
 impl DialogueSeat {
@@ -78,6 +208,14 @@ impl DialogueSeat {
             script,
             live: None,
             side: "x",
+            index: 0,
+            prompts: 0,
+            turned: false,
+            unclocked: Duration::ZERO,
+            facts: Vec::new(),
+            end: None,
+            fills: Vec::new(),
+            stderr: Arc::default(),
         }
     }
 
@@ -95,21 +233,38 @@ impl DialogueSeat {
         }
     }
 
-    /// Reads until `pattern` matches the output seen so far, consuming through the match.
-    fn expect(&mut self, pattern: &Regex, deadline: Option<Instant>) -> Found {
+    /// Reads until one of `patterns` matches the output seen so far, and takes the match that starts
+    /// earliest (ties to the earlier pattern), consuming the output through it.
+    fn expect(&mut self, patterns: &[&Regex], deadline: Option<Instant>) -> Result<Hit, Miss> {
         let mut chunk = [0u8; 8 * 1024];
         loop {
             let Some(live) = self.live.as_mut() else {
-                return Found::Fault(Reply::Broken("the program is not running".into()));
+                return Err(Miss {
+                    reply: Reply::Broken("the program is not running".into()),
+                    output: String::new(),
+                });
             };
             let text = String::from_utf8_lossy(&live.seen).into_owned();
-            if let Some(caps) = pattern.captures(&text) {
+            let best = patterns
+                .iter()
+                .enumerate()
+                .filter_map(|(i, p)| p.captures(&text).map(|c| (i, p, c)))
+                .min_by_key(|(i, _, c)| (c.get(0).map_or(0, |m| m.start()), *i));
+            if let Some((which, pattern, caps)) = best {
                 let whole = caps.get(0).map_or(0..0, |m| m.range());
-                let found = caps
-                    .name("move")
-                    .map_or_else(|| &text[whole.clone()], |m| m.as_str())
-                    .trim()
-                    .to_string();
+                let groups = pattern
+                    .capture_names()
+                    .flatten()
+                    .filter_map(|n| {
+                        caps.name(n)
+                            .map(|m| (n.to_string(), m.as_str().to_string()))
+                    })
+                    .collect();
+                let hit = Hit {
+                    which,
+                    text: text[whole.clone()].trim().to_string(),
+                    groups,
+                };
                 // Consume through the match (byte offsets agree while the text is valid UTF-8; on lossy
                 // text, dropping everything seen is the safe choice).
                 let cut = if text.len() == live.seen.len() {
@@ -118,24 +273,33 @@ impl DialogueSeat {
                     live.seen.len()
                 };
                 live.seen.drain(..cut);
-                return Found::Match(found);
+                return Ok(hit);
             }
+            let miss = |reply| Miss {
+                reply,
+                output: quote(&text),
+            };
             if live.seen.len() > WINDOW {
-                return Found::Fault(Reply::Flood(live.seen.len()));
+                return Err(miss(Reply::Flood(live.seen.len())));
             }
             if live.eof {
-                return Found::Fault(self.gone());
+                let gone = self.gone();
+                return Err(miss(gone));
             }
             match lines::wait(&live.stdout, libc::POLLIN, deadline) {
                 Ok(true) => {}
-                Ok(false) => return Found::Fault(Reply::Timeout),
-                Err(e) => return Found::Fault(Reply::Broken(format!("{e}"))),
+                Ok(false) => return Err(miss(Reply::Timeout)),
+                Err(e) => return Err(miss(Reply::Broken(format!("{e}")))),
             }
             match live.stdout.read(&mut chunk) {
                 Ok(0) => live.eof = true,
                 Ok(n) => live.seen.extend_from_slice(&chunk[..n]),
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) => return Found::Fault(Reply::Broken(format!("{e}"))),
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::Interrupted | std::io::ErrorKind::WouldBlock
+                    ) => {}
+                Err(e) => return Err(miss(Reply::Broken(format!("{e}")))),
             }
         }
     }
@@ -159,6 +323,116 @@ impl DialogueSeat {
             live.running.kill();
         }
     }
+
+    /// Ends the game from the program's side with a fault.
+    fn fail(&mut self, reply: Reply) -> Reply {
+        self.stop();
+        reply
+    }
+
+    /// Records how the first turn went: the move order is what the handout's opening rule grades.
+    fn opening(&mut self, ok: bool, detail: String) {
+        self.facts.push(Fact::Opening {
+            side: self.index,
+            ok,
+            detail,
+        });
+    }
+
+    /// Types one invalid input and checks that the program asks for the move again. `Err` ends the game.
+    fn probe(&mut self, text: &str, about: &str) -> Result<(), Reply> {
+        let waited = self.script.expect_timeout;
+        let deadline = Some(Instant::now() + waited);
+        let (outcome, detail) = match self.send(text, deadline) {
+            Err(fault) => (
+                ProbeOutcome::Fault,
+                Miss {
+                    reply: fault,
+                    output: String::new(),
+                }
+                .words("read it", waited),
+            ),
+            Ok(()) => {
+                let (prompt, reply) = (self.script.prompt.clone(), self.script.reply.clone());
+                let end = self.script.end.clone();
+                let mut patterns = vec![&prompt, &reply];
+                patterns.extend(end.as_ref());
+                match self.expect(&patterns, deadline) {
+                    Ok(hit) if hit.which == 0 => (
+                        ProbeOutcome::Rejected,
+                        format!("asked again after `{text}` ({about})"),
+                    ),
+                    Ok(hit) => (
+                        ProbeOutcome::Accepted,
+                        format!(
+                            "accepted `{text}` ({about}) and went on: `{}`",
+                            quote(&hit.text)
+                        ),
+                    ),
+                    Err(miss) => (
+                        ProbeOutcome::Fault,
+                        format!(
+                            "after `{text}` ({about}), {}",
+                            miss.words("ask for the move again", waited)
+                        ),
+                    ),
+                }
+            }
+        };
+        self.facts.push(Fact::Probe {
+            side: self.index,
+            sent: text.to_string(),
+            about: about.to_string(),
+            outcome,
+            detail: detail.clone(),
+        });
+        match outcome {
+            ProbeOutcome::Rejected => Ok(()),
+            _ => Err(self.fail(Reply::Fault(detail))),
+        }
+    }
+}
+
+/// A move in the script's `send` form: `{move}` in the game's notation, `{row}` and `{col}` from 1.
+fn fill<G: ArenaGame>(template: &str, state: &G, mv: &str) -> String {
+    let (row, col) = state
+        .move_grid(mv)
+        .map_or((String::new(), String::new()), |(r, c)| {
+            ((r + 1).to_string(), (c + 1).to_string())
+        });
+    template
+        .replace("{move}", mv)
+        .replace("{row}", &row)
+        .replace("{col}", &col)
+}
+
+/// The program's move from its reply: the `move` group, else `row` and `col` (from 1) on the game's
+/// grid, else the whole match. A grid move that is not legal is a fault in the program's own words.
+fn move_of<G: ArenaGame>(state: &G, hit: &Hit) -> Reply {
+    if let Some(mv) = hit.group("move") {
+        return Reply::Line(mv.trim().to_string());
+    }
+    let (Some(row), Some(col)) = (hit.group("row"), hit.group("col")) else {
+        return Reply::Line(hit.text.clone());
+    };
+    let cell = match (row.trim().parse::<usize>(), col.trim().parse::<usize>()) {
+        (Ok(r), Ok(c)) if r >= 1 && c >= 1 => state.grid_move(r - 1, c - 1),
+        _ => None,
+    };
+    let said = quote(&hit.text);
+    let Some(mv) = cell else {
+        return Reply::Fault(format!(
+            "played row {row}, column {col} (`{said}`), which is off the board"
+        ));
+    };
+    let mut legal = Vec::new();
+    state.legal_moves(&mut legal);
+    match state.parse_move(&mv) {
+        Ok(m) if legal.contains(&m) => Reply::Line(mv),
+        _ => Reply::Fault(format!(
+            "played row {row}, column {col} (`{said}`), which is not a legal move: the cell is taken"
+        )),
+    }
 }
 
 impl<G: ArenaGame> Seat<G> for DialogueSeat {
@@ -173,7 +447,7 @@ impl<G: ArenaGame> Seat<G> for DialogueSeat {
         };
         // The program's stderr is not part of the dialogue, but it must never fill up and block it.
         if let Some(stderr) = running.take_stderr() {
-            let _reader = super::persistent::drain_stderr(stderr, Arc::default());
+            let _reader = super::persistent::drain_stderr(stderr, Arc::clone(&self.stderr));
         }
         self.live = Some(Live {
             running,
@@ -183,51 +457,172 @@ impl<G: ArenaGame> Seat<G> for DialogueSeat {
             eof: false,
         });
         self.side = start.side_name;
-        let (first, theirs) = if start.side == reference::Player::First {
+        self.index = start.side.index();
+        let theirs = G::side_name(start.side.opponent());
+        let (first, their_first) = if start.side == reference::Player::First {
             ("y", "n")
         } else {
             ("n", "y")
         };
-        for step in self.script.opening.clone() {
-            let deadline = Some(Instant::now() + self.script.expect_timeout);
-            if let Found::Fault(f) = self.expect(&step.expect, deadline) {
-                self.stop();
-                return Err(f);
+        for (k, step) in self.script.opening.clone().iter().enumerate() {
+            let waited = self.script.expect_timeout;
+            let deadline = Some(Instant::now() + waited);
+            if let Err(miss) = self.expect(&[&step.expect], deadline) {
+                let what = format!("print what opening step {} expects", k + 1);
+                let detail = miss.words(&what, waited);
+                self.opening(false, detail.clone());
+                return Err(self.fail(match miss.reply {
+                    Reply::Broken(_) => miss.reply,
+                    _ => Reply::Fault(detail),
+                }));
             }
             let text = step
                 .send
+                .replace("{OPPONENT-SIDE}", &theirs.to_uppercase())
+                .replace("{SIDE}", &start.side_name.to_uppercase())
+                .replace("{opponent-side}", theirs)
                 .replace("{side}", start.side_name)
                 .replace("{first}", first)
-                .replace("{opponent-first}", theirs);
+                .replace("{opponent-first}", their_first);
             if let Err(f) = self.send(&text, deadline) {
-                self.stop();
-                return Err(f);
+                self.opening(false, format!("stopped reading at opening step {}", k + 1));
+                return Err(self.fail(f));
             }
         }
         Ok(())
     }
 
-    fn request(&mut self, _state: &G, last: Option<&str>, deadline: Option<Duration>) -> Reply {
-        let deadline = deadline.map(|d| Instant::now() + d);
-        let waits = deadline.or_else(|| Some(Instant::now() + self.script.expect_timeout));
+    fn request(&mut self, state: &G, last: Option<&str>, deadline: Option<Duration>) -> Reply {
+        self.unclocked = Duration::ZERO;
+        let allowed = deadline.unwrap_or(self.script.expect_timeout);
+        let mut waits = Some(Instant::now() + allowed);
+        let first = !self.turned;
+        self.turned = true;
+        let (prompt, reply) = (self.script.prompt.clone(), self.script.reply.clone());
+        let end = self.script.end.clone();
         if let Some(theirs) = last {
-            let prompt = self.script.prompt.clone();
-            if let Found::Fault(f) = self.expect(&prompt, waits) {
-                self.stop();
-                return f;
+            let mut patterns = vec![&prompt, &reply];
+            patterns.extend(end.as_ref());
+            match self.expect(&patterns, waits) {
+                Ok(hit) if hit.which == 0 => {}
+                Ok(hit) => {
+                    let detail = if first {
+                        format!(
+                            "printed `{}` where it should ask for the first move of {}, who moves first",
+                            quote(&hit.text),
+                            G::side_name(reference::Player::First)
+                        )
+                    } else {
+                        format!(
+                            "printed `{}` where it should ask for the opponent's move",
+                            quote(&hit.text)
+                        )
+                    };
+                    if first {
+                        self.opening(false, detail.clone());
+                    }
+                    return self.fail(Reply::Fault(detail));
+                }
+                Err(miss) => {
+                    if first {
+                        let detail = miss.words("ask for the opponent's first move", allowed);
+                        self.opening(false, detail);
+                    }
+                    self.stop();
+                    return miss.reply;
+                }
             }
-            let text = self.script.send.replace("{move}", theirs);
+            self.prompts += 1;
+            let at = self.prompts;
+            let probes: Vec<Probe> = self
+                .script
+                .probes
+                .iter()
+                .filter(|p| p.at == at)
+                .cloned()
+                .collect();
+            for probe in probes {
+                let text = if probe.send.contains("{taken}") {
+                    // A cell the program has seen filled: the pending move is not on its board yet.
+                    let Some(cell) = state.occupied().into_iter().find(|c| c != theirs) else {
+                        continue;
+                    };
+                    probe
+                        .send
+                        .replace("{taken}", &fill(&self.script.send, state, &cell))
+                } else {
+                    probe.send.clone()
+                };
+                let began = Instant::now();
+                let probed = self.probe(&text, &probe.about);
+                let spent = began.elapsed();
+                self.unclocked += spent;
+                waits = waits.map(|w| w + spent);
+                if let Err(fault) = probed {
+                    return fault;
+                }
+            }
+            let text = fill(&self.script.send, state, theirs);
             if let Err(f) = self.send(&text, waits) {
-                self.stop();
-                return f;
+                return self.fail(f);
             }
         }
-        let reply = self.script.reply.clone();
-        match self.expect(&reply, waits) {
-            Found::Match(text) => Reply::Line(text),
-            Found::Fault(f) => {
+        let mut patterns = vec![&reply, &prompt];
+        patterns.extend(end.as_ref());
+        match self.expect(&patterns, waits) {
+            Ok(hit) if hit.which == 0 => {
+                if first {
+                    let detail = match last {
+                        None => "moved first, as its side does".to_string(),
+                        Some(_) => "asked for the opponent's first move, then moved".to_string(),
+                    };
+                    self.opening(true, detail);
+                }
+                let mv = move_of(state, &hit);
+                match &mv {
+                    Reply::Line(text) => {
+                        if let Ok(m) = state.parse_move(text) {
+                            let next = state.after(m);
+                            self.fills = next
+                                .moves()
+                                .into_iter()
+                                .map(|x| {
+                                    let t = next.format_move(x);
+                                    let typed = fill(&self.script.send, &next, &t);
+                                    (t, typed)
+                                })
+                                .collect();
+                        }
+                    }
+                    _ => self.stop(),
+                }
+                mv
+            }
+            Ok(hit) => {
+                let said = quote(&hit.text);
+                let detail = match (last, hit.which) {
+                    (None, 1) => format!(
+                        "printed `{said}` asking for the opponent's move, but it plays {} and moves first",
+                        self.side
+                    ),
+                    (Some(theirs), 1) => format!(
+                        "asked for a move again (`{said}`) after the legal move `{}`",
+                        fill(&self.script.send, state, theirs)
+                    ),
+                    _ => format!("announced the end (`{said}`) while the game goes on"),
+                };
+                if first && last.is_none() {
+                    self.opening(false, detail.clone());
+                }
+                self.fail(Reply::Fault(detail))
+            }
+            Err(miss) => {
+                if first && last.is_none() {
+                    let detail = miss.words("make the first move", allowed);
+                    self.opening(false, detail);
+                }
                 self.stop();
-                f
+                miss.reply
             }
         }
     }
@@ -237,20 +632,98 @@ impl<G: ArenaGame> Seat<G> for DialogueSeat {
     fn finish(&mut self, _summary: &str, unseen: Option<&str>) -> Option<String> {
         let end = self.script.end.clone()?;
         self.live.as_ref()?;
-        let deadline = Some(Instant::now() + self.script.expect_timeout);
+        let waited = self.script.expect_timeout;
+        let deadline = Some(Instant::now() + waited);
+        let (prompt, reply) = (self.script.prompt.clone(), self.script.reply.clone());
+        let mut early = None;
         if let Some(theirs) = unseen {
-            let prompt = self.script.prompt.clone();
-            if let Found::Match(_) = self.expect(&prompt, deadline) {
-                let text = self.script.send.replace("{move}", theirs);
-                let _ = self.send(&text, deadline);
+            match self.expect(&[&end, &prompt, &reply], deadline) {
+                Ok(hit) if hit.which == 1 => {
+                    let text = self.fills.iter().find(|(mv, _)| mv == theirs).map_or_else(
+                        || self.script.send.replace("{move}", theirs),
+                        |(_, t)| t.clone(),
+                    );
+                    let _ = self.send(&text, deadline);
+                }
+                other => early = Some(other),
             }
         }
-        let note = match self.expect(&end, deadline) {
-            Found::Match(text) => format!("{} announced the end: `{text}`", self.side),
-            Found::Fault(_) => format!("{} did not announce the end of the game", self.side),
+        let seen = match early {
+            Some(found) => found,
+            None => self.expect(&[&end, &prompt, &reply], deadline),
         };
+        let me = self.index;
+        let end_seen = match seen {
+            Ok(hit) if hit.which == 0 => EndSeen {
+                said: Some(hit.text.clone()),
+                claim: claim_of(&hit, me),
+                detail: format!("announced the end: `{}`", quote(&hit.text)),
+            },
+            Ok(hit) => EndSeen {
+                said: None,
+                claim: None,
+                detail: format!(
+                    "did not announce the end of the game; it went on with `{}`",
+                    quote(&hit.text)
+                ),
+            },
+            Err(miss) => EndSeen {
+                said: None,
+                claim: None,
+                detail: format!(
+                    "did not announce the end of the game: {}",
+                    miss.words("print an end-of-game message", waited)
+                ),
+            },
+        };
+        let note = format!("{} {}", self.side, end_seen.detail);
+        self.end = Some(end_seen);
         self.stop();
         Some(note)
+    }
+
+    fn stderr_tail(&mut self) -> Option<String> {
+        let kept = self.stderr.lock().ok()?;
+        (!kept.is_empty()).then(|| String::from_utf8_lossy(&kept).into_owned())
+    }
+
+    fn unclocked(&mut self) -> Duration {
+        self.unclocked
+    }
+
+    fn facts(&mut self, record: &GameRecord) -> Vec<Fact> {
+        let mut facts = std::mem::take(&mut self.facts);
+        if let Some(seen) = self.end.take() {
+            let checked = self.script.end.as_ref().is_some_and(classifies);
+            let right = match (seen.said.is_some(), checked, seen.claim) {
+                (false, _, _) => false,
+                (true, false, _) => true,
+                (true, true, None) => false,
+                (true, true, Some(claim)) => match (claim, record.result) {
+                    (GameResult::Win(a), GameResult::Win(b)) => a == b,
+                    (GameResult::Draw { .. }, GameResult::Draw { .. }) => true,
+                    _ => false,
+                },
+            };
+            let detail = match (seen.said.is_some(), checked, seen.claim, right) {
+                (true, true, None, _) => format!("{}, which does not say who won", seen.detail),
+                (true, true, Some(claim), false) => format!(
+                    "{}, which says {} but the game ended in {}",
+                    seen.detail,
+                    result_words(claim, &record.colours),
+                    result_words(record.result, &record.colours)
+                ),
+                _ => seen.detail,
+            };
+            facts.push(Fact::End {
+                side: self.index,
+                said: seen.said,
+                claim: seen.claim,
+                right,
+                detail,
+            });
+        }
+        facts
     }
 }
 

@@ -62,6 +62,25 @@ pub trait ArenaGame: Game<Move: Send + Sync> + Notation + Send + Sync + 'static 
     fn explain_reply(&self, _reply: &str) -> Option<String> {
         None
     }
+
+    /// For programs that speak in rows and columns (the dialogue protocol's `{row}`, `{col}` and its
+    /// `row`/`col` groups): the move at (`row`, `col`), both counted from 0, in the game's notation.
+    /// `None` where the game has no such grid, or the cell is off the board.
+    fn grid_move(&self, _row: usize, _col: usize) -> Option<String> {
+        None
+    }
+
+    /// The (row, column) of a move in the game's notation, both counted from 0: the inverse of
+    /// `grid_move`.
+    fn move_grid(&self, _mv: &str) -> Option<(usize, usize)> {
+        None
+    }
+
+    /// The occupied cells, each written as the move that would fill it, for probes that type a taken
+    /// cell at a dialogue program. Empty where the game has no such notion.
+    fn occupied(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// The side `name` names in `G`'s words (`x`, `white`), if any.

@@ -54,6 +54,23 @@ impl ArenaGame for TicTacToe {
     fn render(&self) -> String {
         grid(&self.encode())
     }
+
+    /// Cells are numbered 0..8 in raster order: row 1, column 1 is cell 0.
+    fn grid_move(&self, row: usize, col: usize) -> Option<String> {
+        (row < 3 && col < 3).then(|| (row * 3 + col).to_string())
+    }
+
+    fn move_grid(&self, mv: &str) -> Option<(usize, usize)> {
+        let cell: usize = mv.trim().parse().ok().filter(|&c| c < 9)?;
+        Some((cell / 3, cell % 3))
+    }
+
+    fn occupied(&self) -> Vec<String> {
+        (0..9)
+            .filter(|&i| self.cell(i) != b'-')
+            .map(|i| i.to_string())
+            .collect()
+    }
 }
 
 impl ArenaGame for Morris {

@@ -10,6 +10,7 @@ pub mod permove;
 pub mod persistent;
 pub mod play;
 pub mod players;
+pub mod ranking;
 pub mod record;
 pub mod referee;
 pub mod registry;
@@ -18,8 +19,11 @@ pub mod schedule;
 pub mod seat;
 pub mod setup;
 pub mod standings;
+pub mod suitebuild;
 pub mod tournament;
 
+#[cfg(test)]
+mod dialoguetests;
 #[cfg(test)]
 mod gametests;
 #[cfg(test)]

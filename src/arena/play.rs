@@ -11,7 +11,7 @@ use crate::sandbox::Sandbox;
 
 use super::config::ArenaConfig;
 use super::game::ArenaGame;
-use super::players::{resolve, Maker};
+use super::players::Maker;
 use super::record::{GameRecord, GameResult};
 use super::referee::{play, seconds, Match};
 use super::registry::{dispatch, MakeBot, Visitor};
@@ -92,7 +92,10 @@ impl Visitor for Match2 {
             args.a.clone().unwrap_or_default(),
             args.b.clone().unwrap_or_default(),
         ];
-        let entrants = resolve::<G>(&words, &config, bots).map_err(CliError::usage)?;
+        let game_arg = args.game.clone().unwrap_or_default();
+        let (entrants, _builds) =
+            super::suitebuild::entrants::<G>(&game_arg, &words, &config, bots)
+                .map_err(CliError::usage)?;
         let names = [entrants[0].name.clone(), entrants[1].name.clone()];
         let maker = Maker {
             entrants,

@@ -35,6 +35,8 @@ pub enum Kind {
         dir: PathBuf,
         command: Vec<String>,
     },
+    /// A submission that could not be built: it loses every game by fault, with this reason.
+    Failed(String),
 }
 
 /// A word that names no player.
@@ -44,6 +46,12 @@ pub enum PlayerError {
     Bot { spec: String, reason: String },
     #[error("`{}` has no player program\nhint: put an executable `player` or a `player.py` in it, or give the suite's `command`", .0.display())]
     NoProgram(PathBuf),
+    #[error("cannot build `{}`", path.display())]
+    Build {
+        path: PathBuf,
+        #[source]
+        source: anyhow::Error,
+    },
 }
 
 /// The command a folder's player runs with when the config gives none: `./player`, else
@@ -72,26 +80,38 @@ pub fn resolve<G: ArenaGame>(
     config: &ArenaConfig,
     bots: MakeBot<G>,
 ) -> Result<Vec<Entrant>, PlayerError> {
+    resolve_with(words, bots, &mut |path, _| {
+        let command = match &config.command {
+            Some(c) => c.clone(),
+            None => default_command(path).ok_or_else(|| PlayerError::NoProgram(path.into()))?,
+        };
+        Ok(Kind::Program {
+            dir: path.to_path_buf(),
+            command,
+        })
+    })
+}
+
+/// [`resolve`] with the caller deciding how a folder plays (`folder(path, name)`; a suite builds it).
+///
+/// # Errors
+/// A bot spec the game does not offer, or whatever `folder` returns.
+pub fn resolve_with<G: ArenaGame>(
+    words: &[String],
+    bots: MakeBot<G>,
+    folder: &mut dyn FnMut(&Path, &str) -> Result<Kind, PlayerError>,
+) -> Result<Vec<Entrant>, PlayerError> {
     let mut out: Vec<Entrant> = Vec::new();
     for word in words {
         let path = Path::new(word);
         let (base, kind) = if path.is_dir() {
-            let command = match &config.command {
-                Some(c) => c.clone(),
-                None => default_command(path).ok_or_else(|| PlayerError::NoProgram(path.into()))?,
-            };
             let name = path
                 .canonicalize()
                 .ok()
                 .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
                 .unwrap_or_else(|| word.clone());
-            (
-                name,
-                Kind::Program {
-                    dir: path.to_path_buf(),
-                    command,
-                },
-            )
+            let kind = folder(path, &name)?;
+            (name, kind)
         } else {
             let _checked = bots(word, 0).map_err(|reason| PlayerError::Bot {
                 spec: word.clone(),
@@ -108,6 +128,20 @@ pub fn resolve<G: ArenaGame>(
         out.push(Entrant { name, kind });
     }
     Ok(out)
+}
+
+/// An entrant that cannot play (its build failed): it fails to start every game, so it loses each one
+/// by fault before any move, whoever plays first.
+struct FailedSeat(String);
+
+impl<G: ArenaGame> Seat<G> for FailedSeat {
+    fn start(&mut self, _start: &super::seat::Start) -> Result<(), Reply> {
+        Err(Reply::Broken(self.0.clone()))
+    }
+
+    fn request(&mut self, _state: &G, _last: Option<&str>, _deadline: Option<Duration>) -> Reply {
+        Reply::Broken(self.0.clone())
+    }
 }
 
 /// Limits for one player process over a whole game: the referee's clock is the real per-move limit;
@@ -191,6 +225,7 @@ impl<G: ArenaGame> SeatMaker<G> for Maker<G> {
             },
             Kind::Program { dir, command } => self.program(dir, command),
             Kind::Built(built) => self.built(built),
+            Kind::Failed(why) => Box::new(FailedSeat(why.clone())),
         }
     }
 }

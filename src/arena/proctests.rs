@@ -236,6 +236,7 @@ fn dialogue_script() -> super::dialogue::Script {
         reply: Regex::new(r"I add (?P<move>\d+)").unwrap(),
         end: Some(Regex::new(r"Game over: (?P<move>.*)").unwrap()),
         expect_timeout: Duration::from_secs(2),
+        probes: Vec::new(),
     }
 }
 

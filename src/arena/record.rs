@@ -31,6 +31,68 @@ pub struct GameRecord {
     /// The last lines each player wrote to stderr, where the seat keeps them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub stderr: Vec<Option<String>>,
+    /// Checked facts a seat observed (a dialogue program's opening, its answers to invalid input, its
+    /// end-of-game message), for measures that grade more than the result.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub facts: Vec<Fact>,
+}
+
+/// One checked observation about a player, beyond its moves (WPI's rubric: it asks for the mark and
+/// moves first with X, it validates the opponent's moves, it says who won).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "fact")]
+pub enum Fact {
+    /// The program asked what the opening script expects, then moved first exactly when it had the
+    /// first side (or asked for the opponent's move first when it had the second).
+    Opening {
+        side: Side,
+        ok: bool,
+        detail: String,
+    },
+    /// An invalid input typed at a move prompt, and what the program did with it.
+    Probe {
+        side: Side,
+        /// What was typed.
+        sent: String,
+        /// Why it is invalid, in the suite's words (`an occupied cell`).
+        about: String,
+        outcome: ProbeOutcome,
+        detail: String,
+    },
+    /// The program's end-of-game message and whether the result it states is the real one.
+    End {
+        side: Side,
+        /// The message, when the program printed one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        said: Option<String>,
+        /// The result the message states, when the suite's pattern tells it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        claim: Option<GameResult>,
+        right: bool,
+        detail: String,
+    },
+}
+
+/// What a program did with an invalid input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ProbeOutcome {
+    /// It asked for the move again.
+    Rejected,
+    /// It went on as if the move were valid.
+    Accepted,
+    /// It crashed, hung, flooded, or closed its pipe.
+    Fault,
+}
+
+impl Fact {
+    /// The colour index of the player the fact is about.
+    #[must_use]
+    pub fn side(&self) -> Side {
+        match self {
+            Fact::Opening { side, .. } | Fact::Probe { side, .. } | Fact::End { side, .. } => *side,
+        }
+    }
 }
 
 /// One turn as played.

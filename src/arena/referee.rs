@@ -99,6 +99,7 @@ pub fn play<G: ArenaGame>(
         reason: String::new(),
         notes: Vec::new(),
         stderr: Vec::new(),
+        facts: Vec::new(),
     };
     let mut state = initial;
 
@@ -175,7 +176,7 @@ pub fn play<G: ArenaGame>(
             let asked = Instant::now();
             let deadline = policy.deadline().filter(|_| seats[i].clocked());
             let reply = seats[i].request(&state, last.as_deref(), deadline);
-            let took = asked.elapsed();
+            let took = asked.elapsed().saturating_sub(seats[i].unclocked());
             let over = deadline.is_some_and(|d| took > d);
             let reply = if over { Reply::Timeout } else { reply };
 
@@ -249,6 +250,10 @@ pub fn play<G: ArenaGame>(
             record.notes.push(note);
         }
     }
+    for seat in &mut seats {
+        let facts = seat.facts(&record);
+        record.facts.extend(facts);
+    }
     record.stderr = seats.iter_mut().map(|s| s.stderr_tail()).collect();
     if record.stderr.iter().all(Option::is_none) {
         record.stderr.clear();
@@ -294,5 +299,6 @@ fn fault_words(reply: &Reply, policy: &Policy, took: Duration) -> String {
         Reply::Flood(bytes) => format!("flooded its output ({bytes} bytes without a newline)"),
         Reply::Garbage => "sent bytes that are not UTF-8 text".to_string(),
         Reply::Broken(why) => format!("could not be asked for a move: {why}"),
+        Reply::Fault(why) => why.clone(),
     }
 }

@@ -113,6 +113,9 @@ pub struct Results {
 #[derive(Clone, Debug)]
 pub struct StageResult {
     pub name: String,
+    /// How far into the event: 1 for the first stage, rising through the final and knockout rounds.
+    /// Groups of one stage share it.
+    pub level: u32,
     pub rows: Vec<Row>,
     pub records: Vec<GameRecord>,
 }
@@ -132,7 +135,7 @@ pub struct Plan<'a> {
 }
 
 /// Runs `plan.stages`, then a final round robin or a knockout of everyone left. With neither stages nor
-/// knockout this is a plain round robin.
+/// knockout this is a plain round robin. A stage with no more players than it advances is skipped.
 pub fn run<G: ArenaGame>(
     initial: &G,
     plan: &Plan<'_>,
@@ -143,6 +146,11 @@ pub fn run<G: ArenaGame>(
     let root = Rng::new(plan.seed);
     let mut stages = Vec::new();
     for (k, stage) in plan.stages.iter().enumerate() {
+        // A stage that could eliminate no one is skipped: the seed's numbers (002: 10 pools → top 3,
+        // groups of 6 → top 2) fit its class, and a class of 10 goes straight to the final round robin.
+        if alive.len() <= stage.groups.max(1) as usize * stage.advance as usize {
+            continue;
+        }
         let mut rng = root.fork(1000 + k as u64);
         shuffle(&mut alive, &mut rng);
         let groups = (stage.groups.max(1) as usize).min(alive.len().max(1));
@@ -169,6 +177,7 @@ pub fn run<G: ArenaGame>(
             }
             stages.push(StageResult {
                 name: format!("stage {} group {}", k + 1, g + 1),
+                level: k as u32 + 1,
                 rows,
                 records,
             });
@@ -199,6 +208,7 @@ pub fn run<G: ArenaGame>(
         } else {
             "final".into()
         },
+        level: plan.stages.len() as u32 + 1,
         rows,
         records,
     });
@@ -270,6 +280,7 @@ fn knockout<G: ArenaGame>(
         };
         stages.push(StageResult {
             name,
+            level: plan.stages.len() as u32 + round as u32,
             rows,
             records,
         });

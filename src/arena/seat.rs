@@ -6,6 +6,7 @@ use std::time::Duration;
 use reference::Player;
 
 use super::game::ArenaGame;
+use super::record::{Fact, GameRecord};
 use super::referee::ReplyForm;
 
 /// What a seat answered when asked for a move. The referee parses and checks `Line`; everything else is
@@ -27,6 +28,9 @@ pub enum Reply {
     /// The seat could not even ask (the program would not start, a write failed for the grader's
     /// reasons); the text says why.
     Broken(String),
+    /// A fault the seat itself checked and describes, in words that follow the side's name (a dialogue
+    /// program that accepted an occupied cell, or moved out of turn).
+    Fault(String),
 }
 
 /// The facts a seat may pass on at the start of a game.
@@ -74,6 +78,17 @@ pub trait Seat<G: ArenaGame>: Send {
     /// says (Adelaide Morris prints the next board), in-process bots always name a move.
     fn reply_form(&self, form: ReplyForm) -> ReplyForm {
         form
+    }
+
+    /// Time the last `request` spent on the seat's own checks rather than waiting for the move (the
+    /// dialogue seat's invalid-input probes); the referee does not count it against the clock.
+    fn unclocked(&mut self) -> Duration {
+        Duration::ZERO
+    }
+
+    /// Checked observations for the record, asked once after `finish` with the finished record.
+    fn facts(&mut self, _record: &GameRecord) -> Vec<Fact> {
+        Vec::new()
     }
 }
 

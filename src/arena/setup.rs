@@ -48,6 +48,7 @@ pub fn defaults(game: &str) -> ArenaConfig {
         scoring,
         stages: Vec::new(),
         knockout: false,
+        marks: None,
     }
 }
 

@@ -9,7 +9,7 @@ use crate::exit::{CliError, CmdResult, Exit};
 
 use super::config::ArenaConfig;
 use super::game::ArenaGame;
-use super::players::{resolve, Maker};
+use super::players::Maker;
 use super::registry::{dispatch, MakeBot, Visitor};
 use super::schedule::{self, Plan, Stage};
 use super::standings::table;
@@ -40,15 +40,19 @@ pub struct Args {
     /// Games played at once.
     #[arg(long, default_value_t = 1)]
     pub jobs: usize,
-    /// round-robin, staged (the suite's stages and final), or knockout.
-    #[arg(long, value_enum, default_value_t = Format::RoundRobin)]
-    pub format: Format,
+    /// round-robin, staged (the suite's stages and final), or knockout. Default: staged when the config
+    /// has stages, else round-robin.
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
     /// Per-move limit for submissions, overriding the game's or suite's (`500ms`, `2s`, `none`).
     #[arg(long, value_name = "DURATION")]
     pub move_limit: Option<String>,
     /// Save every game's record as JSON in this folder.
     #[arg(long, value_name = "DIR")]
     pub records: Option<PathBuf>,
+    /// With a suite: where `<suite>/tournament.csv` (the overall ranking and marks) is written.
+    #[arg(long, value_name = "DIR", default_value = "results")]
+    pub out: PathBuf,
 }
 
 pub fn run(args: Args) -> CmdResult {
@@ -70,9 +74,16 @@ impl Visitor for Event {
 
     fn visit<G: ArenaGame>(self, initial: G, bots: MakeBot<G>) -> CmdResult {
         let Event { args, config } = self;
-        let entrants = resolve::<G>(&args.players, &config, bots).map_err(CliError::usage)?;
+        let (entrants, suite) =
+            super::suitebuild::entrants::<G>(&args.game, &args.players, &config, bots)
+                .map_err(CliError::usage)?;
         let names: Vec<String> = entrants.iter().map(|e| e.name.clone()).collect();
-        let stages: Vec<Stage> = match args.format {
+        let format = args.format.unwrap_or(if config.stages.is_empty() {
+            Format::RoundRobin
+        } else {
+            Format::Staged
+        });
+        let stages: Vec<Stage> = match format {
             Format::RoundRobin => Vec::new(),
             Format::Knockout => config.stages.clone(),
             Format::Staged if !config.stages.is_empty() => config.stages.clone(),
@@ -87,8 +98,7 @@ impl Visitor for Event {
             seed: args.seed,
             jobs: args.jobs.max(1),
             stages: &stages,
-            knockout: args.format == Format::Knockout
-                || (args.format == Format::Staged && config.knockout),
+            knockout: format == Format::Knockout || (format == Format::Staged && config.knockout),
             scoring: config.scoring,
             policy: &config.policy,
         };
@@ -128,6 +138,20 @@ impl Visitor for Event {
                 CliError::internal(anyhow::anyhow!("cannot write `{}`: {e}", file.display()))
             })?;
         }
+        // The ranking and marks are written before anything is printed, like the records.
+        let placed = suite
+            .as_ref()
+            .map(|_| super::ranking::overall(&results, config.marks.as_ref()));
+        if let (Some(suite), Some(placed)) = (&suite, &placed) {
+            let dir = args.out.join(&suite.suite);
+            let file = dir.join("tournament.csv");
+            std::fs::create_dir_all(&dir)
+                .and_then(|()| std::fs::write(&file, super::ranking::csv(placed)))
+                .map_err(|e| {
+                    CliError::internal(anyhow::anyhow!("cannot write `{}`: {e}", file.display()))
+                })?;
+            eprintln!("wrote {}", file.display());
+        }
         for stage in &results.stages {
             if results.stages.len() > 1 {
                 super::setup::emit(&format!("{}\n", stage.name));
@@ -148,6 +172,9 @@ impl Visitor for Event {
         }
         if let (Some(champion), true) = (&results.champion, plan.knockout) {
             super::setup::emit(&format!("champion: {champion}\n"));
+        }
+        if let Some(placed) = &placed {
+            super::setup::emit(&super::ranking::table(placed));
         }
         Ok(Exit::Success)
     }

@@ -21,6 +21,21 @@ pub struct Program {
     pub address_space: bool,
 }
 
+impl Program {
+    /// The same program as the arena's seats run it.
+    #[must_use]
+    pub fn built(&self) -> crate::build::Built {
+        crate::build::Built {
+            language: self.language.clone(),
+            dir: self.dir.clone(),
+            command: self.command.clone(),
+            log: String::new(),
+            outcome: None,
+            address_space: self.address_space,
+        }
+    }
+}
+
 /// The arguments a case's program and its reference receive: `{work}` → the run's folder.
 pub fn concrete_args(args: &[String], work: &str) -> Vec<String> {
     args.iter().map(|a| a.replace("{work}", work)).collect()

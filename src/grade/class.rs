@@ -4,11 +4,11 @@
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use anyhow::Context;
 
-use super::pipeline::{grade_submission, Prepare};
+use super::pipeline::{grade, Graded, Prepare};
 use crate::report::result::SubmissionResult;
 use crate::report::{csv, write_atomic};
 use crate::sandbox::Sandbox;
@@ -43,10 +43,36 @@ impl Outputs {
     }
 }
 
+/// Saves a graded submission in `dir` (`results/<suite>/<student>/`): its artifacts (replacing the
+/// games of an earlier run), then `result.json`, atomically, last, so a result never names records
+/// that are not there.
+///
+/// # Errors
+/// A file that cannot be written, named.
+pub fn save_student(dir: &Path, graded: &Graded) -> anyhow::Result<()> {
+    let games = dir.join("games");
+    if games.is_dir() {
+        std::fs::remove_dir_all(&games)
+            .with_context(|| format!("cannot clear `{}`", games.display()))?;
+    }
+    for a in &graded.artifacts {
+        let path = dir.join(&a.path);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("cannot create `{}`", parent.display()))?;
+        }
+        std::fs::write(&path, &a.bytes)
+            .with_context(|| format!("cannot write `{}`", path.display()))?;
+    }
+    let path = dir.join("result.json");
+    write_atomic(&path, graded.result.to_json().as_bytes())
+        .with_context(|| format!("cannot write `{}`", path.display()))
+}
+
 /// Grades every student with `jobs` threads. Returns the results in student order, and the first error
 /// met while writing results (grading carries on regardless).
 pub fn grade_class(
-    sandbox: &dyn Sandbox,
+    sandbox: &Arc<dyn Sandbox>,
     prepare: &dyn Prepare,
     suite: &Suite,
     students: &[(String, PathBuf)],
@@ -57,6 +83,7 @@ pub fn grade_class(
     let done: Mutex<Vec<Option<SubmissionResult>>> = Mutex::new(vec![None; students.len()]);
     let write_error: Mutex<Option<anyhow::Error>> = Mutex::new(None);
     let groups: Vec<String> = suite.groups.iter().map(|g| g.name.clone()).collect();
+    let manual: Vec<String> = suite.manual.iter().map(|m| m.name.clone()).collect();
     let bar = if std::io::stderr().is_terminal() && students.len() > 1 {
         let bar = indicatif::ProgressBar::new(students.len() as u64);
         bar.set_style(
@@ -86,17 +113,16 @@ pub fn grade_class(
                 };
                 bar.set_message(name.clone());
                 let scratch = scratch_root.path().join(format!("s{i}"));
-                let result =
-                    grade_submission(sandbox, prepare, suite, name, dir, &scratch, &|_| true);
+                let graded = grade(sandbox, prepare, suite, name, dir, &scratch, &|_| true);
                 let _ = std::fs::remove_dir_all(&scratch);
-                let written = write_atomic(&out.result_path(name), result.to_json().as_bytes())
-                    .with_context(|| format!("cannot write `{}`", out.result_path(name).display()));
+                let written = save_student(&out.dir.join(name), &graded);
+                let result = graded.result;
                 let mut all = done.lock().expect("results lock");
                 all[i] = Some(result);
                 let so_far: Vec<SubmissionResult> = all.iter().flatten().cloned().collect();
                 let book = write_atomic(
                     &out.gradebook_path(),
-                    csv::gradebook(&groups, &so_far).as_bytes(),
+                    csv::gradebook(&groups, &manual, &so_far).as_bytes(),
                 )
                 .with_context(|| format!("cannot write `{}`", out.gradebook_path().display()));
                 drop(all);

@@ -2,6 +2,7 @@
 
 pub mod case;
 pub mod class;
+pub mod dialogue;
 pub mod pipeline;
 pub mod play;
 pub mod position;
@@ -52,6 +53,10 @@ pub struct CheckArgs {
     /// The submission folder to check.
     #[arg(default_value = ".")]
     pub dir: PathBuf,
+    /// Where game records and transcripts go: `<out>/<suite>/<student>/` (default: a scratch folder,
+    /// named on stderr, when the suite plays games).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
     /// The sandbox tier: `full`, `basic` or `none` (default: `grader.toml`'s `run.sandbox`).
     #[arg(long, value_name = "TIER")]
     pub sandbox: Option<String>,
@@ -132,15 +137,21 @@ pub fn run(args: Args) -> CmdResult {
             env.sandbox.tier()
         );
         let (results, write_error) =
-            grade_class(&*env.sandbox, &*env.prepare, suite, &class, jobs, &out);
+            grade_class(&env.sandbox, &*env.prepare, suite, &class, jobs, &out);
         let groups: Vec<String> = suite.groups.iter().map(|g| g.name.clone()).collect();
         let max: Vec<f64> = suite.groups.iter().map(|g| g.points).collect();
+        let manual: Vec<(String, f64)> = suite
+            .manual
+            .iter()
+            .map(|m| (m.name.clone(), m.points))
+            .collect();
         print!(
             "{}",
             class_table(
                 &format!("{} ({})", suite.title, suite.name),
                 &groups,
                 &max,
+                &manual,
                 &results
             )
         );
@@ -182,8 +193,8 @@ pub fn check(args: CheckArgs) -> CmdResult {
         suite.name,
         env.sandbox.tier()
     );
-    let result = pipeline::grade_submission(
-        &*env.sandbox,
+    let graded = pipeline::grade(
+        &env.sandbox,
         &*env.prepare,
         &suite,
         &student,
@@ -191,6 +202,20 @@ pub fn check(args: CheckArgs) -> CmdResult {
         &scratch.path().join("s"),
         &|v| v == Visibility::Public,
     );
+    if !graded.artifacts.is_empty() {
+        let dir = match &args.out {
+            Some(out) => out.join(&suite.name).join(&student),
+            None => tempfile::Builder::new()
+                .prefix("grader-check-games-")
+                .tempdir()
+                .context("cannot make a folder for the game records")
+                .map_err(CliError::internal)?
+                .keep(),
+        };
+        class::save_student(&dir, &graded).map_err(CliError::internal)?;
+        eprintln!("games: {}", dir.display());
+    }
+    let result = graded.result;
     print!(
         "{}",
         student_report(&result, Paint(use_color(&std::io::stdout())))

@@ -1,12 +1,14 @@
 //! The per-submission pipeline: build once, run every selected case, score. Never fails: whatever goes
 //! wrong (even the grader's own fault) becomes a verdict in the result, so one student never stops a class.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 use super::case::{run_case, Program};
-use super::score::score;
-use crate::build::detect_matches;
+use super::play::Games;
+use super::score::{manual_columns, score};
+use crate::build::{detect_matches, Built};
 use crate::judge::Verdict;
 use crate::report::result::{BuildReport, CaseResult, NotAttempted, SubmissionResult};
 use crate::sandbox::Sandbox;
@@ -56,9 +58,27 @@ pub trait Prepare: Sync {
     ) -> Prepared;
 }
 
+/// A file a case produced beside `result.json` (game records, transcripts), to be saved by whoever
+/// writes the result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Artifact {
+    /// Relative to the student's results folder (`games/vs-random-1.json`).
+    pub path: PathBuf,
+    pub bytes: Vec<u8>,
+}
+
+/// A graded submission and the files its cases produced.
+#[derive(Clone, Debug)]
+pub struct Graded {
+    pub result: SubmissionResult,
+    pub artifacts: Vec<Artifact>,
+    /// Games played (games measured twice are played once).
+    pub games_played: usize,
+}
+
 /// Grades one submission folder on the cases `which` selects. `scratch` must be a fresh folder.
 pub fn grade_submission(
-    sandbox: &dyn Sandbox,
+    sandbox: &Arc<dyn Sandbox>,
     prepare: &dyn Prepare,
     suite: &Suite,
     student: &str,
@@ -66,8 +86,23 @@ pub fn grade_submission(
     scratch: &Path,
     which: &dyn Fn(Visibility) -> bool,
 ) -> SubmissionResult {
+    grade(sandbox, prepare, suite, student, submission, scratch, which).result
+}
+
+/// [`grade_submission`] with the artifacts (game records, transcripts) the cases produced.
+pub fn grade(
+    sandbox: &Arc<dyn Sandbox>,
+    prepare: &dyn Prepare,
+    suite: &Suite,
+    student: &str,
+    submission: &Path,
+    scratch: &Path,
+    which: &dyn Fn(Visibility) -> bool,
+) -> Graded {
     let started = Instant::now();
-    let prepared = prepare.prepare(sandbox, suite, submission, &scratch.join("build"));
+    let mut artifacts = Vec::new();
+    let mut games_played = 0;
+    let prepared = prepare.prepare(&**sandbox, suite, submission, &scratch.join("build"));
     let build_ms = started.elapsed().as_millis() as u64;
     let mut selected: Vec<_> = suite.cases().filter(|(_, c)| which(c.visibility)).collect();
     let mut not_attempted = Vec::new();
@@ -111,42 +146,62 @@ pub fn grade_submission(
                 log,
                 wall_ms: build_ms,
             };
+            // One memo of games per program: the main one, then each second program that built.
+            let mut programs: Vec<(Option<&str>, Built, Games)> = vec![(
+                None,
+                program.built(),
+                Games::new(sandbox, suite, student, program.built()),
+            )];
+            for (name, extra) in &extras {
+                if let Extra::Ready(p) = extra {
+                    programs.push((
+                        Some(name.as_str()),
+                        p.built(),
+                        Games::new(sandbox, suite, student, p.built()),
+                    ));
+                }
+            }
             let cases = selected
                 .iter()
                 .enumerate()
                 .map(|(i, (group, case))| {
-                    let chosen = match &group.program {
-                        None => Ok(&program),
-                        Some(name) => match extras.iter().find(|(n, _)| n == name) {
-                            Some((_, Extra::Ready(p))) => Ok(p),
-                            Some((_, Extra::CompileError(_))) => Err((
+                    let chosen = programs
+                        .iter_mut()
+                        .find(|(name, _, _)| *name == group.program.as_deref());
+                    let Some((_, built, games)) = chosen else {
+                        let name = group.program.as_deref().unwrap_or_default();
+                        let (verdict, summary) = match extras.iter().find(|(n, _)| n == name) {
+                            Some((_, Extra::CompileError(_))) => (
                                 Verdict::CompileError,
                                 format!(
                                     "your `{name}` program did not compile (see the build log)"
                                 ),
-                            )),
-                            _ => Err((
+                            ),
+                            _ => (
                                 Verdict::InternalError,
                                 format!("the grader did not build program `{name}`"),
-                            )),
-                        },
-                    };
-                    let program = match chosen {
-                        Ok(p) => p,
-                        Err((verdict, summary)) => {
-                            return not_run(&[(*group, *case)], verdict, &summary).remove(0)
-                        }
+                            ),
+                        };
+                        return not_run(&[(*group, *case)], verdict, &summary).remove(0);
                     };
                     let dir = scratch.join(format!("case-{i}"));
                     let result = match &case.kind {
-                        Kind::Run(_) => run_case(sandbox, suite, group, case, program, &dir),
-                        Kind::Play(_) => {
-                            let mut r = super::play::blank(group, case);
-                            r.summary = "play cases are not built yet".to_string();
-                            r
+                        Kind::Run(_) => {
+                            let program = Program {
+                                language: built.language.clone(),
+                                dir: built.dir.clone(),
+                                command: built.command.clone(),
+                                address_space: built.address_space,
+                            };
+                            run_case(&**sandbox, suite, group, case, &program, &dir)
+                        }
+                        Kind::Play(p) => {
+                            let (result, mut files) = games.run(group, case, p);
+                            artifacts.append(&mut files);
+                            result
                         }
                         Kind::Position(p) => super::position::run_position(
-                            sandbox, suite, group, case, p, program, &dir,
+                            sandbox, suite, group, case, p, built, &dir,
                         ),
                     };
                     // Traces can be large; a class's worth must not pile up.
@@ -154,6 +209,7 @@ pub fn grade_submission(
                     result
                 })
                 .collect();
+            games_played = programs.iter().map(|(_, _, g)| g.games_played).sum();
             (build, cases)
         }
         Prepared::CompileError { language, log } => {
@@ -199,17 +255,22 @@ pub fn grade_submission(
             )
         }
     };
-    let (groups, total, max) = score(&suite.groups, &cases);
-    SubmissionResult {
-        suite: suite.name.clone(),
-        student: student.to_string(),
-        sandbox: sandbox.tier().to_string(),
-        build,
-        cases,
-        groups,
-        score: total,
-        max,
-        not_attempted,
+    let (mut groups, total, max) = score(&suite.groups, &cases);
+    groups.extend(manual_columns(&suite.manual));
+    Graded {
+        result: SubmissionResult {
+            suite: suite.name.clone(),
+            student: student.to_string(),
+            sandbox: sandbox.tier().to_string(),
+            build,
+            cases,
+            groups,
+            score: total,
+            max,
+            not_attempted,
+        },
+        artifacts,
+        games_played,
     }
 }
 

@@ -1,8 +1,31 @@
 //! Play cases: games against a bot (or the submission itself) through the arena, measured and credited.
+//!
+//! Games are seeded from the suite seed, the opponent, the game and the game's index (never the case),
+//! and kept per submission: a case that asks for games already played (the same game, opponent, args
+//! and move limit) measures those records instead of playing again.
 
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+use reference::rng::Rng;
+
+use super::pipeline::Artifact;
+use crate::arena::config::ArenaConfig;
+use crate::arena::game::ArenaGame;
+use crate::arena::players::{Entrant, Kind as Seat, Maker};
+use crate::arena::record::{Ending, GameRecord, GameResult};
+use crate::arena::referee::{play, Match};
+use crate::arena::registry::{dispatch, MakeBot, Visitor};
+use crate::arena::schedule::SeatMaker;
+use crate::build::Built;
 use crate::judge::Verdict;
+use crate::report::points;
 use crate::report::result::CaseResult;
-use crate::suite::{Case, Group};
+use crate::sandbox::Sandbox;
+use crate::suite::{Case, Group, Measure, Opponent, Play, Suite};
 
 /// A result for `case` with nothing run yet: an internal error until something says otherwise.
 #[must_use]
@@ -19,5 +42,452 @@ pub fn blank(group: &Group, case: &Case) -> CaseResult {
         cpu_ms: 0,
         wall_ms: 0,
         peak_memory: None,
+    }
+}
+
+/// The seed of game `k` (0-based) against `opponent` in `game`: the same for every case that plays
+/// them, so identical game sets are identical games.
+#[must_use]
+pub fn game_seed(suite_seed: u64, opponent: &str, game: &str, k: u32) -> u64 {
+    // FNV-1a: stable across Rust versions, unlike `DefaultHasher`.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in opponent.bytes().chain([0]).chain(game.bytes()) {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    Rng::new(suite_seed ^ h).fork(u64::from(k)).next_u64()
+}
+
+/// The submission's games for one submission's play cases, kept so each distinct game is played once.
+pub struct Games<'a> {
+    sandbox: &'a Arc<dyn Sandbox>,
+    suite: &'a Suite,
+    student: &'a str,
+    built: Built,
+    /// Records by what fixes them (game, opponent, args, move limit), in game order.
+    played: HashMap<String, Vec<GameRecord>>,
+    /// Games actually played (not measured again from memory).
+    pub games_played: usize,
+}
+
+/// The submission's colour in game `k` (0-based): first in games 1, 3, 5, ...
+#[must_use]
+pub fn my_side(k: usize) -> usize {
+    k % 2
+}
+
+impl<'a> Games<'a> {
+    #[must_use]
+    pub fn new(
+        sandbox: &'a Arc<dyn Sandbox>,
+        suite: &'a Suite,
+        student: &'a str,
+        built: Built,
+    ) -> Games<'a> {
+        Games {
+            sandbox,
+            suite,
+            student,
+            built,
+            played: HashMap::new(),
+            games_played: 0,
+        }
+    }
+
+    /// Plays (or recalls) the case's games, measures them, and returns the result with the records and
+    /// transcript to save.
+    pub fn run(&mut self, group: &Group, case: &Case, p: &Play) -> (CaseResult, Vec<Artifact>) {
+        let mut result = blank(group, case);
+        let started = Instant::now();
+        let records = match self.records(p) {
+            Ok(r) => r,
+            Err(why) => {
+                result.summary = format!("the grader could not play the games: {why}");
+                return (result, Vec::new());
+            }
+        };
+        result.wall_ms = started.elapsed().as_millis() as u64;
+        let judged = judge(p, &records);
+        result.verdict = judged.verdict;
+        result.credit = judged.credit;
+        result.summary = judged.summary;
+        result.details = judged.details;
+        let mut artifacts: Vec<Artifact> = records
+            .iter()
+            .enumerate()
+            .map(|(k, r)| {
+                let mut json = serde_json::to_string_pretty(r).unwrap_or_default();
+                json.push('\n');
+                Artifact {
+                    path: PathBuf::from("games").join(format!("{}-{}.json", case.name, k + 1)),
+                    bytes: json.into_bytes(),
+                }
+            })
+            .collect();
+        if let Some(name) = &p.transcript {
+            artifacts.push(Artifact {
+                path: PathBuf::from(name),
+                bytes: transcript(&records).into_bytes(),
+            });
+        }
+        (result, artifacts)
+    }
+
+    /// The case's records: the ones already played, then any still missing.
+    fn records(&mut self, p: &Play) -> Result<Vec<GameRecord>, String> {
+        let key = format!(
+            "{}\0{}\0{:?}\0{:?}",
+            p.arena.game,
+            p.opponent.spec(),
+            p.arena.args,
+            p.arena.policy.limit
+        );
+        let have = self.played.get(&key).map_or(0, Vec::len);
+        let want = p.games as usize;
+        if have < want {
+            let fresh = dispatch(
+                &p.arena.game,
+                Runner {
+                    sandbox: self.sandbox.clone(),
+                    config: ArenaConfig::clone(&p.arena),
+                    built: self.built.clone(),
+                    student: self.student.to_string(),
+                    opponent: p.opponent.clone(),
+                    seed: self.suite.seed,
+                    from: have,
+                    to: want,
+                },
+            )
+            .map_err(|e| e.to_string())?;
+            self.games_played += fresh.len();
+            self.played.entry(key.clone()).or_default().extend(fresh);
+        }
+        Ok(self.played[&key][..want].to_vec())
+    }
+}
+
+/// Plays games `from..to` of a case's set once the game's type is known.
+struct Runner {
+    sandbox: Arc<dyn Sandbox>,
+    config: ArenaConfig,
+    built: Built,
+    student: String,
+    opponent: Opponent,
+    seed: u64,
+    from: usize,
+    to: usize,
+}
+
+impl Visitor for Runner {
+    type Out = Vec<GameRecord>;
+
+    fn visit<G: ArenaGame>(self, initial: G, bots: MakeBot<G>) -> Vec<GameRecord>
+    where
+        G::Move: Send + Sync,
+    {
+        let me = Entrant {
+            name: self.student.clone(),
+            kind: Seat::Built(self.built.clone()),
+        };
+        let them = match &self.opponent {
+            Opponent::Bot(spec) => Entrant {
+                name: spec.clone(),
+                kind: Seat::Bot(spec.clone()),
+            },
+            Opponent::Itself => Entrant {
+                name: format!("{} (copy)", self.student),
+                kind: Seat::Built(self.built.clone()),
+            },
+        };
+        let maker = Maker {
+            entrants: vec![me, them],
+            bots,
+            config: self.config.clone(),
+            sandbox: Some(self.sandbox.clone()),
+        };
+        let game = initial.name();
+        (self.from..self.to)
+            .map(|k| {
+                let seed = game_seed(self.seed, self.opponent.spec(), &game, k as u32);
+                let order = if my_side(k) == 0 { [0, 1] } else { [1, 0] };
+                let mut first = maker.seat(order[0], seed);
+                let mut second = maker.seat(order[1], seed.rotate_left(32));
+                let who = Match {
+                    players: [
+                        maker.entrants[order[0]].name.clone(),
+                        maker.entrants[order[1]].name.clone(),
+                    ],
+                    seed,
+                };
+                play(
+                    initial.clone(),
+                    [first.as_mut(), second.as_mut()],
+                    &who,
+                    &self.config.policy,
+                    &mut |_, _| {},
+                )
+            })
+            .collect()
+    }
+}
+
+/// Which seats of a game are the submission.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sides {
+    /// The side the measure is taken from (first in games 1, 3, 5, ...).
+    pub me: usize,
+    /// Self-play: the other side is the submission too, and its faults are the submission's.
+    pub both: bool,
+}
+
+/// How one game counts for a measure, from the submission's side: 1 counts fully, 0 not at all. A new
+/// measure is an arm here (a dialogue fact reads `record.notes`).
+#[must_use]
+pub fn value(measure: Measure, record: &GameRecord, sides: Sides) -> f64 {
+    let me = sides.me;
+    let won = record.winner() == Some(me);
+    let lost = record.winner() == Some(1 - me);
+    match measure {
+        Measure::Legal => f64::from(u8::from(fault(record, sides).is_none())),
+        Measure::Won => f64::from(u8::from(won)),
+        Measure::NotLost => f64::from(u8::from(!lost)),
+        Measure::Score => {
+            if won {
+                1.0
+            } else if lost {
+                0.0
+            } else {
+                0.5
+            }
+        }
+    }
+}
+
+/// What the submission did wrong in a game, if anything: the fault that ended it, else the first
+/// forfeited placement.
+fn fault(record: &GameRecord, sides: Sides) -> Option<String> {
+    let mine = |side: usize| side == sides.me || sides.both;
+    if record.ending == Ending::Fault && record.winner().is_some_and(|w| mine(1 - w)) {
+        return Some(record.reason.clone());
+    }
+    record
+        .moves
+        .iter()
+        .enumerate()
+        .find(|(_, m)| mine(m.side) && m.forfeited.is_some())
+        .map(|(i, m)| {
+            format!(
+                "{} sent {} on move {} (forfeited)",
+                record.colours[m.side],
+                m.forfeited.as_deref().unwrap_or_default(),
+                i + 1
+            )
+        })
+}
+
+struct Judged {
+    verdict: Verdict,
+    credit: f64,
+    summary: String,
+    details: Vec<String>,
+}
+
+/// Measures the records and words the result for a student.
+fn judge(p: &Play, records: &[GameRecord]) -> Judged {
+    let games = records.len().max(1) as f64;
+    let sides = |k: usize| Sides {
+        me: my_side(k),
+        both: p.opponent == Opponent::Itself,
+    };
+    let values: Vec<f64> = records
+        .iter()
+        .enumerate()
+        .map(|(k, r)| value(p.measure, r, sides(k)))
+        .collect();
+    let total: f64 = values.iter().sum();
+    let measured = total / games;
+    // A hair of slack so that 0.8 × 10 games needs 8 wins, not 8.000000001.
+    let credit = match p.at_least {
+        Some(t) => f64::from(u8::from(measured + 1e-9 >= t)),
+        None => measured,
+    };
+    let n = records.len();
+    let against = match &p.opponent {
+        Opponent::Bot(spec) => format!("against `{spec}`"),
+        Opponent::Itself => "against a copy of itself".to_string(),
+    };
+    let (won, drawn) = records
+        .iter()
+        .enumerate()
+        .fold((0, 0), |(w, d), (k, r)| match r.result {
+            GameResult::Win(s) if s == my_side(k) => (w + 1, d),
+            GameResult::Draw { .. } => (w, d + 1),
+            GameResult::Win(_) => (w, d),
+        });
+    let lost = n - won - drawn;
+    let mut summary = match p.measure {
+        Measure::Legal => format!("played legally in {total} of {n} games {against}"),
+        Measure::Won => format!("won {total} of {n} games {against}"),
+        Measure::NotLost => format!("won or drew {total} of {n} games {against}"),
+        Measure::Score => format!(
+            "scored {} of {n} {against} (won {won}, drew {drawn}, lost {lost})",
+            points(total)
+        ),
+    };
+    if let Some(t) = p.at_least {
+        let needed = t * n as f64;
+        let needed = if p.measure == Measure::Score {
+            points((needed * 2.0).ceil() / 2.0)
+        } else {
+            format!("{}", needed.ceil() as u64)
+        };
+        let _ = write!(summary, "; {needed} needed");
+    }
+    let details = records
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| values[*k] < 1.0)
+        .map(|(k, r)| game_line(k, r, p.measure, sides(k)))
+        .collect();
+    Judged {
+        verdict: if credit >= 1.0 {
+            Verdict::Accepted
+        } else {
+            Verdict::WrongAnswer
+        },
+        credit,
+        summary,
+        details,
+    }
+}
+
+/// "game 3, you played o: lost — o sent `5 5`: the cell is taken on move 7".
+fn game_line(k: usize, r: &GameRecord, measure: Measure, sides: Sides) -> String {
+    let me = sides.me;
+    let outcome = match r.winner() {
+        Some(w) if w == me => "won",
+        Some(_) => "lost",
+        None => "drawn",
+    };
+    let mut why = match (measure, fault(r, sides)) {
+        (Measure::Legal, Some(f)) => f,
+        _ => r.reason.clone(),
+    };
+    // A crash is explained by its last words.
+    if let (Ending::Fault, Some(w)) = (r.ending, r.winner()) {
+        let last = r
+            .stderr
+            .get(1 - w)
+            .and_then(Option::as_deref)
+            .and_then(|e| e.lines().rev().find(|l| !l.trim().is_empty()));
+        if let Some(line) = last {
+            let _ = write!(why, " (stderr: {})", crate::judge::show(line.trim()));
+        }
+    }
+    format!(
+        "game {}, you played {}: {outcome} — {why}",
+        k + 1,
+        r.colours[me]
+    )
+}
+
+/// The games as text: every position in the game's notation, one per line, with who moved.
+#[must_use]
+pub fn transcript(records: &[GameRecord]) -> String {
+    let mut out = String::new();
+    for (k, r) in records.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "game {}: {} {} vs {} {} (seed {})",
+            k + 1,
+            r.colours[0],
+            r.players[0],
+            r.colours[1],
+            r.players[1],
+            r.seed
+        );
+        let _ = writeln!(out, "start: {}", r.initial);
+        for m in &r.moves {
+            let note = m
+                .forfeited
+                .as_ref()
+                .map(|w| format!(" (sent {w}; forfeited)"))
+                .unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "{} ({}) plays {}{note}: {}",
+                r.colours[m.side], r.players[m.side], m.applied, m.state
+            );
+        }
+        let _ = writeln!(out, "result: {}\n", r.summary());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::record::MoveRecord;
+
+    fn record(result: GameResult, ending: Ending, forfeit_by: Option<usize>) -> GameRecord {
+        GameRecord {
+            game: "tictactoe".into(),
+            players: ["me".into(), "random".into()],
+            colours: ["x".into(), "o".into()],
+            seed: 1,
+            initial: "---------".into(),
+            moves: vec![MoveRecord {
+                side: forfeit_by.unwrap_or(0),
+                sent: "9".into(),
+                applied: "0".into(),
+                micros: 5,
+                state: "x--------".into(),
+                forfeited: forfeit_by.map(|_| "`9`: off the board".into()),
+            }],
+            final_state: "x--------".into(),
+            result,
+            ending,
+            reason: "o crashed (exit status 1) on move 2".into(),
+            facts: Vec::new(),
+            notes: Vec::new(),
+            stderr: Vec::new(),
+        }
+    }
+
+    const X: Sides = Sides { me: 0, both: false };
+    const O: Sides = Sides { me: 1, both: false };
+
+    #[test]
+    fn values_follow_the_side() {
+        let x_wins = record(GameResult::Win(0), Ending::Rules, None);
+        assert_eq!(value(Measure::Won, &x_wins, X), 1.0);
+        assert_eq!(value(Measure::Won, &x_wins, O), 0.0);
+        assert_eq!(value(Measure::NotLost, &x_wins, O), 0.0);
+        let draw = record(GameResult::Draw { edge: None }, Ending::Rules, None);
+        assert_eq!(value(Measure::Score, &draw, O), 0.5);
+        assert_eq!(value(Measure::NotLost, &draw, O), 1.0);
+        // o's crash is o's fault, not x's.
+        let crash = record(GameResult::Win(0), Ending::Fault, None);
+        assert_eq!(value(Measure::Legal, &crash, O), 0.0);
+        assert_eq!(value(Measure::Legal, &crash, X), 1.0);
+        // A forfeited placement spoils the game for "legal" even without a loss.
+        let forfeit = record(GameResult::Win(0), Ending::Rules, Some(0));
+        assert_eq!(value(Measure::Legal, &forfeit, X), 0.0);
+        assert_eq!(value(Measure::Won, &forfeit, X), 1.0);
+        // In self-play either copy's fault is the submission's.
+        let both = Sides { me: 0, both: true };
+        assert_eq!(value(Measure::Legal, &crash, both), 0.0);
+        let o_forfeits = record(GameResult::Win(0), Ending::Rules, Some(1));
+        assert_eq!(value(Measure::Legal, &o_forfeits, X), 1.0);
+        assert_eq!(value(Measure::Legal, &o_forfeits, both), 0.0);
+    }
+
+    #[test]
+    fn seeds_ignore_the_case_and_differ_by_game_index() {
+        let a = game_seed(7, "random", "tictactoe", 0);
+        assert_eq!(a, game_seed(7, "random", "tictactoe", 0));
+        assert_ne!(a, game_seed(7, "random", "tictactoe", 1));
+        assert_ne!(a, game_seed(7, "perfect", "tictactoe", 0));
+        assert_ne!(a, game_seed(8, "random", "tictactoe", 0));
     }
 }

@@ -1,33 +1,32 @@
 //! Position cases: the built program is asked for one move at a given state through the suite's
 //! protocol, and the move is judged with the game's rules (`legal`, `win`, `block`, `pass`).
 
-use std::ffi::OsString;
 use std::path::Path;
 use std::sync::Arc;
 
-use super::case::Program;
 use crate::arena::config::Protocol;
 use crate::arena::game::ArenaGame;
 use crate::arena::permove::PerMoveSeat;
 use crate::arena::persistent::PersistentSeat;
 use crate::arena::registry::{dispatch, MakeBot, Visitor};
 use crate::arena::seat::Seat;
+use crate::build::Built;
 use crate::judge::Verdict;
 use crate::position::ask::{ask, Asked, FileCheck};
 use crate::position::read;
 use crate::report::result::CaseResult;
-use crate::sandbox::{Lent, Sandbox, Spec, Stdin};
+use crate::sandbox::{Sandbox, Spec, Stdin};
 use crate::suite::{Case, Group, Position, Suite};
 
 /// Runs and judges one position case. `scratch` is a fresh folder the case may use: the program runs
 /// in `scratch/work`, where it writes its files.
 pub fn run_position(
-    sandbox: &dyn Sandbox,
+    sandbox: &Arc<dyn Sandbox>,
     suite: &Suite,
     group: &Group,
     case: &Case,
     position: &Position,
-    program: &Program,
+    built: &Built,
     scratch: &Path,
 ) -> CaseResult {
     let mut result = super::play::blank(group, case);
@@ -36,25 +35,9 @@ pub fn run_position(
         result.summary = format!("the grader could not make a work folder: {e}");
         return result;
     }
-    let Some((name, rest)) = program.command.split_first() else {
-        result.summary = "the grader has no command to run this program".to_string();
-        return result;
-    };
-    let mut limits = case.limits.clone();
-    limits.address_space = program.address_space.then_some(limits.memory);
-    let spec = Spec {
-        program: OsString::from(name),
-        args: rest
-            .iter()
-            .chain(position.arena.args.iter().flatten())
-            .map(OsString::from)
-            .collect(),
-        workdir: work.clone(),
-        env: Vec::new(),
-        stdin: Stdin::Null,
-        limits,
-        read_only: vec![program.dir.clone()],
-    };
+    let limits = case.limits.clone();
+    let args: Vec<String> = position.arena.args.iter().flatten().cloned().collect();
+    let spec = built.spec(&args, &work, Stdin::Null, &limits);
     let asking = Asking {
         sandbox,
         position,
@@ -77,7 +60,7 @@ pub fn run_position(
 }
 
 struct Asking<'a> {
-    sandbox: &'a dyn Sandbox,
+    sandbox: &'a Arc<dyn Sandbox>,
     position: &'a Position,
     spec: Spec,
     seed: u64,
@@ -100,7 +83,7 @@ impl Visitor for Asking<'_> {
                 .ok_or_else(|| format!("unknown file check `{word}` for `{name}`"))?;
             files.push((name.clone(), check));
         }
-        let lent = Arc::new(Lent(self.sandbox));
+        let lent = self.sandbox.clone();
         let mut seat: Box<dyn Seat<G> + '_> = match &p.arena.protocol {
             Protocol::PerMove => Box::new(PerMoveSeat::new(lent, self.spec)),
             Protocol::Persistent { startup } => {

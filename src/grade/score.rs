@@ -1,7 +1,7 @@
 //! The rubric: case credits → group points → a submission's score.
 
 use crate::report::result::{CaseResult, GroupScore};
-use crate::suite::{CreditRule, Group};
+use crate::suite::{CreditRule, Group, Manual};
 
 /// Scores the groups that have at least one case in `cases` (so `check`, which runs only public cases,
 /// scores only what it ran).
@@ -17,6 +17,8 @@ pub fn score(groups: &[Group], cases: &[CaseResult]) -> (Vec<GroupScore>, f64, f
             CreditRule::Proportional => {
                 ran.iter().map(|c| c.credit.clamp(0.0, 1.0)).sum::<f64>() / ran.len() as f64
             }
+            // Groups never carry it; a manual column has no cases to score.
+            CreditRule::Manual => 0.0,
             CreditRule::AllOrNothing => {
                 if passed == ran.len() {
                     1.0
@@ -29,13 +31,29 @@ pub fn score(groups: &[Group], cases: &[CaseResult]) -> (Vec<GroupScore>, f64, f
             name: group.name.clone(),
             credit_rule: group.credit,
             // Rounded to hundredths so totals add up the same way in every report.
-            points: (group.points * fraction * 100.0).round() / 100.0,
+            points: Some((group.points * fraction * 100.0).round() / 100.0),
             max: group.points,
             passed,
             cases: ran.len(),
         });
     }
-    let total = out.iter().map(|g| g.points).sum::<f64>();
+    let total = out.iter().filter_map(|g| g.points).sum::<f64>();
     let max = out.iter().map(|g| g.max).sum::<f64>();
     ((out), (total * 100.0).round() / 100.0, max)
+}
+
+/// The `[[manual]]` columns as result groups: points null (the instructor fills them in), outside the
+/// score and its maximum.
+pub fn manual_columns(manual: &[Manual]) -> Vec<GroupScore> {
+    manual
+        .iter()
+        .map(|m| GroupScore {
+            name: m.name.clone(),
+            credit_rule: CreditRule::Manual,
+            points: None,
+            max: m.points,
+            passed: 0,
+            cases: 0,
+        })
+        .collect()
 }

@@ -211,7 +211,7 @@ fn grade_suite(text: &str, program: &'static str) -> crate::report::result::Subm
     let suite = Suite::load(&suite_dir, &Config::load(None).unwrap(), Arc::new(Rev)).unwrap();
     let scratch = dir.path().join("scratch");
     grade_submission(
-        &Scripted,
+        &(Arc::new(Scripted) as Arc<dyn Sandbox>),
         &FakeBuild(program),
         &suite,
         program,
@@ -279,7 +279,7 @@ fn a_missing_file_and_an_unwanted_file_are_both_wrong() {
         r.cases[2].summary
     );
     // All-or-nothing group: one failure loses it; proportional group keeps what passed.
-    assert_eq!(r.groups[1].points, 0.0);
+    assert_eq!(r.groups[1].points, Some(0.0));
     assert!(
         r.cases[0]
             .summary

@@ -1,6 +1,7 @@
 //! Connects grading to the sandbox and build modules: picks the sandbox tier and builds submissions.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use crate::build::{build, build_extra, detect_matches, BuildOutcome, Built, ExtraOutcome, Recipe};
 use crate::exit::CliError;
@@ -12,7 +13,7 @@ use super::pipeline::{Extra, Prepare, Prepared};
 
 /// The sandbox and builder a grading command uses.
 pub struct Environment {
-    pub sandbox: Box<dyn Sandbox>,
+    pub sandbox: Arc<dyn Sandbox>,
     pub prepare: Box<dyn Prepare>,
 }
 
@@ -32,7 +33,7 @@ pub fn environment(tier: Tier, allow_degrade: bool) -> Result<Environment, CliEr
         eprintln!("notice: {}", selected.notice());
     }
     Ok(Environment {
-        sandbox: selected.sandbox,
+        sandbox: Arc::from(selected.sandbox),
         prepare: Box::new(Builder),
     })
 }

@@ -197,6 +197,7 @@ fn fault_result(fault: &Reply, policy: &Policy, took: Duration) -> Asked {
             Verdict::WrongAnswer,
             "your program printed bytes that are not UTF-8 text".to_string(),
         ),
+        Reply::Fault(why) => (Verdict::WrongAnswer, format!("your program {why}")),
         Reply::Broken(why) => (
             Verdict::InternalError,
             format!("the grader could not ask your program: {why}"),

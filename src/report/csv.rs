@@ -1,13 +1,14 @@
 //! grades.csv: one row per student, one column per group (blank where the group was not attempted),
-//! then the total.
+//! the `[[manual]]` columns (blank, for the instructor), then the total (which leaves the manual
+//! columns out).
 
 use super::points;
 use super::result::SubmissionResult;
 
 /// The gradebook for one suite. `groups` fixes the column order; rows are sorted by student.
-pub fn gradebook(groups: &[String], results: &[SubmissionResult]) -> String {
+pub fn gradebook(groups: &[String], manual: &[String], results: &[SubmissionResult]) -> String {
     let mut out = String::from("student");
-    for g in groups {
+    for g in groups.iter().chain(manual) {
         out.push(',');
         out.push_str(&field(g));
     }
@@ -18,12 +19,15 @@ pub fn gradebook(groups: &[String], results: &[SubmissionResult]) -> String {
         out.push_str(&field(&r.student));
         for g in groups {
             out.push(',');
-            if let Some(score) = r.groups.iter().find(|s| &s.name == g) {
-                out.push_str(&points(score.points));
-            } else if !r.not_attempted.iter().any(|n| &n.group == g) {
+            match r.groups.iter().find(|s| &s.name == g) {
+                Some(score) => out.push_str(&points(score.points.unwrap_or(0.0))),
                 // Not attempted (no program for the group) stays blank: it is not a zero.
-                out.push('0');
+                None if r.not_attempted.iter().any(|n| &n.group == g) => {}
+                None => out.push('0'),
             }
+        }
+        for _ in manual {
+            out.push(',');
         }
         out.push(',');
         out.push_str(&points(r.score));
@@ -62,7 +66,7 @@ mod tests {
             groups: vec![GroupScore {
                 name: "plain".into(),
                 credit_rule: CreditRule::Proportional,
-                points: plain,
+                points: Some(plain),
                 max: 5.0,
                 passed: 0,
                 cases: 1,
@@ -77,6 +81,7 @@ mod tests {
     fn one_row_per_student_sorted_with_quoting() {
         let csv = gradebook(
             &["plain".into(), "prune".into()],
+            &[],
             &[result("zoe", 5.0), result("li, \"al\"", 2.5)],
         );
         assert_eq!(

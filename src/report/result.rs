@@ -70,7 +70,8 @@ pub struct CaseResult {
 pub struct GroupScore {
     pub name: String,
     pub credit_rule: CreditRule,
-    pub points: f64,
+    /// Null for a `[[manual]]` column (`credit-rule = "manual"`), which the total leaves out.
+    pub points: Option<f64>,
     pub max: f64,
     pub passed: usize,
     pub cases: usize,

@@ -10,6 +10,7 @@ pub fn class_table(
     title: &str,
     groups: &[String],
     max: &[f64],
+    manual: &[(String, f64)],
     results: &[SubmissionResult],
 ) -> String {
     let mut header: Vec<String> = vec!["student".into()];
@@ -18,6 +19,11 @@ pub fn class_table(
             .iter()
             .zip(max)
             .map(|(g, m)| format!("{g} /{}", points(*m))),
+    );
+    header.extend(
+        manual
+            .iter()
+            .map(|(m, p)| format!("{m} /{} (manual)", points(*p))),
     );
     header.push(format!("total /{}", points(max.iter().sum())));
     header.push("verdicts".into());
@@ -31,9 +37,10 @@ pub fn class_table(
                 r.groups
                     .iter()
                     .find(|s| &s.name == g)
-                    .map_or("-".into(), |s| points(s.points)),
+                    .map_or("-".into(), |s| s.points.map_or("-".into(), points)),
             );
         }
+        row.extend(manual.iter().map(|_| String::new()));
         row.push(points(r.score));
         row.push(verdict_counts(r));
         rows.push(row);

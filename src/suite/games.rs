@@ -244,6 +244,40 @@ impl Loader<'_> {
         Ok(Arc::new(config))
     }
 
+    /// Play cases save `games/<case>-<k>.json` and their transcript beside result.json: names must not
+    /// collide across groups.
+    pub(super) fn distinct_outputs(
+        &self,
+        earlier: &[super::Group],
+        group: &super::Group,
+        at: Range<usize>,
+    ) -> Result<(), SuiteError> {
+        let plays = |g: &super::Group| -> Vec<(String, Option<String>)> {
+            g.cases
+                .iter()
+                .filter_map(|c| match &c.kind {
+                    super::Kind::Play(p) => Some((c.name.clone(), p.transcript.clone())),
+                    _ => None,
+                })
+                .collect()
+        };
+        let before: Vec<(String, Option<String>)> = earlier.iter().flat_map(plays).collect();
+        let mine = plays(group);
+        for (i, (case, transcript)) in mine.iter().enumerate() {
+            if before.iter().any(|(c, _)| c == case) {
+                return self.err(at, format!("play case `{case}` appears in two groups\nhint: its game records are saved as `games/{case}-K.json`; give the cases different names"));
+            }
+            let clash = before
+                .iter()
+                .chain(&mine[..i])
+                .any(|(_, t)| t.is_some() && t == transcript);
+            if let (true, Some(t)) = (clash, transcript) {
+                return self.err(at, format!("two play cases write the transcript `{t}`\nhint: give each its own file name"));
+            }
+        }
+        Ok(())
+    }
+
     pub(super) fn play(
         &self,
         case: &str,
@@ -415,5 +449,68 @@ impl Loader<'_> {
             return self.err(p.state.span(), format!("case `{case}`: {why}"));
         }
         Ok(position)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use crate::config::Config;
+    use crate::suite::{oracle, Kind, Opponent, Suite};
+
+    fn load(toml: &str) -> Suite {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("suite.toml"), toml).unwrap();
+        Suite::load(dir.path(), &Config::load(None).unwrap(), oracle::builtin())
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn a_case_overrides_game_args_and_move_limit() {
+        let suite = load(
+            r#"title = "t"
+seed = 1
+[arena]
+game = "oska"
+protocol = "per-move"
+args = ["{state}", "2"]
+move-limit = "2s"
+[entries]
+default = "ai"
+students = { bob = "Bob" }
+[[groups]]
+name = "g"
+points = 1
+[[groups.cases]]
+name = "plain"
+play = { opponent = "random", games = 1, measure = "legal" }
+[[groups.cases]]
+name = "bigger"
+play = { opponent = "self", games = 2, measure = "score", game = "oska:5", args = ["{state}", "4"], move-limit = "none" }
+"#,
+        );
+        let plays: Vec<_> = suite
+            .cases()
+            .map(|(_, c)| match &c.kind {
+                Kind::Play(p) => p,
+                _ => panic!("not a play case"),
+            })
+            .collect();
+        assert_eq!(plays[0].arena.game, "oska");
+        assert_eq!(plays[0].arena.policy.limit, Some(Duration::from_secs(2)));
+        assert_eq!(plays[0].opponent, Opponent::Bot("random".into()));
+        assert_eq!(plays[1].arena.game, "oska:5");
+        assert_eq!(plays[1].arena.policy.limit, None);
+        assert_eq!(
+            plays[1].arena.args.as_deref(),
+            Some(&["{state}".to_string(), "4".to_string()][..])
+        );
+        assert_eq!(plays[1].opponent, Opponent::Itself);
+        // The suite's own table is untouched by the case's overrides.
+        assert_eq!(suite.arena.as_ref().unwrap().game, "oska");
+        assert_eq!(suite.entries.for_student("bob"), "Bob");
+        assert_eq!(suite.entries.for_student("alice"), "ai");
+        assert_eq!(crate::suite::Entries::default().for_student("bob"), "");
     }
 }

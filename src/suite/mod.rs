@@ -92,6 +92,8 @@ pub enum CreditRule {
     Proportional,
     /// Full points only when every case has full credit.
     AllOrNothing,
+    /// A `[[manual]]` column: the instructor's points, never computed (results show them as null).
+    Manual,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -409,6 +411,7 @@ impl Loader<'_> {
                     format!("group `{}` is declared twice", group.name),
                 );
             }
+            self.distinct_outputs(&groups, &group, name_span)?;
             groups.push(group);
         }
         Ok(Suite {

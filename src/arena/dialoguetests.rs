@@ -1,0 +1,223 @@
+//! The dialogue seat's checks against real `/bin/sh` programs playing tic-tac-toe in rows and columns:
+//! the move order after the opening, invalid inputs typed at prompts (asked again, accepted, crashed),
+//! and the end-of-game message checked against the real result.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use reference::games::tictactoe::TicTacToe;
+use regex::Regex;
+
+use crate::sandbox::{Spec, Stdin};
+
+use super::dialogue::{DialogueSeat, Probe, Script, Step};
+use super::record::{Fact, GameRecord, GameResult, ProbeOutcome};
+use super::referee::{play, Match, Policy};
+use super::seat::{Reply, ScriptSeat, Seat};
+
+fn basic() -> Arc<dyn crate::sandbox::Sandbox> {
+    Arc::from(crate::sandbox::select(crate::sandbox::Tier::Basic).expect("the basic sandbox"))
+}
+
+fn script(probes: Vec<Probe>) -> Script {
+    Script {
+        opening: vec![Step {
+            expect: Regex::new(r"(?i)X or O\?").unwrap(),
+            send: "{OPPONENT-SIDE}".into(),
+        }],
+        prompt: Regex::new(r"(?i)your move: \z").unwrap(),
+        send: "{row} {col}".into(),
+        reply: Regex::new(r"(?i)\bI play (?P<row>[1-3]) (?P<col>[1-3])").unwrap(),
+        end: Some(
+            Regex::new(r"(?i)\b(?P<x>x) wins|\b(?P<o>o) wins|(?P<me>I) win|(?P<draw>draw)")
+                .unwrap(),
+        ),
+        expect_timeout: Duration::from_millis(800),
+        probes,
+    }
+}
+
+fn probe(at: u32, send: &str, about: &str) -> Probe {
+    Probe {
+        at,
+        send: send.into(),
+        about: about.into(),
+    }
+}
+
+/// A program that takes the top row (`1 1`, `1 2`, `1 3`) whatever its opponent does, as x. `on_bad`
+/// runs for an input that is not `2 1`, `2 2` or `3 3` (the moves the opponent script makes);
+/// `announce` is its last line.
+fn program(dir: &std::path::Path, on_bad: &str, announce: &str, order_wrong: bool) -> Spec {
+    let first = if order_wrong {
+        "printf 'Your move: '; read m || exit 0\n"
+    } else {
+        ""
+    };
+    let text = format!(
+        "printf 'Welcome. X or O? '\nread mark || exit 0\n{first}\
+         for cell in '1 1' '1 2' '1 3'; do\n\
+           echo \"I play $cell\"\n\
+           if [ \"$cell\" = '1 3' ]; then echo '{announce}'; exit 0; fi\n\
+           while true; do\n\
+             printf 'Your move: '; read m || exit 0\n\
+             case \"$m\" in\n\
+               '2 1'|'2 2'|'3 3') break ;;\n\
+               *) {on_bad} ;;\n\
+             esac\n\
+           done\n\
+         done\n"
+    );
+    let path = dir.join(format!("p{}.sh", text.len()));
+    std::fs::write(&path, text).unwrap();
+    Spec {
+        program: "/bin/sh".into(),
+        args: vec![path.into()],
+        workdir: dir.to_path_buf(),
+        env: Vec::new(),
+        stdin: Stdin::Piped,
+        limits: crate::sandbox::Limits {
+            cpu: Duration::from_secs(30),
+            wall: Duration::from_secs(30),
+            memory: 1 << 30,
+            output: 1 << 20,
+            file_size: 1 << 20,
+            processes: 64,
+            open_files: 64,
+            stack: 8 << 20,
+            address_space: None,
+        },
+        read_only: Vec::new(),
+    }
+}
+
+/// Plays the program as x against a script that answers cells 3 and 4 (`2 1`, `2 2`).
+fn game(spec: Spec, probes: Vec<Probe>) -> GameRecord {
+    let mut prog = DialogueSeat::new(basic(), spec, script(probes));
+    let mut other = ScriptSeat::new(vec![Reply::Line("3".into()), Reply::Line("4".into())]);
+    let policy = Policy {
+        limit: Some(Duration::from_secs(5)),
+        ..Policy::default()
+    };
+    let who = Match {
+        players: ["program".into(), "script".into()],
+        seed: 1,
+    };
+    play(
+        TicTacToe::new(),
+        [&mut prog as &mut dyn Seat<TicTacToe>, &mut other],
+        &who,
+        &policy,
+        &mut |_, _| {},
+    )
+}
+
+fn probes_of(r: &GameRecord) -> Vec<(String, ProbeOutcome)> {
+    r.facts
+        .iter()
+        .filter_map(|f| match f {
+            Fact::Probe { sent, outcome, .. } => Some((sent.clone(), *outcome)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_careful_program_asks_again_and_names_the_winner() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = program(dir.path(), "echo 'Invalid.'", "X wins!", false);
+    let r = game(
+        spec,
+        vec![
+            probe(1, "{taken}", "an occupied cell"),
+            probe(1, "hello", "not a move"),
+            probe(2, "4 1", "off the board"),
+        ],
+    );
+    assert_eq!(r.result, GameResult::Win(0), "{}", r.reason);
+    assert_eq!(r.moves[0].sent, "0");
+    assert_eq!(
+        probes_of(&r),
+        vec![
+            ("1 1".to_string(), ProbeOutcome::Rejected),
+            ("hello".to_string(), ProbeOutcome::Rejected),
+            ("4 1".to_string(), ProbeOutcome::Rejected),
+        ]
+    );
+    assert!(r.facts.iter().any(|f| matches!(
+        f,
+        Fact::Opening {
+            ok: true,
+            side: 0,
+            ..
+        }
+    )));
+    assert!(
+        r.facts.iter().any(|f| matches!(
+            f,
+            Fact::End {
+                right: true,
+                claim: Some(GameResult::Win(0)),
+                ..
+            }
+        )),
+        "{:?}",
+        r.facts
+    );
+}
+
+#[test]
+fn accepting_or_crashing_on_an_invalid_input_loses_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    // Takes anything as a move: the probe sees its next move instead of the prompt.
+    let spec = program(dir.path(), "break", "X wins!", false);
+    let r = game(spec, vec![probe(1, "hello", "not a move")]);
+    assert_eq!(r.result, GameResult::Win(1));
+    assert_eq!(
+        probes_of(&r),
+        vec![("hello".to_string(), ProbeOutcome::Accepted)]
+    );
+    assert!(
+        r.reason.contains("accepted `hello` (not a move)"),
+        "{}",
+        r.reason
+    );
+
+    let spec = program(dir.path(), "exit 3", "X wins!", false);
+    let r = game(spec, vec![probe(1, "{taken}", "an occupied cell")]);
+    assert_eq!(r.result, GameResult::Win(1));
+    assert_eq!(
+        probes_of(&r),
+        vec![("1 1".to_string(), ProbeOutcome::Fault)]
+    );
+    assert!(r.reason.contains("crashed (exit status 3)"), "{}", r.reason);
+    assert!(r.reason.contains("after `1 1`"), "{}", r.reason);
+}
+
+#[test]
+fn a_wrong_winner_and_a_wrong_move_order_are_recorded() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = program(dir.path(), "echo 'Invalid.'", "O wins!", false);
+    let r = game(spec, Vec::new());
+    assert_eq!(r.result, GameResult::Win(0));
+    let end = r.facts.iter().find_map(|f| match f {
+        Fact::End { right, detail, .. } => Some((*right, detail.clone())),
+        _ => None,
+    });
+    let (right, detail) = end.expect("an end fact");
+    assert!(!right);
+    assert!(
+        detail.contains("says o wins but the game ended in x wins"),
+        "{detail}"
+    );
+
+    // Asks for a move although it has x: the first turn is a fault and the opening is not ok.
+    let spec = program(dir.path(), "echo 'Invalid.'", "X wins!", true);
+    let r = game(spec, Vec::new());
+    assert_eq!(r.result, GameResult::Win(1));
+    assert!(r.reason.contains("moves first"), "{}", r.reason);
+    assert!(r
+        .facts
+        .iter()
+        .any(|f| matches!(f, Fact::Opening { ok: false, .. })));
+}

@@ -1,0 +1,180 @@
+//! Entrants from a suite's recipes: `grader play SUITE A B` and `grader tournament SUITE FOLDERS...`
+//! build each submission folder once with the suite's `[[languages]]` (globbed `detect`, `support` files
+//! copied in, `{entry}` from `[entries]`) before any game starts. A folder that does not build becomes an
+//! entrant that loses every game by fault, with the reason in each record.
+
+use std::path::Path;
+
+use anyhow::Context as _;
+
+use crate::build::{BuildOutcome, Recipe};
+use crate::sandbox::Sandbox;
+use crate::suite::Suite;
+
+use super::players::Kind;
+
+/// Replaced in a recipe's commands by the name the student's adapter loads.
+pub use crate::grade::wire::ENTRY;
+
+/// The suite in `dir`, loaded and checked; `None` when `dir` is not a suite folder or has no
+/// `[[languages]]` (its players are then run as plain folders).
+///
+/// # Errors
+/// A suite that does not load, with its located error.
+pub fn load(dir: &Path) -> anyhow::Result<Option<Suite>> {
+    if !dir.join(crate::suite::SUITE_FILE).is_file() {
+        return Ok(None);
+    }
+    let config = crate::suite::validate::load_config(None).map_err(|e| e.error)?;
+    let suite = Suite::load(dir, &config, crate::suite::oracle::builtin())?;
+    Ok((!suite.languages.is_empty()).then_some(suite))
+}
+
+/// The suite's recipes for one student: `{entry}` filled in, support files as absolute paths.
+#[must_use]
+pub fn recipes(suite: &Suite, student: &str) -> Vec<Recipe> {
+    let entry = suite.entries.for_student(student);
+    let fill = |argv: &[String]| -> Vec<String> {
+        argv.iter().map(|a| a.replace(ENTRY, &entry)).collect()
+    };
+    suite
+        .languages
+        .iter()
+        .map(|l| Recipe {
+            language: l.name.clone(),
+            detect: l.detect.clone(),
+            build: l.build.iter().map(|b| fill(b)).collect(),
+            run: fill(&l.run),
+            address_space: l.address_space,
+            support: l.support.iter().map(|f| suite.dir.join(f)).collect(),
+        })
+        .collect()
+}
+
+/// Builds `folder` in `scratch` (an empty folder of its own) and returns how the entrant plays.
+///
+/// # Errors
+/// Only the grader's own failures (a missing tool, an unwritable scratch folder, the sandbox); a
+/// submission that does not build is a `Kind::Failed`.
+pub fn build(
+    suite: &Suite,
+    folder: &Path,
+    student: &str,
+    scratch: &Path,
+    sandbox: &dyn Sandbox,
+) -> anyhow::Result<Kind> {
+    let out = crate::build::build(
+        sandbox,
+        &recipes(suite, student),
+        folder,
+        scratch,
+        &suite.build_limits,
+    )?;
+    Ok(match out {
+        BuildOutcome::Built(built) => Kind::Built(built),
+        BuildOutcome::CompileError { language, log, .. } => Kind::Failed(format!(
+            "its {language} build failed{}",
+            build_summary(&log)
+        )),
+        BuildOutcome::NoLanguage { looked_for } => {
+            let looked: Vec<String> = looked_for
+                .iter()
+                .map(|(language, files)| format!("{language} ({})", files.join(" + ")))
+                .collect();
+            Kind::Failed(format!(
+                "no language of the suite matches its files (looked for {})",
+                looked.join("; ")
+            ))
+        }
+    })
+}
+
+/// ` (why): first error line` from a trimmed build log, for a one-line reason.
+fn build_summary(log: &str) -> String {
+    let why = log
+        .lines()
+        .rev()
+        .find_map(|l| l.trim().strip_prefix("build failed: "))
+        .map(|w| format!(" ({w})"))
+        .unwrap_or_default();
+    let first = log
+        .lines()
+        .find(|l| l.to_lowercase().contains("error") && !l.starts_with("build failed"))
+        .map(|l| format!(": {}", l.trim()))
+        .unwrap_or_default();
+    format!("{why}{first}")
+}
+
+/// Entrants for `play` and `tournament`: with a suite that has recipes, folders are built (in a
+/// temporary folder that lives as long as the returned guard); otherwise as [`resolve`].
+///
+/// # Errors
+/// A bad bot spec, a folder without a player (no suite), or a build the grader itself could not run.
+pub fn entrants<G: super::game::ArenaGame>(
+    game_arg: &str,
+    words: &[String],
+    config: &super::config::ArenaConfig,
+    bots: super::registry::MakeBot<G>,
+) -> anyhow::Result<(Vec<super::players::Entrant>, Option<Built>)> {
+    let Some(suite) = load(Path::new(game_arg))? else {
+        return Ok((super::players::resolve(words, config, bots)?, None));
+    };
+    let scratch = tempfile::Builder::new()
+        .prefix("grader-event-")
+        .tempdir()
+        .context("cannot create a folder for the builds")?;
+    let sandbox = super::play::sandbox()
+        .ok_or_else(|| anyhow::anyhow!("no sandbox is available to build submissions"))?;
+    let mut k = 0;
+    let mut failed = Vec::new();
+    let list = super::players::resolve_with(words, bots, &mut |path, name| {
+        k += 1;
+        let kind = build(
+            &suite,
+            path,
+            name,
+            &scratch.path().join(k.to_string()),
+            sandbox.as_ref(),
+        )
+        .map_err(|source| super::players::PlayerError::Build {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        if let Kind::Failed(why) = &kind {
+            failed.push(format!("`{name}` cannot play: {why}"));
+        }
+        Ok(kind)
+    })?;
+    for line in failed {
+        eprintln!("note: {line}; it loses every game by fault");
+    }
+    Ok((
+        list,
+        Some(Built {
+            suite: suite.name.clone(),
+            _scratch: scratch,
+        }),
+    ))
+}
+
+/// Keeps the builds of a suite event alive; knows the suite's name for its results folder.
+pub struct Built {
+    pub suite: String,
+    _scratch: tempfile::TempDir,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_build_is_summed_up_in_one_line() {
+        let log = "$ make player\ncc -o player player.c\nplayer.c:1:25: error: 'missing' undeclared\n\
+                   make: *** [Makefile:2: player] Error 1\nbuild failed: the compiler exited with status 2\n";
+        assert_eq!(
+            build_summary(log),
+            " (the compiler exited with status 2): player.c:1:25: error: 'missing' undeclared"
+        );
+        assert_eq!(build_summary("nothing useful"), "");
+    }
+}

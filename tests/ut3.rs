@@ -1,0 +1,261 @@
+//! The UT3 suite (seed 002) end to end: the Python adapter running classes written to the handout's
+//! interface, each flawed example losing with its reason, and the suite's tournament with marks.
+
+use std::path::{Path, PathBuf};
+
+use crate::util::{grader, read, repo, scratch};
+
+fn suite() -> PathBuf {
+    repo().join("suites/iiit-2015-ut3")
+}
+
+fn example(name: &str) -> String {
+    repo()
+        .join("examples/submissions/iiit-2015-ut3")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// `grader play SUITE A random --games 2 --seed 1` (A moves first in game 1): stdout, one line a game.
+#[track_caller]
+fn play_random(a: &str, extra: &[&str]) -> Vec<String> {
+    let out = grader()
+        .arg("play")
+        .arg(suite())
+        .args([a, "random", "--games", "2", "--seed", "1"])
+        .args(extra)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with("game "))
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn good_classes_play_whole_games_and_win() {
+    for (name, won) in [("decent", 2), ("c-greedy", 2), ("random-handout", 1)] {
+        let lines = play_random(&example(name), &[]);
+        assert_eq!(lines.len(), 3, "{name}: {lines:?}");
+        assert!(
+            lines[..2].iter().all(|l| l.contains("by the rules")),
+            "{name} must finish both games by the rules: {lines:?}"
+        );
+        assert!(
+            lines[2].starts_with(&format!("{name}: {won} won")),
+            "{name}: {lines:?}"
+        );
+    }
+}
+
+#[test]
+fn each_flaw_loses_the_game_with_its_reason() {
+    let cases: [(&str, [&str; 2]); 6] = [
+        (
+            "malformed",
+            [
+                "x sent `list [0, 3]`: expected `(row, col)`",
+                "o sent `list [4, 2]`",
+            ],
+        ),
+        (
+            "illegal",
+            [
+                "x sent `(0, 1)`: block 0 is not allowed",
+                "o sent `(0, 1)`: block 0 is not allowed",
+            ],
+        ),
+        (
+            "modifies-board",
+            [
+                "x sent `changed current_board_game[0][3]`",
+                "o sent `changed current_board_game[4][2]`",
+            ],
+        ),
+        (
+            "crashes-turn-5",
+            [
+                "x crashed (exit status 1) on move 9",
+                "o crashed (exit status 1) on move 10",
+            ],
+        ),
+        (
+            "stale-state",
+            [
+                "x sent `(3, 2)`: cell `(3, 2)` is taken on move 23",
+                "o sent `(3, 6)`: cell `(3, 6)` is taken on move 6",
+            ],
+        ),
+        (
+            // As x it sleeps 7 s on its third move; as o it plays in time (a draw on the tie-break).
+            "sleeps",
+            [
+                "x timed out after",
+                "x (random) draws with o (sleeps): drawn by the rules, tie-break to x",
+            ],
+        ),
+    ];
+    for (name, reasons) in cases {
+        // The sleeper is held to 1 s so the test does not wait out the handout's 6 s.
+        let extra: &[&str] = if name == "sleeps" {
+            &["--move-limit", "1s"]
+        } else {
+            &[]
+        };
+        let lines = play_random(&example(name), extra);
+        for (line, want) in lines.iter().zip(reasons) {
+            assert!(line.contains(want), "{name}: `{line}` lacks `{want}`");
+        }
+        assert!(
+            lines[2].starts_with(&format!("{name}: 0 won")),
+            "{name}: {lines:?}"
+        );
+    }
+}
+
+/// The applied moves of every game record in `dir`, in file order.
+fn moves(dir: &Path) -> Vec<Vec<String>> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .map(|f| {
+            let r: serde_json::Value = serde_json::from_str(&read(f)).unwrap();
+            r["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m["applied"].as_str().unwrap_or_default().to_string())
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn prints_on_stdout_change_nothing_and_the_adapter_is_deterministic() {
+    // `prints-stdout` is `random-handout` printing the board, its move and more from inside `move`:
+    // with the same seed it must play exactly the same games.
+    let dir = scratch();
+    let (quiet, noisy) = (dir.path().join("quiet"), dir.path().join("noisy"));
+    for (name, records) in [("random-handout", &quiet), ("prints-stdout", &noisy)] {
+        play_random(&example(name), &["--records", records.to_str().unwrap()]);
+    }
+    let (a, b) = (moves(&quiet), moves(&noisy));
+    assert_eq!(a.len(), 2);
+    assert!(a.iter().all(|g| g.len() > 20), "whole games: {a:?}");
+    assert_eq!(a, b, "the prints changed the games");
+    let record = read(&noisy.join("game-0001.json"));
+    assert!(record.contains("I play"), "the prints went to stderr");
+}
+
+/// A submission folder holding one Python file.
+fn python_folder(root: &Path, name: &str, text: &str) -> String {
+    let dir = root.join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("agent.py"), text).unwrap();
+    dir.to_string_lossy().into_owned()
+}
+
+#[test]
+fn the_adapter_says_what_to_fix_when_it_cannot_find_the_class() {
+    let dir = scratch();
+    let two = "class A:\n    def move(self, b, s, m, f):\n        return (0, 0)\n\
+               class B:\n    def move(self, b, s, m, f):\n        return (0, 0)\n";
+    let none = "class A:\n    def play(self):\n        pass\n";
+    let syntax = "class A:\n    def move(self, b, s, m, f)\n        return (0, 0)\n";
+    let raises = "raise RuntimeError('no network here')\nclass A:\n    def move(self, b, s, m, f):\n        return (0, 0)\n";
+    for (name, text, want) in [
+        (
+            "two",
+            two,
+            "several classes have a `move` method (agent.A, agent.B)",
+        ),
+        (
+            "none",
+            none,
+            "no class with a `move` method in any .py file",
+        ),
+        (
+            "syntax",
+            syntax,
+            "importing `agent.py` failed: SyntaxError: expected ':' (agent.py, line 2)",
+        ),
+        (
+            "raises",
+            raises,
+            "importing `agent.py` failed: RuntimeError: no network here",
+        ),
+        // The suite assigns `random-handout` the file `team_random.py`.
+        ("random-handout", two, "no file `team_random.py`"),
+    ] {
+        let lines = play_random(&python_folder(dir.path(), name, text), &[]);
+        assert!(
+            lines[0].contains("failed to start") && lines[0].contains(want),
+            "{name}: {lines:?}"
+        );
+    }
+}
+
+#[test]
+fn the_suite_tournament_ranks_marks_and_repeats_for_any_jobs() {
+    let dir = scratch();
+    // A C submission that does not compile: an entrant that loses every game by fault.
+    let broken = dir.path().join("no-compile");
+    std::fs::create_dir_all(&broken).unwrap();
+    std::fs::write(
+        broken.join("Makefile"),
+        "player: player.c\n\tcc -o player player.c\n",
+    )
+    .unwrap();
+    std::fs::write(
+        broken.join("player.c"),
+        "int main(void) { return missing; }\n",
+    )
+    .unwrap();
+    let mut csvs = Vec::new();
+    for jobs in ["1", "3"] {
+        let out = dir.path().join(format!("out-{jobs}"));
+        let assert = grader()
+            .arg("tournament")
+            .arg(suite())
+            .args([
+                example("decent"),
+                example("random-handout"),
+                example("malformed"),
+            ])
+            .arg(&broken)
+            .args(["--seed", "7", "--jobs", jobs, "--out"])
+            .arg(&out)
+            .assert()
+            .success();
+        let stdout = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
+        let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+        assert!(
+            stderr.contains("note: `no-compile` cannot play: its c build failed"),
+            "{stderr}"
+        );
+        assert!(stdout.contains("overall ranking"), "{stdout}");
+        csvs.push(read(&out.join("iiit-2015-ut3/tournament.csv")));
+    }
+    assert_eq!(csvs[0], csvs[1], "results differ between 1 and 3 jobs");
+    // Four teams: both of the handout's stages are skipped (they could eliminate no one) and the final
+    // is one round robin, each pairing twice. UT3 scoring: a win is 4 points. `malformed` wins only its
+    // two games against `no-compile`, which fails to start every game and gets the suite's 0 marks.
+    assert_eq!(
+        csvs[0],
+        "rank,student,stage,points,games,won,drawn,lost,faults,marks\n\
+         1,decent,final,24,6,6,0,0,0,40\n\
+         2,random-handout,final,16,6,4,0,2,0,38\n\
+         3,malformed,final,8,6,2,0,4,4,36\n\
+         4,no-compile,final,0,6,0,0,6,6,0\n"
+    );
+}

@@ -1,0 +1,168 @@
+//! The WPI interactive tic-tac-toe suite (seed 001) on its shipped examples: each one's points per group
+//! and the words that explain its flaw are pinned (examples/submissions/wpi-2000-ttt/EXPECTED.md).
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use crate::util::{grader, read, repo, scratch};
+
+const SUITE: &str = "suites/wpi-2000-ttt";
+const EXAMPLES: &str = "examples/submissions/wpi-2000-ttt";
+const GROUPS: [&str; 5] = [
+    "interface",
+    "valid-moves",
+    "validates-input",
+    "detects-end",
+    "strategy",
+];
+
+/// Grades every example once per test process, with two jobs, and keeps the results folder.
+fn graded() -> &'static Path {
+    static RESULTS: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    let (_, results) = RESULTS.get_or_init(|| {
+        let dir = scratch();
+        let out = dir.path().join("results");
+        let run = grader()
+            .arg("run")
+            .arg(repo().join(SUITE))
+            .arg(repo().join(EXAMPLES))
+            .arg("--out")
+            .arg(&out)
+            .args(["--jobs", "2"])
+            .output()
+            .unwrap();
+        assert_eq!(
+            run.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        (dir, out.join("wpi-2000-ttt"))
+    });
+    results
+}
+
+fn result(student: &str) -> serde_json::Value {
+    let text = read(&graded().join(student).join("result.json"));
+    serde_json::from_str(&text).unwrap()
+}
+
+/// The points of each group, in `GROUPS` order, then the total.
+fn points(student: &str) -> (Vec<f64>, f64) {
+    let r = result(student);
+    let groups = GROUPS
+        .iter()
+        .map(|g| {
+            r["groups"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|x| x["name"] == *g)
+                .unwrap_or_else(|| panic!("{student}: no group `{g}`"))["points"]
+                .as_f64()
+                .unwrap()
+        })
+        .collect();
+    (groups, r["score"].as_f64().unwrap())
+}
+
+fn case(student: &str, name: &str) -> serde_json::Value {
+    result(student)["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == name)
+        .unwrap_or_else(|| panic!("{student}: no case `{name}`"))
+        .clone()
+}
+
+/// All of a case's words: its summary and every detail line.
+fn words(student: &str, name: &str) -> String {
+    let c = case(student, name);
+    let mut text = c["summary"].as_str().unwrap().to_string();
+    for d in c["details"].as_array().unwrap() {
+        text.push('\n');
+        text.push_str(d.as_str().unwrap());
+    }
+    text
+}
+
+#[test]
+fn wpi_examples_get_their_pinned_points() {
+    let expected: [(&str, [f64; 5], f64); 7] = [
+        ("c-correct", [10.0, 15.0, 20.0, 15.0, 40.0], 100.0),
+        ("java-correct", [10.0, 15.0, 20.0, 15.0, 40.0], 100.0),
+        ("python-correct", [10.0, 15.0, 20.0, 15.0, 40.0], 100.0),
+        ("accepts-occupied", [10.0, 15.0, 0.0, 15.0, 40.0], 80.0),
+        ("crashes-on-garbage", [10.0, 15.0, 0.0, 15.0, 40.0], 80.0),
+        ("misses-diagonal", [10.0, 15.0, 20.0, 13.5, 40.0], 98.5),
+        ("loses-to-perfect", [10.0, 15.0, 20.0, 15.0, 20.0], 80.0),
+    ];
+    let mut wrong = Vec::new();
+    for (student, groups, total) in expected {
+        let got = points(student);
+        if got != (groups.to_vec(), total) {
+            wrong.push(format!("{student}: expected {groups:?} = {total}, got {got:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    let csv = read(&graded().join("grades.csv"));
+    assert!(
+        csv.starts_with(
+            "student,interface,valid-moves,validates-input,detects-end,strategy,total\n"
+        ),
+        "{csv}"
+    );
+}
+
+#[test]
+fn wpi_flaws_are_explained_in_the_students_terms() {
+    let accepts = words("accepts-occupied", "rejects-invalid");
+    assert!(
+        accepts.contains("asked again after every invalid input in 0 of 4 games"),
+        "{accepts}"
+    );
+    assert!(
+        accepts.contains("(an occupied cell) and went on: `I play"),
+        "{accepts}"
+    );
+
+    let crashes = words("crashes-on-garbage", "rejects-invalid");
+    assert!(
+        crashes.contains("after `hello` (not a row and a column), crashed (exit status 1)"),
+        "{crashes}"
+    );
+
+    let diagonal = words("misses-diagonal", "announces-vs-random");
+    assert!(
+        diagonal.contains("did not announce the end of the game; it went on with `Enter your move"),
+        "{diagonal}"
+    );
+
+    let loses = words("loses-to-perfect", "never-loses-to-perfect");
+    assert!(loses.contains("against `perfect`"), "{loses}");
+    assert!(loses.contains("lost"), "{loses}");
+
+    // The good programs are credited with the facts behind each rubric line.
+    for student in ["c-correct", "java-correct", "python-correct"] {
+        for name in ["opening", "rejects-invalid", "announces-vs-perfect"] {
+            assert_eq!(case(student, name)["verdict"], "accepted", "{student} {name}");
+        }
+    }
+}
+
+#[test]
+fn wpi_games_keep_the_dialogue_facts() {
+    let games = graded().join("python-correct/games");
+    let record: serde_json::Value =
+        serde_json::from_str(&read(&games.join("rejects-invalid-1.json"))).unwrap();
+    let facts = record["facts"].as_array().unwrap();
+    let kinds: Vec<&str> = facts.iter().map(|f| f["fact"].as_str().unwrap()).collect();
+    assert_eq!(kinds[0], "opening", "{facts:?}");
+    assert_eq!(kinds.iter().filter(|k| **k == "probe").count(), 4, "{facts:?}");
+    assert!(facts
+        .iter()
+        .filter(|f| f["fact"] == "probe")
+        .all(|f| f["outcome"] == "rejected"));
+    assert_eq!(kinds.last(), Some(&"end"), "{facts:?}");
+}
