@@ -153,14 +153,14 @@ fn the_gradebook_has_one_row_per_example() {
     let mut lines = csv.lines();
     assert_eq!(
         lines.next(),
-        Some("student,plain,prune,ply,no-move,morris-moves,morris-no-move,morris-tactics,total")
+        Some("student,plain,prune,ply,no-move,morris-moves,morris-no-move,morris-tactics,morris-play,total")
     );
     assert_eq!(lines.clone().count(), PINNED.len());
     assert!(
-        csv.contains("\nties-last-blank,2.5,1.67,1.5,2,,,,7.67\n"),
+        csv.contains("\nties-last-blank,2.5,1.67,1.5,2,,,,,7.67\n"),
         "{csv}"
     );
-    assert!(csv.contains("\nno-compile,0,0,0,0,,,,0\n"), "{csv}");
+    assert!(csv.contains("\nno-compile,0,0,0,0,,,,,0\n"), "{csv}");
 }
 
 #[test]
