@@ -495,6 +495,43 @@ mod tests {
         assert_eq!(value(Measure::Legal, &o_forfeits, both), 0.0);
     }
 
+    fn case(measure: Measure, at_least: Option<f64>) -> Play {
+        Play {
+            opponent: Opponent::Bot("random".into()),
+            games: 6,
+            measure,
+            at_least,
+            arena: Arc::new(crate::arena::setup::defaults("tictactoe")),
+            transcript: None,
+        }
+    }
+
+    #[test]
+    fn summaries_say_what_was_measured_and_what_was_needed() {
+        // Games 1, 3, 5: the submission is x and wins; games 2, 4: x wins against it; game 6 a draw.
+        let mut records = vec![record(GameResult::Win(0), Ending::Rules, None); 5];
+        records.push(record(GameResult::Draw { edge: None }, Ending::Rules, None));
+        let j = judge(&case(Measure::Won, Some(0.66)), &records);
+        assert_eq!(j.summary, "won 3 of 6 games against `random`; 4 needed");
+        assert_eq!((j.verdict, j.credit), (Verdict::WrongAnswer, 0.0));
+        assert_eq!(j.details.len(), 3);
+        assert!(
+            j.details[0].starts_with("game 2, you played o: lost — "),
+            "{:?}",
+            j.details
+        );
+        let j = judge(&case(Measure::Score, Some(0.5)), &records);
+        assert_eq!(
+            j.summary,
+            "scored 3.5 of 6 against `random` (won 3, drew 1, lost 2); 3 needed"
+        );
+        assert_eq!((j.verdict, j.credit), (Verdict::Accepted, 1.0));
+        let j = judge(&case(Measure::NotLost, None), &records);
+        assert_eq!(j.summary, "won or drew 4 of 6 games against `random`");
+        assert!((j.credit - 4.0 / 6.0).abs() < 1e-12);
+        assert_eq!(j.verdict, Verdict::WrongAnswer);
+    }
+
     #[test]
     fn seeds_ignore_the_case_and_differ_by_game_index() {
         let a = game_seed(7, "random", "tictactoe", 0);
