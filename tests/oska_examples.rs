@@ -218,9 +218,9 @@ fn the_self_play_transcript_is_saved_in_list_notation() {
         text.contains("start: [[w,w,w,w],[e,e,e],[e,e],[e,e,e],[b,b,b,b]]"),
         "{text}"
     );
-    // The program's first answer from the start, as the handout's notation writes it.
+    // The program's first answer from the start, once, as the handout's notation writes it.
     assert!(
-        text.contains("[[e,w,w,w],[w,e,e],[e,e],[e,e,e],[b,b,b,b]]"),
+        text.contains("\nwhite (c-good) answers [[e,w,w,w],[w,e,e],[e,e],[e,e,e],[b,b,b,b]]\n"),
         "{text}"
     );
 }
