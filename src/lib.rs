@@ -12,6 +12,7 @@ pub mod exit;
 pub mod golden;
 pub mod grade;
 pub mod judge;
+pub mod position;
 pub mod report;
 pub mod sandbox;
 pub mod solve;

@@ -11,7 +11,7 @@ const EXAMPLES: &str = "examples/submissions/adelaide-2021-a1";
 
 /// Grades every example except `loops-forever` (which spends the full time limit on 11 cases; it has
 /// its own test with tighter limits) once, with two jobs, and keeps the results folder.
-fn graded() -> &'static Path {
+pub(crate) fn graded() -> &'static Path {
     static RESULTS: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
     let (_, results) = RESULTS.get_or_init(|| {
         let dir = scratch();
@@ -55,7 +55,7 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-fn code(verdict: &str) -> &'static str {
+pub(crate) fn code(verdict: &str) -> &'static str {
     match verdict {
         "accepted" => "AC",
         "wrong-answer" => "WA",
@@ -83,10 +83,18 @@ fn signature(result: &serde_json::Value) -> (String, f64) {
             format!("{g} {}", codes.join(" "))
         })
         .collect();
-    (groups.join(" | "), result["score"].as_f64().unwrap())
+    // The tic-tac-toe part only: the Morris groups (postgraduates) are pinned in tests/morris.rs.
+    let points: f64 = result["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| !g["name"].as_str().unwrap().starts_with("morris-"))
+        .map(|g| g["points"].as_f64().unwrap())
+        .sum();
+    (groups.join(" | "), (points * 100.0).round() / 100.0)
 }
 
-fn result(student: &str) -> serde_json::Value {
+pub(crate) fn result(student: &str) -> serde_json::Value {
     serde_json::from_str(&read(&graded().join(student).join("result.json"))).unwrap()
 }
 
@@ -112,6 +120,16 @@ const PINNED: &[(&str, &str, f64)] = &[
     // Only the blank board overflows its fixed table.
     ("crashes", "plain AC AC AC AC AC RE | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 14.17),
     ("no-compile", "plain CE CE CE CE CE CE | prune CE CE CE CE CE CE | ply CE CE CE CE CE CE | no-move CE CE CE CE", 0.0),
+    // Postgraduate hand-ins: a correct tic-tac-toe beside Three Men's Morris (pinned in tests/morris.rs).
+    ("morris-c", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 15.0),
+    ("morris-cpp", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 15.0),
+    ("morris-python", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 15.0),
+    ("morris-rust", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 15.0),
+    ("morris-diagonal", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 15.0),
+    ("morris-no-movement", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 15.0),
+    ("morris-moves-when-none", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 15.0),
+    ("morris-misses-win", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 15.0),
+    ("morris-bad-visited", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 15.0),
 ];
 
 #[test]
@@ -133,13 +151,16 @@ fn every_example_gets_its_pinned_verdicts_and_points() {
 fn the_gradebook_has_one_row_per_example() {
     let csv = read(&graded().join("grades.csv"));
     let mut lines = csv.lines();
-    assert_eq!(lines.next(), Some("student,plain,prune,ply,no-move,total"));
+    assert_eq!(
+        lines.next(),
+        Some("student,plain,prune,ply,no-move,morris-moves,morris-no-move,morris-tactics,morris-play,total")
+    );
     assert_eq!(lines.clone().count(), PINNED.len());
     assert!(
-        csv.contains("\nties-last-blank,2.5,1.67,1.5,2,7.67\n"),
+        csv.contains("\nties-last-blank,2.5,1.67,1.5,2,,,,,7.67\n"),
         "{csv}"
     );
-    assert!(csv.contains("\nno-compile,0,0,0,0,0\n"), "{csv}");
+    assert!(csv.contains("\nno-compile,0,0,0,0,,,,,0\n"), "{csv}");
 }
 
 #[test]

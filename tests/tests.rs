@@ -5,6 +5,7 @@ mod build;
 mod check;
 mod examples;
 mod hostile;
+mod morris;
 mod oska;
 mod oska_examples;
 mod play;

@@ -183,3 +183,36 @@ fn wpi_games_keep_the_dialogue_facts() {
         .all(|f| f["outcome"] == "rejected"));
     assert_eq!(kinds.last(), Some(&"end"), "{facts:?}");
 }
+
+#[test]
+fn wpi_dialogue_measures_need_their_dialogue() {
+    let source = read(&repo().join(SUITE).join("suite.toml"));
+    let dir = scratch();
+    let check = |name: &str, text: String| {
+        let suite = dir.path().join(name);
+        std::fs::create_dir_all(&suite).unwrap();
+        std::fs::write(suite.join("suite.toml"), text).unwrap();
+        let out = grader().arg("validate").arg(&suite).output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{name}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let start = source.find("probe = [").unwrap();
+    let end = start + source[start..].find("\n]\n").unwrap() + 3;
+    let unprobed = format!("{}{}", &source[..start], &source[end..]);
+    let e = check("unprobed", unprobed);
+    assert!(
+        e.contains(
+            "case `rejects-invalid` measures `rejects`, but the dialogue types no invalid input"
+        ),
+        "{e}"
+    );
+    assert!(e.contains("hint: add `[[arena.dialogue.probe]]`"), "{e}");
+
+    let persistent = source.replace("protocol = \"dialogue\"", "protocol = \"persistent\"");
+    let e = check("persistent", persistent);
+    assert!(
+        e.contains("case `opening` measures `opening`, which reads what a dialogue program does"),
+        "{e}"
+    );
+    assert!(e.contains("suite.toml:"), "{e}");
+}

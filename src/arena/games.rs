@@ -82,6 +82,11 @@ impl ArenaGame for Morris {
         "tmmorris".into()
     }
 
+    fn explain_reply(&self, reply: &str) -> Option<String> {
+        let why = self.explain_successor(reply.trim());
+        (!why.is_empty()).then_some(why)
+    }
+
     fn render(&self) -> String {
         grid(&self.encode())
     }

@@ -25,9 +25,10 @@ pub fn fill(template: &str, values: &[(&str, &str)]) -> String {
     out
 }
 
-/// A program run once per move.
-pub struct PerMoveSeat {
-    sandbox: Arc<dyn Sandbox>,
+/// A program run once per move. `'s` is the sandbox's lifetime: `'static` in the arena, a grading
+/// run's borrowed sandbox in position cases (see [`crate::sandbox::Lent`]).
+pub struct PerMoveSeat<'s> {
+    sandbox: Arc<dyn Sandbox + 's>,
     /// `spec.args` are templates; `spec.limits.wall` is replaced by each move's deadline.
     spec: Spec,
     seed: u64,
@@ -35,9 +36,9 @@ pub struct PerMoveSeat {
     stderr: Option<String>,
 }
 
-impl PerMoveSeat {
+impl<'s> PerMoveSeat<'s> {
     #[must_use]
-    pub fn new(sandbox: Arc<dyn Sandbox>, spec: Spec) -> PerMoveSeat {
+    pub fn new(sandbox: Arc<dyn Sandbox + 's>, spec: Spec) -> PerMoveSeat<'s> {
         PerMoveSeat {
             sandbox,
             spec,
@@ -60,7 +61,7 @@ fn answer(stdout: &[u8]) -> Result<String, Reply> {
         .to_string())
 }
 
-impl<G: ArenaGame> Seat<G> for PerMoveSeat {
+impl<G: ArenaGame> Seat<G> for PerMoveSeat<'_> {
     fn start(&mut self, start: &Start) -> Result<(), Reply> {
         self.seed = start.seed;
         self.limit = start.limit;

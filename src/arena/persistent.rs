@@ -21,8 +21,8 @@ pub const LINE_CAP: usize = 64 * 1024;
 const STDERR_KEEP: usize = 4 * 1024;
 
 /// A player process that lives for one game.
-pub struct PersistentSeat {
-    sandbox: Arc<dyn Sandbox>,
+pub struct PersistentSeat<'s> {
+    sandbox: Arc<dyn Sandbox + 's>,
     spec: Spec,
     /// How long the program may take to answer `ready`: interpreters and JVMs start slowly, and that is
     /// not thinking time.
@@ -38,10 +38,14 @@ struct Live {
     stdout: LineReader,
 }
 
-impl PersistentSeat {
+impl<'s> PersistentSeat<'s> {
     /// `spec.stdin` is forced to a pipe.
     #[must_use]
-    pub fn new(sandbox: Arc<dyn Sandbox>, mut spec: Spec, startup: Duration) -> PersistentSeat {
+    pub fn new(
+        sandbox: Arc<dyn Sandbox + 's>,
+        mut spec: Spec,
+        startup: Duration,
+    ) -> PersistentSeat<'s> {
         spec.stdin = crate::sandbox::Stdin::Piped;
         PersistentSeat {
             sandbox,
@@ -126,7 +130,7 @@ pub fn describe(status: Status) -> String {
     }
 }
 
-impl<G: ArenaGame> Seat<G> for PersistentSeat {
+impl<G: ArenaGame> Seat<G> for PersistentSeat<'_> {
     fn start(&mut self, start: &Start) -> Result<(), Reply> {
         let mut running = self
             .sandbox
@@ -191,7 +195,7 @@ impl<G: ArenaGame> Seat<G> for PersistentSeat {
     }
 }
 
-impl Drop for PersistentSeat {
+impl Drop for PersistentSeat<'_> {
     fn drop(&mut self) {
         self.stop();
     }

@@ -192,7 +192,7 @@ pub fn play<G: ArenaGame>(
                 }
             };
             let sent = text.trim().to_string();
-            let parsed = match policy.reply {
+            let parsed = match seats[i].reply_form(policy.reply) {
                 ReplyForm::Move => state.parse_move(&sent),
                 ReplyForm::State => state
                     .move_from_state(&sent)

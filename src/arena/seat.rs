@@ -7,6 +7,7 @@ use reference::Player;
 
 use super::game::ArenaGame;
 use super::record::{Fact, GameRecord};
+use super::referee::ReplyForm;
 
 /// What a seat answered when asked for a move. The referee parses and checks `Line`; everything else is
 /// a fault that loses the game.
@@ -73,6 +74,12 @@ pub trait Seat<G: ArenaGame>: Send {
         None
     }
 
+    /// The form this seat's replies take when the suite asks for `form`: programs answer as the suite
+    /// says (Adelaide Morris prints the next board), in-process bots always name a move.
+    fn reply_form(&self, form: ReplyForm) -> ReplyForm {
+        form
+    }
+
     /// Time the last `request` spent on the seat's own checks rather than waiting for the move (the
     /// dialogue seat's invalid-input probes); the referee does not count it against the clock.
     fn unclocked(&mut self) -> Duration {
@@ -114,6 +121,10 @@ impl<G: ArenaGame> Seat<G> for FnSeat<G> {
 
     fn clocked(&self) -> bool {
         false
+    }
+
+    fn reply_form(&self, _form: ReplyForm) -> ReplyForm {
+        ReplyForm::Move
     }
 
     fn request(&mut self, state: &G, _last: Option<&str>, _deadline: Option<Duration>) -> Reply {

@@ -302,3 +302,29 @@ fn a_stage_that_could_eliminate_no_one_is_skipped() {
     assert_eq!(r.stages[0].name, "final");
     assert_eq!(r.stages[0].rows.len(), 6);
 }
+
+#[test]
+fn bots_name_moves_while_programs_reply_with_states() {
+    use super::referee::ReplyForm;
+    use super::seat::FnSeat;
+    use reference::games::tmmorris::Morris;
+    use reference::Game;
+
+    let policy = Policy {
+        reply: ReplyForm::State,
+        move_cap: Some(4),
+        ..Policy::default()
+    };
+    let mut bot = FnSeat::<Morris>::new(|g: &Morris| g.moves()[0]);
+    let mut program = ScriptSeat::new(vec![line("xo-------"), line("xox-o----")]);
+    let seats: [&mut dyn Seat<Morris>; 2] = [&mut bot, &mut program];
+    let who = Match {
+        players: ["first".into(), "program".into()],
+        seed: 7,
+    };
+    let r = play(Morris::new(), seats, &who, &policy, &mut |_, _| {});
+    assert_eq!(r.ending, Ending::MoveCap, "{}", r.reason);
+    assert_eq!(r.moves[0].sent, "0");
+    assert_eq!(r.moves[3].sent, "xox-o----");
+    assert_eq!(r.final_state, "xox-o----");
+}

@@ -288,6 +288,122 @@ pub fn build_with(
     }))
 }
 
+/// A second program a recipe can build in the same copy (Adelaide postgrads: `tmmorris` beside
+/// `tictactoe`): its own detect files, build commands and run command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExtraRecipe {
+    /// The name groups use (`program = "tmmorris"`).
+    pub name: String,
+    /// Files (paths relative to the submission) whose presence shows the student attempted it.
+    pub detect: Vec<String>,
+    pub build: Vec<Vec<String>>,
+    pub run: Vec<String>,
+}
+
+/// What building an extra program gave.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExtraOutcome {
+    Built(Built),
+    /// The submission has none of it: the groups that need it are not attempted.
+    Absent {
+        missing: Vec<String>,
+    },
+    CompileError {
+        log: String,
+        outcome: Outcome,
+    },
+}
+
+/// Builds `extra` in the copy `main` was built in, after it, under the same limits (RLIMIT_AS as the
+/// main recipe says). Detect files are looked for in the built copy, which holds the submission's files.
+///
+/// # Errors
+/// The grader's own failures (a missing tool, the sandbox), as for [`build`].
+pub fn build_extra(
+    sandbox: &dyn Sandbox,
+    main: &Built,
+    extra: &ExtraRecipe,
+    limits: &Limits,
+) -> Result<ExtraOutcome, BuildError> {
+    let toolchain = Toolchain::global();
+    let dir = main.dir.clone();
+    let missing: Vec<String> = extra
+        .detect
+        .iter()
+        .filter(|f| !detect_matches(&dir, f))
+        .cloned()
+        .collect();
+    if !missing.is_empty() {
+        return Ok(ExtraOutcome::Absent { missing });
+    }
+    let dir_str = dir.to_string_lossy().into_owned();
+    let limits = Limits {
+        address_space: limits.address_space.filter(|_| main.address_space),
+        ..limits.clone()
+    };
+    let mut env = toolchain.env(&dir);
+    env.push(("CARGO_TARGET_DIR".into(), dir.join("target").into()));
+    let mut log = String::new();
+    let mut last = None;
+    for argv in &extra.build {
+        let argv = fill(argv, &dir_str);
+        let Some((program, args)) = argv.split_first() else {
+            return Err(BuildError::EmptyCommand {
+                language: main.language.clone(),
+                what: "build",
+            });
+        };
+        let spec = Spec {
+            program: resolve(toolchain, &main.language, program)?.into(),
+            args: args.iter().map(OsString::from).collect(),
+            workdir: dir.clone(),
+            env: env.clone(),
+            stdin: Stdin::Null,
+            limits: limits.clone(),
+            read_only: Vec::new(),
+        };
+        let outcome = sandbox.run(&spec).map_err(|source| BuildError::Sandbox {
+            language: main.language.clone(),
+            source,
+        })?;
+        let _ = writeln!(log, "$ {}", argv.join(" "));
+        log.push_str(&String::from_utf8_lossy(&outcome.stdout));
+        log.push_str(&String::from_utf8_lossy(&outcome.stderr));
+        if let Some(why) = failure(&outcome, &limits) {
+            let mut log = trim_log(&log);
+            let _ = writeln!(log, "build failed: {why}");
+            return Ok(ExtraOutcome::CompileError { log, outcome });
+        }
+        last = Some(outcome);
+    }
+    let mut command = fill(&extra.run, &dir_str);
+    let recipe = Recipe {
+        language: main.language.clone(),
+        detect: Vec::new(),
+        build: Vec::new(),
+        run: extra.run.clone(),
+        support: Vec::new(),
+        address_space: main.address_space,
+    };
+    if let Some(why) = missing_program(&recipe, &command, &dir) {
+        let mut log = trim_log(&log);
+        let _ = writeln!(log, "build failed: {why}");
+        return Ok(ExtraOutcome::CompileError {
+            log,
+            outcome: last.unwrap_or_else(nothing_ran),
+        });
+    }
+    command[0] = resolve(toolchain, &main.language, &command[0])?;
+    Ok(ExtraOutcome::Built(Built {
+        language: main.language.clone(),
+        dir,
+        command,
+        log: trim_log(&log),
+        outcome: last,
+        address_space: main.address_space,
+    }))
+}
+
 /// Copies the recipe's support files (the suite's adapters) into the build copy under their base names,
 /// replacing a student file of the same name and saying so in the log.
 fn copy_support(recipe: &Recipe, dir: &Path, log: &mut String) -> Result<(), BuildError> {

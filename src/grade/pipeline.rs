@@ -8,10 +8,21 @@ use std::time::Instant;
 use super::case::{run_case, Program};
 use super::play::Games;
 use super::score::{manual_columns, score};
+use crate::build::{detect_matches, Built};
 use crate::judge::Verdict;
-use crate::report::result::{BuildReport, CaseResult, SubmissionResult};
+use crate::report::result::{BuildReport, CaseResult, NotAttempted, SubmissionResult};
 use crate::sandbox::Sandbox;
 use crate::suite::{Kind, Suite, Visibility};
+
+/// A second program of a submission (a recipe's `programs.NAME`), as built.
+#[derive(Clone, Debug)]
+pub enum Extra {
+    Ready(Program),
+    /// The submission has none of it; the text says what was looked for. Its groups are not attempted.
+    Absent(String),
+    /// It did not build; the text is the trimmed build log.
+    CompileError(String),
+}
 
 /// What building a submission gave.
 #[derive(Clone, Debug)]
@@ -19,6 +30,8 @@ pub enum Prepared {
     Ready {
         program: Program,
         log: String,
+        /// The second programs groups name, by name (only those the suite's groups use).
+        extras: Vec<(String, Extra)>,
     },
     CompileError {
         language: String,
@@ -91,31 +104,104 @@ pub fn grade(
     let mut games_played = 0;
     let prepared = prepare.prepare(&**sandbox, suite, submission, &scratch.join("build"));
     let build_ms = started.elapsed().as_millis() as u64;
-    let selected: Vec<_> = suite.cases().filter(|(_, c)| which(c.visibility)).collect();
+    let mut selected: Vec<_> = suite.cases().filter(|(_, c)| which(c.visibility)).collect();
+    let mut not_attempted = Vec::new();
+    for group in &suite.groups {
+        let Some(name) = &group.program else { continue };
+        if !selected.iter().any(|(g, _)| g.name == group.name) {
+            continue;
+        }
+        // A program no recipe finds the files of was not attempted, whether or not the main program
+        // built; one the chosen recipe lacks is absent too (the build step says why).
+        let reason = match &prepared {
+            Prepared::Ready { extras, .. } => match extras.iter().find(|(n, _)| n == name) {
+                Some((_, Extra::Absent(reason))) => Some(reason.clone()),
+                _ => None,
+            },
+            _ => absent(suite, name, submission),
+        };
+        if let Some(reason) = reason {
+            not_attempted.push(NotAttempted {
+                group: group.name.clone(),
+                program: name.clone(),
+                reason,
+            });
+        }
+    }
+    selected.retain(|(g, _)| !not_attempted.iter().any(|n| n.group == g.name));
     let (build, cases) = match prepared {
-        Prepared::Ready { program, log } => {
+        Prepared::Ready {
+            program,
+            mut log,
+            extras,
+        } => {
+            for (name, extra) in &extras {
+                if let Extra::CompileError(more) = extra {
+                    log.push_str(&format!("\n{name}:\n{more}"));
+                }
+            }
             let build = BuildReport {
                 status: "built".into(),
                 language: Some(program.language.clone()),
                 log,
                 wall_ms: build_ms,
             };
-            let built = program.built();
-            let mut games = Games::new(sandbox, suite, student, built.clone());
+            // One memo of games per program: the main one, then each second program that built.
+            let mut programs: Vec<(Option<&str>, Built, Games)> = vec![(
+                None,
+                program.built(),
+                Games::new(sandbox, suite, student, program.built()),
+            )];
+            for (name, extra) in &extras {
+                if let Extra::Ready(p) = extra {
+                    programs.push((
+                        Some(name.as_str()),
+                        p.built(),
+                        Games::new(sandbox, suite, student, p.built()),
+                    ));
+                }
+            }
             let cases = selected
                 .iter()
                 .enumerate()
                 .map(|(i, (group, case))| {
+                    let chosen = programs
+                        .iter_mut()
+                        .find(|(name, _, _)| *name == group.program.as_deref());
+                    let Some((_, built, games)) = chosen else {
+                        let name = group.program.as_deref().unwrap_or_default();
+                        let (verdict, summary) = match extras.iter().find(|(n, _)| n == name) {
+                            Some((_, Extra::CompileError(_))) => (
+                                Verdict::CompileError,
+                                format!(
+                                    "your `{name}` program did not compile (see the build log)"
+                                ),
+                            ),
+                            _ => (
+                                Verdict::InternalError,
+                                format!("the grader did not build program `{name}`"),
+                            ),
+                        };
+                        return not_run(&[(*group, *case)], verdict, &summary).remove(0);
+                    };
                     let dir = scratch.join(format!("case-{i}"));
                     let result = match &case.kind {
-                        Kind::Run(_) => run_case(&**sandbox, suite, group, case, &program, &dir),
+                        Kind::Run(_) => {
+                            let program = Program {
+                                language: built.language.clone(),
+                                dir: built.dir.clone(),
+                                command: built.command.clone(),
+                                address_space: built.address_space,
+                            };
+                            run_case(&**sandbox, suite, group, case, &program, &dir)
+                        }
                         Kind::Play(p) => {
                             let (result, mut files) = games.run(group, case, p);
                             artifacts.append(&mut files);
                             result
                         }
                         Kind::Position(p) => super::position::run_position(
-                            sandbox, suite, group, case, p, &built, &dir,
+                            sandbox, suite, group, case, p, built, &dir,
                         ),
                     };
                     // Traces can be large; a class's worth must not pile up.
@@ -123,7 +209,7 @@ pub fn grade(
                     result
                 })
                 .collect();
-            games_played = games.games_played;
+            games_played = programs.iter().map(|(_, _, g)| g.games_played).sum();
             (build, cases)
         }
         Prepared::CompileError { language, log } => {
@@ -181,10 +267,30 @@ pub fn grade(
             groups,
             score: total,
             max,
+            not_attempted,
         },
         artifacts,
         games_played,
     }
+}
+
+/// Why `program` counts as not attempted when no recipe's files for it are in `submission`, or `None`
+/// when some recipe finds them.
+fn absent(suite: &Suite, program: &str, submission: &Path) -> Option<String> {
+    let mut looked = Vec::new();
+    for recipe in suite.languages.iter().flat_map(|l| &l.programs) {
+        if recipe.name != program {
+            continue;
+        }
+        if recipe.detect.iter().all(|f| detect_matches(submission, f)) {
+            return None;
+        }
+        let files: Vec<String> = recipe.detect.iter().map(|f| format!("`{f}`")).collect();
+        if !looked.contains(&files.join(" + ")) {
+            looked.push(files.join(" + "));
+        }
+    }
+    Some(format!("no {}", looked.join(", no ")))
 }
 
 fn not_run(

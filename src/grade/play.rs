@@ -471,9 +471,9 @@ mod tests {
             result,
             ending,
             reason: "o crashed (exit status 1) on move 2".into(),
+            facts: Vec::new(),
             notes: Vec::new(),
             stderr: Vec::new(),
-            facts: Vec::new(),
         }
     }
 

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::case::Program;
-use super::pipeline::{grade_submission, Prepare, Prepared};
+use super::pipeline::{grade_submission, Extra, Prepare, Prepared};
 use crate::config::Config;
 use crate::judge::Verdict;
 use crate::sandbox::{LimitHit, Outcome, Running, Sandbox, SandboxError, Spec, Status, Tier};
@@ -143,15 +143,26 @@ impl Prepare for FakeBuild {
                 language: "c".into(),
                 log: "x.c:1: error".into(),
             },
-            name => Prepared::Ready {
-                program: Program {
+            name => {
+                let program = |command: &str| Program {
                     language: "c".into(),
                     dir: "/nowhere".into(),
-                    command: vec![name.into()],
+                    command: vec![command.into()],
                     address_space: true,
-                },
-                log: String::new(),
-            },
+                };
+                // `second-absent` and `second-broken`: a good main program, and a second one that is
+                // missing or does not build; every other name's second program is a good one.
+                let (main, second) = match name {
+                    "second-absent" => ("good", Extra::Absent("no `second.c`".into())),
+                    "second-broken" => ("good", Extra::CompileError("second.c:1: error".into())),
+                    name => (name, Extra::Ready(program("good"))),
+                };
+                Prepared::Ready {
+                    program: program(main),
+                    log: String::new(),
+                    extras: vec![("second".into(), second)],
+                }
+            }
         }
     }
 }
@@ -189,10 +200,14 @@ files."visited.txt" = { reference = "rev" }
 "#;
 
 fn grade(program: &'static str) -> crate::report::result::SubmissionResult {
+    grade_suite(SUITE, program)
+}
+
+fn grade_suite(text: &str, program: &'static str) -> crate::report::result::SubmissionResult {
     let dir = tempfile::tempdir().unwrap();
     let suite_dir = dir.path().join("rev");
     std::fs::create_dir_all(&suite_dir).unwrap();
-    std::fs::write(suite_dir.join("suite.toml"), SUITE).unwrap();
+    std::fs::write(suite_dir.join("suite.toml"), text).unwrap();
     let suite = Suite::load(&suite_dir, &Config::load(None).unwrap(), Arc::new(Rev)).unwrap();
     let scratch = dir.path().join("scratch");
     grade_submission(
@@ -308,4 +323,83 @@ fn a_compile_error_fails_every_case_with_the_log_kept() {
     assert_eq!(verdicts(&r), [Verdict::CompileError; 3]);
     assert_eq!(r.build.log, "x.c:1: error");
     assert_eq!(r.score, 0.0);
+}
+
+/// SUITE plus a group that runs the recipe's second program (Adelaide postgrads' `tmmorris`).
+fn with_second_group() -> String {
+    format!(
+        "{SUITE}\n[[groups]]\nname = \"second\"\nprogram = \"second\"\npoints = 3\n[[groups.cases]]\nname = \"s\"\nargs = [\"abc\", \"{{work}}/visited.txt\"]\nstdout = {{ reference = \"rev\" }}\n"
+    )
+}
+
+#[test]
+fn a_group_whose_program_is_missing_is_not_attempted_and_not_scored() {
+    let r = grade_suite(&with_second_group(), "second-absent");
+    assert_eq!(verdicts(&r), [Verdict::Accepted; 3]);
+    assert_eq!((r.score, r.max), (8.0, 8.0));
+    assert!(r.groups.iter().all(|g| g.name != "second"));
+    assert_eq!(
+        r.not_attempted,
+        [crate::report::result::NotAttempted {
+            group: "second".into(),
+            program: "second".into(),
+            reason: "no `second.c`".into(),
+        }]
+    );
+    let json = r.to_json();
+    assert!(json.contains("\"not-attempted\""), "{json}");
+    // Without the group, the key is left out of result.json altogether.
+    assert!(!grade("good").to_json().contains("not-attempted"));
+}
+
+#[test]
+fn a_second_program_runs_its_groups_or_fails_only_them() {
+    let r = grade_suite(&with_second_group(), "good");
+    assert_eq!(verdicts(&r), [Verdict::Accepted; 4]);
+    assert_eq!((r.score, r.max), (11.0, 11.0));
+    assert!(r.not_attempted.is_empty());
+    let r = grade_suite(&with_second_group(), "second-broken");
+    assert_eq!(
+        verdicts(&r),
+        [
+            Verdict::Accepted,
+            Verdict::Accepted,
+            Verdict::Accepted,
+            Verdict::CompileError
+        ]
+    );
+    assert_eq!((r.score, r.max), (8.0, 11.0));
+    assert_eq!(
+        r.cases[3].summary,
+        "your `second` program did not compile (see the build log)"
+    );
+    assert!(
+        r.build.log.contains("second:\nsecond.c:1: error"),
+        "{}",
+        r.build.log
+    );
+}
+
+#[test]
+fn every_language_must_define_a_groups_program() {
+    let text = format!(
+        "[[languages]]\nname = \"c\"\ndetect = [\"Makefile\"]\nrun = [\"{{dir}}/a.bin\"]\n{}",
+        with_second_group()
+    )
+    .replacen("title = \"Rev\"\nseed = 1\n", "", 1);
+    let text = format!("title = \"Rev\"\nseed = 1\n{text}");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("suite.toml"), &text).unwrap();
+    let Err(e) = Suite::load(dir.path(), &Config::load(None).unwrap(), Arc::new(Rev)) else {
+        panic!("a group's program no language defines must not load");
+    };
+    let e = e.to_string();
+    assert!(
+        e.contains("group `second` runs program `second`, which language `c` does not define"),
+        "{e}"
+    );
+    assert!(
+        e.contains("suite.toml:38:11: "),
+        "the error points at the group's `program`: {e}"
+    );
 }

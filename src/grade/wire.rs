@@ -3,13 +3,13 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::build::{build, BuildOutcome, Recipe};
+use crate::build::{build, build_extra, detect_matches, BuildOutcome, Built, ExtraOutcome, Recipe};
 use crate::exit::CliError;
 use crate::sandbox::{select_or_degrade, Sandbox, SandboxError, Tier};
 use crate::suite::Suite;
 
 use super::case::Program;
-use super::pipeline::{Prepare, Prepared};
+use super::pipeline::{Extra, Prepare, Prepared};
 
 /// The sandbox and builder a grading command uses.
 pub struct Environment {
@@ -36,6 +36,62 @@ pub fn environment(tier: Tier, allow_degrade: bool) -> Result<Environment, CliEr
         sandbox: Arc::from(selected.sandbox),
         prepare: Box::new(Builder),
     })
+}
+
+/// Builds the second programs the suite's groups name (`programs.NAME` of the recipe that built `main`:
+/// the first of `main`'s language whose detect files the submission has), in `main`'s copy.
+fn extras(
+    sandbox: &dyn Sandbox,
+    suite: &Suite,
+    submission: &Path,
+    main: &Built,
+) -> Result<Vec<(String, Extra)>, String> {
+    let mut names: Vec<&String> = suite
+        .groups
+        .iter()
+        .filter_map(|g| g.program.as_ref())
+        .collect();
+    names.dedup();
+    let language = suite.languages.iter().find(|l| {
+        l.name == main.language && l.detect.iter().all(|f| detect_matches(submission, f))
+    });
+    let mut out = Vec::new();
+    for name in names {
+        if out.iter().any(|(n, _): &(String, Extra)| n == name) {
+            continue;
+        }
+        let Some(recipe) = language.and_then(|l| l.programs.iter().find(|p| &p.name == name))
+        else {
+            out.push((
+                name.clone(),
+                Extra::Absent(format!(
+                    "the suite has no `{name}` recipe for {}",
+                    main.language
+                )),
+            ));
+            continue;
+        };
+        let extra = match build_extra(sandbox, main, recipe, &suite.build_limits) {
+            Ok(ExtraOutcome::Built(b)) => Extra::Ready(Program {
+                language: b.language,
+                dir: b.dir,
+                command: b.command,
+                address_space: b.address_space,
+            }),
+            Ok(ExtraOutcome::Absent { missing }) => Extra::Absent(format!(
+                "no {}",
+                missing
+                    .iter()
+                    .map(|f| format!("`{f}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+            Ok(ExtraOutcome::CompileError { log, .. }) => Extra::CompileError(log),
+            Err(e) => return Err(format!("building `{name}`: {e}")),
+        };
+        out.push((name.clone(), extra));
+    }
+    Ok(out)
 }
 
 /// Replaced in a recipe's commands by the student's `[entries]` name (empty when none).
@@ -75,14 +131,18 @@ impl Prepare for Builder {
             })
             .collect();
         match build(sandbox, &recipes, submission, scratch, &suite.build_limits) {
-            Ok(BuildOutcome::Built(b)) => Prepared::Ready {
-                program: Program {
-                    language: b.language,
-                    dir: b.dir,
-                    command: b.command,
-                    address_space: b.address_space,
+            Ok(BuildOutcome::Built(b)) => match extras(sandbox, suite, submission, &b) {
+                Ok(extras) => Prepared::Ready {
+                    program: Program {
+                        language: b.language,
+                        dir: b.dir,
+                        command: b.command,
+                        address_space: b.address_space,
+                    },
+                    log: b.log,
+                    extras,
                 },
-                log: b.log,
+                Err(message) => Prepared::Internal { message },
             },
             Ok(BuildOutcome::CompileError { language, log, .. }) => {
                 Prepared::CompileError { language, log }

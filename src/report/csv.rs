@@ -1,5 +1,6 @@
-//! grades.csv: one row per student, one column per group, the `[[manual]]` columns (blank, for the
-//! instructor), then the total (which leaves the manual columns out).
+//! grades.csv: one row per student, one column per group (blank where the group was not attempted),
+//! the `[[manual]]` columns (blank, for the instructor), then the total (which leaves the manual
+//! columns out).
 
 use super::points;
 use super::result::SubmissionResult;
@@ -20,6 +21,8 @@ pub fn gradebook(groups: &[String], manual: &[String], results: &[SubmissionResu
             out.push(',');
             match r.groups.iter().find(|s| &s.name == g) {
                 Some(score) => out.push_str(&points(score.points.unwrap_or(0.0))),
+                // Not attempted (no program for the group) stays blank: it is not a zero.
+                None if r.not_attempted.iter().any(|n| &n.group == g) => {}
                 None => out.push('0'),
             }
         }
@@ -70,6 +73,7 @@ mod tests {
             }],
             score: plain,
             max: 5.0,
+            not_attempted: Vec::new(),
         }
     }
 

@@ -18,6 +18,21 @@ pub struct SubmissionResult {
     pub groups: Vec<GroupScore>,
     pub score: f64,
     pub max: f64,
+    /// Groups whose program the submission does not have (Adelaide undergraduates hand in no
+    /// `tmmorris`): not run, not scored, and not in `max`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_attempted: Vec<NotAttempted>,
+}
+
+/// A group left out because the submission has no program for it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct NotAttempted {
+    pub group: String,
+    /// The program the group runs (`tmmorris`).
+    pub program: String,
+    /// What was looked for: `no \`tmmorris.py\``.
+    pub reason: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -461,6 +461,13 @@ impl Loader<'_> {
             let Some(compare) = &e.get_ref().compare else {
                 return self.err(e.span(), format!("file `{fname}` of position case `{case}` names no comparator\nhint: write `{{ compare = \"NAME\" }}`"));
             };
+            if crate::position::ask::FileCheck::parse(compare.get_ref()).is_none() {
+                let words: Vec<&str> = crate::position::ask::FileCheck::ALL
+                    .iter()
+                    .map(|(_, w)| *w)
+                    .collect();
+                return self.err(compare.span(), format!("unknown comparator `{}` for file `{fname}` of position case `{case}`\nhint: position cases check files with `{}`", compare.get_ref(), words.join("`, `")));
+            }
             files.push((fname.clone(), compare.get_ref().clone()));
         }
         let position = Position {

@@ -19,6 +19,7 @@ use std::sync::{Arc, Mutex};
 use toml::Spanned;
 
 use crate::arena::config::{ArenaConfig, ArenaConfigError};
+use crate::build::ExtraRecipe;
 use crate::config::{located, parse_toml, Config, TomlError};
 use crate::judge::Comparator;
 use crate::sandbox::Limits;
@@ -69,6 +70,8 @@ pub struct Language {
     pub support: Vec<PathBuf>,
     /// Whether RLIMIT_AS may be applied (off for the JVM).
     pub address_space: bool,
+    /// More programs built in the same copy after the main one, for groups that name them.
+    pub programs: Vec<ExtraRecipe>,
 }
 
 /// Credit a suite gives a recognised reference variant.
@@ -107,6 +110,9 @@ pub struct Group {
     pub title: String,
     pub points: f64,
     pub credit: CreditRule,
+    /// The recipe program the cases run (`programs.NAME`); `None` for the main one. A submission
+    /// without it has not attempted the group: the group is reported so and left out of its total.
+    pub program: Option<String>,
     pub cases: Vec<Case>,
 }
 
@@ -302,6 +308,31 @@ impl Loader<'_> {
                     format!("language `{lname}` has an empty `run` command"),
                 );
             }
+            let mut programs = Vec::new();
+            for (pname, p) in l.programs {
+                let span = p.span();
+                let p = p.into_inner();
+                if !is_name(&pname) {
+                    return self.err(span, format!("bad program name `{pname}`\nhint: use lowercase letters, digits and `-`"));
+                }
+                if p.detect.get_ref().is_empty() {
+                    return self.err(p.detect.span(), format!("program `{pname}` of language `{lname}` has an empty `detect` list\nhint: name the files that show a student attempted it, e.g. `[\"{pname}.py\"]`"));
+                }
+                if p.run.get_ref().first().is_none_or(|r| r.is_empty()) {
+                    return self.err(
+                        p.run.span(),
+                        format!(
+                            "program `{pname}` of language `{lname}` has an empty `run` command"
+                        ),
+                    );
+                }
+                programs.push(ExtraRecipe {
+                    name: pname,
+                    detect: p.detect.into_inner(),
+                    build: p.build,
+                    run: p.run.into_inner(),
+                });
+            }
             self.detect(&lname, &l.detect)?;
             let support = self.support(&lname, &l.support)?;
             languages.push(Language {
@@ -311,6 +342,7 @@ impl Loader<'_> {
                 run: l.run.into_inner(),
                 support,
                 address_space: l.address_space,
+                programs,
             });
         }
         let known: Vec<(&str, &str)> = self.oracle.variants();
@@ -360,6 +392,14 @@ impl Loader<'_> {
         let mut groups: Vec<Group> = Vec::new();
         for g in raw.groups {
             let name_span = g.get_ref().name.span();
+            if let Some(p) = &g.get_ref().program {
+                if let Some(l) = languages
+                    .iter()
+                    .find(|l| !l.programs.iter().any(|x| &x.name == p.get_ref()))
+                {
+                    return self.err(p.span(), format!("group `{}` runs program `{}`, which language `{}` does not define\nhint: give every `[[languages]]` entry `programs.{} = {{ detect = [...], build = [...], run = [...] }}`", g.get_ref().name.get_ref(), p.get_ref(), l.name, p.get_ref()));
+                }
+            }
             let group = self.group(g.into_inner(), &limits, arena.as_ref())?;
             if manual.iter().any(|m| m.name == group.name) {
                 return self.err(
@@ -455,6 +495,7 @@ impl Loader<'_> {
             title: g.title,
             points,
             credit,
+            program: g.program.map(Spanned::into_inner),
             cases,
         })
     }

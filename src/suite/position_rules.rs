@@ -1,7 +1,7 @@
 //! The rules side of a position case's load-time check: does the state admit what the case expects?
 //! (`win`: a winning move exists; `block`: the opponent threatens a win and a blocking move exists;
-//! `pass`: the side has no move.) The hook the position machinery fills in; until then only the state
-//! itself is checked (by `suite::position`).
+//! `pass`: the side has no move.) The rules live in `crate::position`; the state itself is checked by
+//! `suite::position` first.
 
 use crate::arena::game::ArenaGame;
 
@@ -10,8 +10,7 @@ use super::kinds::PositionExpect;
 /// Whether `state` (with its side to move) can meet `expect`; the error names what is missing.
 ///
 /// # Errors
-/// Never yet: the rules checks are not built yet.
+/// The state cannot meet the expectation, in the game's words.
 pub fn check<G: ArenaGame>(state: &G, expect: PositionExpect) -> Result<(), String> {
-    let _ = (state, expect);
-    Ok(())
+    crate::position::validate(state, expect).map_err(|e| e.to_string())
 }

@@ -68,6 +68,20 @@ pub struct RawLanguage {
     pub support: Vec<Spanned<String>>,
     #[serde(default = "yes")]
     pub address_space: bool,
+    /// More programs built in the same copy, by name (`programs.tmmorris`), for groups that name one.
+    #[serde(default)]
+    pub programs: BTreeMap<String, Spanned<RawProgram>>,
+}
+
+/// A second program of a recipe: Adelaide postgrads hand in `tmmorris` beside `tictactoe`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawProgram {
+    /// Files (relative to the submission) that show the student attempted it.
+    pub detect: Spanned<Vec<String>>,
+    #[serde(default)]
+    pub build: Vec<Vec<String>>,
+    pub run: Spanned<Vec<String>>,
 }
 
 fn yes() -> bool {
@@ -93,6 +107,9 @@ pub struct RawGroup {
     pub credit: Option<Spanned<String>>,
     #[serde(default)]
     pub visibility: Option<Spanned<String>>,
+    /// The recipe program its cases run (`programs.NAME`), instead of the main one.
+    #[serde(default)]
+    pub program: Option<Spanned<String>>,
     #[serde(default)]
     pub cases: Vec<Spanned<RawCase>>,
 }

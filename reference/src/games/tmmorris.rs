@@ -282,6 +282,60 @@ impl Morris {
     }
 }
 
+impl Morris {
+    /// Why `board`, printed as the position after this side's move, is not one legal move from here,
+    /// in the rules' words. Says nothing useful (an empty string) when `board` is in fact legal.
+    #[must_use]
+    pub fn explain_successor(&self, board: &str) -> String {
+        let side = char::from(symbol(self.to_move));
+        let other = char::from(symbol(self.to_move.opponent()));
+        let bytes = board.as_bytes();
+        if bytes.len() != 9 || !bytes.iter().all(|b| matches!(b, b'x' | b'o' | b'-')) {
+            return format!("`{board}` is not a board: expected 9 characters of `x`, `o` and `-`");
+        }
+        if let Some(p) = self.winner() {
+            let won = char::from(symbol(p));
+            return format!("the game is already over: {won} has three in a row");
+        }
+        if bytes == self.cells {
+            return format!("the board is unchanged: {side} did not move");
+        }
+        let (own, theirs) = (symbol(self.to_move), symbol(self.to_move.opponent()));
+        let changed = |piece: u8| (0..9).any(|i| (self.cells[i] == piece) != (bytes[i] == piece));
+        if changed(theirs) {
+            return format!("{other}'s pieces changed: only {side} moves now");
+        }
+        let removed: Vec<usize> = (0..9)
+            .filter(|&i| self.cells[i] == own && bytes[i] != own)
+            .collect();
+        let added: Vec<usize> = (0..9)
+            .filter(|&i| self.cells[i] != own && bytes[i] == own)
+            .collect();
+        let placing = self.placing(self.to_move);
+        let on_board = self.count(own);
+        match (removed.as_slice(), added.as_slice()) {
+            ([], [_]) if !placing => format!(
+                "{side} placed a fourth piece: with 3 on the board, {side} must step one of them to an adjacent empty cell"
+            ),
+            ([f], [t]) if placing => format!(
+                "{side} moved a piece from cell {f} to cell {t}, but still has pieces to place ({on_board} of 3 on the board)"
+            ),
+            ([f], [t]) => {
+                let (dr, dc) = ((f / 3).abs_diff(t / 3), (f % 3).abs_diff(t % 3));
+                if dr == 1 && dc == 1 {
+                    format!("{side} stepped diagonally from cell {f} to cell {t}: steps go up, down, left or right")
+                } else {
+                    format!("{side} moved from cell {f} to cell {t}, which is not next to it: a step goes to an adjacent cell")
+                }
+            }
+            (_, added) if added.len() > 1 => {
+                format!("{side} put {} new pieces on the board in one move", added.len())
+            }
+            _ => format!("{side}'s pieces changed in a way no single move makes"),
+        }
+    }
+}
+
 impl Notation for Morris {
     fn encode(&self) -> String {
         self.cells.iter().map(|&b| char::from(b)).collect()
@@ -338,6 +392,39 @@ impl Notation for Morris {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn illegal_successors_are_explained() {
+        let m = Morris::from_raster("xo-ox-o-x", Player::First).unwrap();
+        assert_eq!(
+            m.explain_successor("-o-oxxo-x"),
+            "x moved from cell 0 to cell 5, which is not next to it: a step goes to an adjacent cell"
+        );
+        assert_eq!(
+            m.explain_successor("xoxo--o-x"),
+            "x stepped diagonally from cell 4 to cell 2: steps go up, down, left or right"
+        );
+        assert!(m
+            .explain_successor("xoxox-o-x")
+            .starts_with("x placed a fourth piece"));
+        assert_eq!(
+            m.explain_successor("xo-ox-o-x"),
+            "the board is unchanged: x did not move"
+        );
+        assert_eq!(
+            m.explain_successor("xo-ox-o-"),
+            "`xo-ox-o-` is not a board: expected 9 characters of `x`, `o` and `-`"
+        );
+        assert_eq!(
+            m.explain_successor("x--ox-o-x"),
+            "o's pieces changed: only x moves now"
+        );
+        let p = Morris::from_raster("x---o----", Player::First).unwrap();
+        assert_eq!(
+            p.explain_successor("-x--o----"),
+            "x moved a piece from cell 0 to cell 1, but still has pieces to place (1 of 3 on the board)"
+        );
+    }
 
     #[test]
     fn diagonals_do_not_win() {

@@ -1,0 +1,217 @@
+//! Asking a program for one move at a position through the suite's protocol (a seat: persistent `game` +
+//! one `turn`, or one per-move run), then judging the reply and the files it wrote.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use crate::arena::game::ArenaGame;
+use crate::arena::referee::{seconds, Policy};
+use crate::arena::seat::{Reply, Seat, Start};
+use crate::judge::Verdict;
+
+use super::visited;
+use super::{judge, Judged, Want};
+
+/// A file the program writes during its move, and how it is checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FileCheck {
+    /// A visited file whose every state is reachable from the case's state ([`visited::check`]).
+    Reachable,
+}
+
+impl FileCheck {
+    /// Every check with the word a suite writes (`compare = "reachable"`).
+    pub const ALL: [(FileCheck, &'static str); 1] = [(FileCheck::Reachable, "reachable")];
+
+    #[must_use]
+    pub fn parse(word: &str) -> Option<FileCheck> {
+        FileCheck::ALL
+            .iter()
+            .find(|(_, w)| *w == word)
+            .map(|(c, _)| c.clone())
+    }
+}
+
+/// What one position case came to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Asked {
+    pub verdict: Verdict,
+    pub credit: f64,
+    pub summary: String,
+    pub details: Vec<String>,
+    pub took: Duration,
+}
+
+/// Asks `seat` for one move at `state` under `policy`'s clock, judges the reply against `want`, then
+/// checks each file in `files` (read from `work`, the program's working folder). The seat is finished
+/// (its process stopped) before this returns.
+pub fn ask<G: ArenaGame>(
+    seat: &mut dyn Seat<G>,
+    state: &G,
+    want: Want,
+    policy: &Policy,
+    seed: u64,
+    work: &Path,
+    files: &[(String, FileCheck)],
+) -> Asked {
+    let side = state.to_move();
+    let start = Start {
+        game: state.name(),
+        side,
+        side_name: G::side_name(side),
+        seed,
+        limit: policy.limit,
+    };
+    let asked = Instant::now();
+    let reply = match seat.start(&start) {
+        Err(fault) => fault,
+        Ok(()) => {
+            let deadline = policy.deadline().filter(|_| seat.clocked());
+            let reply = seat.request(state, None, deadline);
+            if deadline.is_some_and(|d| asked.elapsed() > d) {
+                Reply::Timeout
+            } else {
+                reply
+            }
+        }
+    };
+    let took = asked.elapsed();
+    seat.finish("position case: one move asked", None);
+    let stderr = seat.stderr_tail();
+    let mut out = match reply {
+        Reply::Line(text) => {
+            let Judged {
+                accepted,
+                summary,
+                details,
+            } = judge(state, want, seat.reply_form(policy.reply), &text);
+            Asked {
+                verdict: if accepted {
+                    Verdict::Accepted
+                } else {
+                    Verdict::WrongAnswer
+                },
+                credit: if accepted { 1.0 } else { 0.0 },
+                summary,
+                details,
+                took,
+            }
+        }
+        fault => fault_result(&fault, policy, took),
+    };
+    if out.verdict == Verdict::Accepted {
+        let printed_nothing = out.summary.starts_with("you printed nothing");
+        for (name, check) in files {
+            if let Err(why) = check_file(state, work, name, check, printed_nothing) {
+                out.verdict = Verdict::WrongAnswer;
+                out.credit = 0.0;
+                out.details.insert(0, out.summary.clone());
+                out.summary = why;
+                break;
+            }
+        }
+    }
+    if out.verdict != Verdict::Accepted {
+        if let Some(tail) = stderr.filter(|t| !t.trim().is_empty()) {
+            out.details
+                .push("your program's stderr ended with:".to_string());
+            out.details.extend(
+                tail.lines()
+                    .rev()
+                    .take(5)
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .rev()
+                    .map(|l| format!("  {l}")),
+            );
+        }
+    }
+    out
+}
+
+/// One file after the move: with no move possible the program writes nothing (an empty file counts as
+/// nothing); otherwise the file must exist and pass its check.
+fn check_file<G: ArenaGame>(
+    state: &G,
+    work: &Path,
+    name: &str,
+    check: &FileCheck,
+    printed_nothing: bool,
+) -> Result<(), String> {
+    let path = work.join(name);
+    let text = match std::fs::read(&path) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(t) => Some(t),
+            Err(_) => return Err(format!("`{name}` is not UTF-8 text")),
+        },
+        Err(_) => None,
+    };
+    if printed_nothing {
+        return match text {
+            Some(t) if !t.trim().is_empty() => Err(format!(
+                "you printed nothing, as you should with no move possible, but wrote `{name}`: write nothing either"
+            )),
+            _ => Ok(()),
+        };
+    }
+    let Some(text) = text else {
+        return Err(format!(
+            "you wrote no `{name}`: write every position your search visits to it"
+        ));
+    };
+    match check {
+        FileCheck::Reachable => visited::check(state, name, &text)
+            .map(|_| ())
+            .map_err(|e| e.to_string()),
+    }
+}
+
+/// A reply that is no answer at all, as a verdict.
+fn fault_result(fault: &Reply, policy: &Policy, took: Duration) -> Asked {
+    let (verdict, summary) = match fault {
+        Reply::Timeout => (
+            Verdict::WallTimeLimit,
+            match policy.limit {
+                Some(l) => format!(
+                    "no answer within {} (limit {} + {} margin)",
+                    seconds(took),
+                    seconds(l),
+                    seconds(policy.margin)
+                ),
+                None => format!("no answer after {}", seconds(took)),
+            },
+        ),
+        Reply::Crashed(how) => (
+            Verdict::RuntimeError,
+            format!("your program crashed ({how})"),
+        ),
+        Reply::Flood(n) => (
+            Verdict::OutputLimit,
+            format!("your program flooded its output ({n} bytes without a newline)"),
+        ),
+        Reply::ClosedPipe => (
+            Verdict::WrongAnswer,
+            "your program closed its output without a move".to_string(),
+        ),
+        Reply::Garbage => (
+            Verdict::WrongAnswer,
+            "your program printed bytes that are not UTF-8 text".to_string(),
+        ),
+        Reply::Fault(why) => (Verdict::WrongAnswer, format!("your program {why}")),
+        Reply::Broken(why) => (
+            Verdict::InternalError,
+            format!("the grader could not ask your program: {why}"),
+        ),
+        Reply::Line(_) => (
+            Verdict::InternalError,
+            "a reply was taken for a fault".into(),
+        ),
+    };
+    Asked {
+        verdict,
+        credit: 0.0,
+        summary,
+        details: Vec::new(),
+        took,
+    }
+}

@@ -1,0 +1,210 @@
+//! Three Men's Morris in the Adelaide suite (postgraduates): the example hand-ins' verdicts and points
+//! on the Morris groups, from the same grading run as tests/examples.rs, and what undergraduates (no
+//! `tmmorris`) get: the groups reported as not attempted and left out of their total.
+
+use crate::examples::{code, result};
+
+const GROUPS: [&str; 4] = [
+    "morris-moves",
+    "morris-no-move",
+    "morris-tactics",
+    "morris-play",
+];
+
+/// `moves AC AC … | no-move … | tactics …` and the Morris points.
+fn signature(student: &str) -> (String, f64) {
+    let r = result(student);
+    let parts: Vec<String> = GROUPS
+        .iter()
+        .map(|g| {
+            let codes: Vec<&str> = r["cases"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|c| c["group"] == *g)
+                .map(|c| code(c["verdict"].as_str().unwrap()))
+                .collect();
+            format!("{} {}", g.trim_start_matches("morris-"), codes.join(" "))
+        })
+        .collect();
+    let points: f64 = r["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["name"].as_str().unwrap().starts_with("morris-"))
+        .map(|g| g["points"].as_f64().unwrap())
+        .sum();
+    (parts.join(" | "), (points * 100.0).round() / 100.0)
+}
+
+/// Cases in suite order: moves (place-first, place-o, step-x, step-o); no-move (x-won, o-won,
+/// x-blocked); tactics (win-placing-ply-1, win-step-ply-3, win-o-ply-4, block-placing-ply-2,
+/// block-step-ply-3); play (beats-random: 4 games, 3 wins needed; never-loses-to-perfect: 2 games).
+const PINNED: &[(&str, &str, f64)] = &[
+    (
+        "morris-c",
+        "moves AC AC AC AC | no-move AC AC AC | tactics AC AC AC AC AC | play AC AC",
+        3.0,
+    ),
+    (
+        "morris-cpp",
+        "moves AC AC AC AC | no-move AC AC AC | tactics AC AC AC AC AC | play AC AC",
+        3.0,
+    ),
+    (
+        "morris-python",
+        "moves AC AC AC AC | no-move AC AC AC | tactics AC AC AC AC AC | play AC AC",
+        3.0,
+    ),
+    (
+        "morris-rust",
+        "moves AC AC AC AC | no-move AC AC AC | tactics AC AC AC AC AC | play AC AC",
+        3.0,
+    ),
+    // Diagonal steps where they look best (losing games by an illegal move); its visited files list
+    // diagonal steps too.
+    (
+        "morris-diagonal",
+        "moves AC AC WA WA | no-move AC AC AC | tactics AC WA AC AC WA | play AC WA",
+        1.85,
+    ),
+    // Places a fourth piece instead of stepping.
+    (
+        "morris-no-movement",
+        "moves AC WA WA WA | no-move AC AC WA | tactics AC WA WA AC WA | play WA WA",
+        0.65,
+    ),
+    // Plays on after a line of three (a blocked side still prints nothing).
+    (
+        "morris-moves-when-none",
+        "moves AC AC AC AC | no-move WA WA AC | tactics AC AC AC AC AC | play AC AC",
+        2.5,
+    ),
+    // Wins are not the end of its search: it misses them, and visits positions past them (yet at
+    // PLY 4 its evaluation still beats random and holds perfect to a draw within the 40-move cap).
+    (
+        "morris-misses-win",
+        "moves AC WA WA WA | no-move AC AC AC | tactics WA WA WA AC WA | play AC AC",
+        1.45,
+    ),
+    // Its visited file lists boards column by column.
+    (
+        "morris-bad-visited",
+        "moves AC WA AC AC | no-move AC AC AC | tactics WA AC AC WA AC | play AC AC",
+        2.35,
+    ),
+];
+
+#[test]
+fn every_morris_example_gets_its_pinned_verdicts_and_points() {
+    let mut wrong = Vec::new();
+    for (student, verdicts, points) in PINNED {
+        let got = signature(student);
+        if got != (verdicts.to_string(), *points) {
+            wrong.push(format!(
+                "{student}:\n  want {verdicts} = {points}\n  got  {} = {}",
+                got.0, got.1
+            ));
+        }
+        // The tic-tac-toe beside it is correct: 15 of 15, so the total is 15 + the Morris points.
+        let total = result(student)["score"].as_f64().unwrap();
+        if (total - (15.0 + points)).abs() > 1e-9 {
+            wrong.push(format!("{student}: total {total}, want {}", 15.0 + points));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn undergraduates_have_not_attempted_morris_and_keep_their_total() {
+    let r = result("c-correct");
+    assert_eq!(
+        (r["score"].as_f64(), r["max"].as_f64()),
+        (Some(15.0), Some(15.0))
+    );
+    let not: Vec<(&str, &str)> = r["not-attempted"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| (n["group"].as_str().unwrap(), n["reason"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        not,
+        [
+            ("morris-moves", "no `tmmorris.c`"),
+            ("morris-no-move", "no `tmmorris.c`"),
+            ("morris-tactics", "no `tmmorris.c`"),
+            ("morris-play", "no `tmmorris.c`"),
+        ]
+    );
+    assert!(r["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|c| !c["group"].as_str().unwrap().starts_with("morris-")));
+    // A hand-in that does not compile has not attempted Morris either: every recipe's file is named.
+    let r = result("no-compile");
+    assert_eq!(
+        r["not-attempted"][0]["reason"],
+        "no `tmmorris.cpp`, no `tmmorris.cc`, no `tmmorris.c`, no `tmmorris.java`, no `tmmorris.py`, no `src/bin/tmmorris.rs`"
+    );
+    assert_eq!(r["max"].as_f64(), Some(15.0));
+    // A postgraduate's total is out of 18.
+    assert_eq!(result("morris-c")["max"].as_f64(), Some(18.0));
+}
+
+#[test]
+fn morris_flaws_are_explained_in_the_games_words() {
+    let summary = |student: &str, case: &str| -> (String, Vec<String>) {
+        let r = result(student);
+        let c = r["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["group"].as_str().unwrap().starts_with("morris-") && c["name"] == case)
+            .unwrap()
+            .clone();
+        let details = c["details"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d.as_str().unwrap().to_string())
+            .collect();
+        (c["summary"].as_str().unwrap().to_string(), details)
+    };
+    let (s, d) = summary("morris-diagonal", "step-x");
+    assert_eq!(
+        s,
+        "you printed `xxxo-o-o-`, which is not a legal move for x from `xx-oxo-o-`"
+    );
+    assert_eq!(
+        d[0],
+        "x stepped diagonally from cell 4 to cell 2: steps go up, down, left or right"
+    );
+    let (_, d) = summary("morris-no-movement", "step-o");
+    assert_eq!(
+        d[0],
+        "o placed a fourth piece: with 3 on the board, o must step one of them to an adjacent empty cell"
+    );
+    let (s, _) = summary("morris-moves-when-none", "x-won");
+    assert_eq!(
+        s,
+        "you printed `xxxo-oo--`, but o has no legal move here: print nothing"
+    );
+    let (s, _) = summary("morris-misses-win", "win-placing-ply-1");
+    assert_eq!(
+        s,
+        "you played `xx-oox---`, which does not win; `xxxoo----` wins at once"
+    );
+    let (s, _) = summary("morris-misses-win", "block-step-ply-3");
+    assert_eq!(
+        s,
+        "you played `oxox---xo`, after which x wins at once with `oxo-x--xo`; `ox-xo--xo` blocks it"
+    );
+    let (s, d) = summary("morris-bad-visited", "win-placing-ply-1");
+    assert_eq!(
+        s,
+        "line 1 of `visited.txt` lists `xo-xo-x--`, which cannot arise from `xx-oo----` with x to move"
+    );
+    assert_eq!(d[0], "you played `xxxoo----`, which wins at once");
+}
