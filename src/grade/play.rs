@@ -426,11 +426,21 @@ pub fn transcript(records: &[GameRecord]) -> String {
                 .as_ref()
                 .map(|w| format!(" (sent {w}; forfeited)"))
                 .unwrap_or_default();
-            let _ = writeln!(
-                out,
-                "{} ({}) plays {}{note}: {}",
-                r.colours[m.side], r.players[m.side], m.applied, m.state
-            );
+            if m.applied == m.state {
+                // The move is the next position (Oska's NextBoard): the board once, as the handout's
+                // transcript of queries would show it.
+                let _ = writeln!(
+                    out,
+                    "{} ({}) answers {}{note}",
+                    r.colours[m.side], r.players[m.side], m.state
+                );
+            } else {
+                let _ = writeln!(
+                    out,
+                    "{} ({}) plays {}{note}: {}",
+                    r.colours[m.side], r.players[m.side], m.applied, m.state
+                );
+            }
         }
         let _ = writeln!(out, "result: {}\n", r.summary());
     }
