@@ -7,6 +7,7 @@ mod examples;
 mod hostile;
 mod morris;
 mod play;
+mod position;
 mod run;
 mod sandbox;
 mod solve;
