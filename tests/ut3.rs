@@ -5,6 +5,105 @@ use std::path::{Path, PathBuf};
 
 use crate::util::{grader, read, repo, scratch};
 
+/// `grader run` on the suite and its examples: every check's verdict and summary, pinned.
+#[test]
+fn every_example_gets_its_pinned_verdicts() {
+    let dir = scratch();
+    grader()
+        .arg("run")
+        .arg(suite())
+        .arg(repo().join("examples/submissions/iiit-2015-ut3"))
+        .arg("--out")
+        .arg(dir.path())
+        .assert()
+        .success();
+    let root = dir.path().join("iiit-2015-ut3");
+    let legal = |n: u32| format!("L{n}");
+    let pinned: [(&str, [String; 4]); 10] = [
+        ("c-greedy", [legal(4), legal(4), "W3".into(), "N4".into()]),
+        (
+            "crashes-turn-5",
+            [legal(0), legal(0), "W0".into(), "N0".into()],
+        ),
+        ("decent", [legal(4), legal(4), "W4".into(), "N4".into()]),
+        ("illegal", [legal(0), legal(0), "W0".into(), "N0".into()]),
+        ("malformed", [legal(0), legal(0), "W0".into(), "N0".into()]),
+        (
+            "modifies-board",
+            [legal(0), legal(0), "W0".into(), "N0".into()],
+        ),
+        (
+            "prints-stdout",
+            [legal(4), legal(4), "W4".into(), "N1".into()],
+        ),
+        (
+            "random-handout",
+            [legal(4), legal(4), "W4".into(), "N1".into()],
+        ),
+        ("sleeps", [legal(2), legal(2), "W2".into(), "N0".into()]),
+        (
+            "stale-state",
+            [legal(0), legal(1), "W0".into(), "N1".into()],
+        ),
+    ];
+    for (student, want) in pinned {
+        let result: serde_json::Value =
+            serde_json::from_str(&read(&root.join(student).join("result.json"))).unwrap();
+        let got: Vec<String> = result["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                let summary = c["summary"].as_str().unwrap();
+                let count = summary
+                    .split_whitespace()
+                    .find_map(|w| w.parse::<u32>().ok())
+                    .unwrap();
+                let kind = if summary.starts_with("played legally") {
+                    "L"
+                } else if summary.starts_with("won or drew") {
+                    "N"
+                } else {
+                    "W"
+                };
+                format!("{kind}{count}")
+            })
+            .collect();
+        assert_eq!(got, want, "{student}");
+        let accepted: Vec<bool> = result["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["verdict"] == "accepted")
+            .collect();
+        let thresholds = [4, 4, 3, 2];
+        let expected: Vec<bool> = want
+            .iter()
+            .zip(thresholds)
+            .map(|(w, t)| w[1..].parse::<u32>().unwrap() >= t)
+            .collect();
+        assert_eq!(
+            accepted, expected,
+            "{student}: verdicts follow the thresholds"
+        );
+    }
+    // The checks carry no marks; the manual column is blank for the instructor.
+    let grades = read(&root.join("grades.csv"));
+    assert!(
+        grades.starts_with("student,plays-legally,benchmarks,manual,total\n"),
+        "{grades}"
+    );
+    assert!(grades.contains("\ndecent,0,0,,0\n"), "{grades}");
+    // The adapter's explanation of a fault reaches the student.
+    let crash: serde_json::Value =
+        serde_json::from_str(&read(&root.join("crashes-turn-5/result.json"))).unwrap();
+    let details = crash["cases"][0]["details"].to_string();
+    assert!(
+        details.contains("crashed (exit status 1) on move 9"),
+        "{details}"
+    );
+}
+
 fn suite() -> PathBuf {
     repo().join("suites/iiit-2015-ut3")
 }
@@ -203,6 +302,59 @@ fn the_adapter_says_what_to_fix_when_it_cannot_find_the_class() {
             "{name}: {lines:?}"
         );
     }
+}
+
+/// A class that checks every argument against the handout's representation and raises (a crash, so a
+/// lost game) at the first difference; otherwise it plays the first legal cell.
+const PROBE: &str = r#"
+CORNERS = {(0, 0): (0, 1, 3), (0, 2): (1, 2, 5), (2, 0): (3, 6, 7), (2, 2): (5, 7, 8)}
+
+
+class Probe:
+    def __init__(self):
+        self.calls = 0
+        self.seen = []
+
+    def move(self, current_board_game, board_stat, move_by_opponent, flag):
+        board, stat, last = current_board_game, board_stat, move_by_opponent
+        assert type(board) is list and len(board) == 9, board
+        assert all(type(r) is list and len(r) == 9 for r in board), board
+        assert all(type(c) is str and c in "-xo" for r in board for c in r), board
+        assert type(stat) is list and len(stat) == 9 and all(s in "-xo" for s in stat), stat
+        assert type(last) is tuple and len(last) == 2 and all(type(v) is int for v in last), last
+        assert flag in ("x", "o"), flag
+        marks = sum(c != "-" for r in board for c in r)
+        # State kept in self: one call per own move, x first; (-1, -1) only on the empty board.
+        assert marks == 2 * self.calls + (flag == "o"), (marks, self.calls, flag)
+        assert (last == (-1, -1)) == (marks == 0), last
+        assert last == (-1, -1) or board[last[0]][last[1]] not in ("-", flag), last
+        # Fresh copies every call.
+        assert all(board is not b and stat is not s for b, s in self.seen)
+        self.seen.append((board, stat))
+        self.calls += 1
+        if last == (-1, -1):
+            blocks = range(9)
+        else:
+            pos = (last[0] % 3, last[1] % 3)
+            blocks = CORNERS.get(pos, (3 * pos[0] + pos[1],))
+        for allowed in (blocks, range(9)):
+            for b in allowed:
+                if stat[b] != "-":
+                    continue
+                for r in range(3 * (b // 3), 3 * (b // 3) + 3):
+                    for c in range(3 * (b % 3), 3 * (b % 3) + 3):
+                        if board[r][c] == "-":
+                            return (r, c)
+"#;
+
+#[test]
+fn the_class_gets_the_handouts_arguments_fresh_each_turn_and_keeps_its_state() {
+    let dir = scratch();
+    let lines = play_random(&python_folder(dir.path(), "probe", PROBE), &[]);
+    assert!(
+        lines[..2].iter().all(|l| l.contains("by the rules")),
+        "{lines:?}"
+    );
 }
 
 #[test]

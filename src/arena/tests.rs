@@ -298,3 +298,33 @@ fn bots_name_moves_while_programs_reply_with_states() {
     assert_eq!(r.moves[3].sent, "xox-o----");
     assert_eq!(r.final_state, "xox-o----");
 }
+
+#[test]
+fn a_stage_that_could_eliminate_no_one_is_skipped() {
+    use super::schedule::Stage;
+    // Six players: the seed's 10 pools → top 3 would advance everyone, so it is skipped; 2 groups of 3
+    // → top 2 still eliminates two.
+    let stages = [
+        Stage {
+            groups: 10,
+            advance: 3,
+        },
+        Stage {
+            groups: 2,
+            advance: 2,
+        },
+    ];
+    let r = tournament(2, &stages);
+    let names: Vec<&str> = r.stages.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["stage 2 group 1", "stage 2 group 2", "final"]);
+    assert_eq!(r.stages[2].rows.len(), 4);
+    assert_eq!(
+        r.stages.iter().map(|s| s.level).collect::<Vec<_>>(),
+        [2, 2, 3]
+    );
+    // Nothing left to eliminate at all: one round robin of everyone, still called the final.
+    let r = tournament(1, &stages[..1]);
+    assert_eq!(r.stages.len(), 1);
+    assert_eq!(r.stages[0].name, "final");
+    assert_eq!(r.stages[0].rows.len(), 6);
+}
