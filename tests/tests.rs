@@ -9,6 +9,7 @@ mod morris;
 mod oska;
 mod oska_examples;
 mod play;
+mod position;
 mod run;
 mod sandbox;
 mod solve;

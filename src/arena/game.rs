@@ -68,13 +68,6 @@ pub trait ArenaGame: Game<Move: Send + Sync> + Notation + Send + Sync + 'static 
         None
     }
 
-    /// Why `reply`, a position a player printed, is not one legal move from this one, in the rules'
-    /// words ("x stepped diagonally from cell 0 to cell 4"), when the game can say more than "not one
-    /// legal move away".
-    fn explain_reply(&self, _reply: &str) -> Option<String> {
-        None
-    }
-
     /// For programs that speak in rows and columns (the dialogue protocol's `{row}`, `{col}` and its
     /// `row`/`col` groups): the move at (`row`, `col`), both counted from 0, in the game's notation.
     /// `None` where the game has no such grid, or the cell is off the board.

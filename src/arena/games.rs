@@ -82,9 +82,14 @@ impl ArenaGame for Morris {
         "tmmorris".into()
     }
 
-    fn explain_reply(&self, reply: &str) -> Option<String> {
+    /// The rule the board breaks ("x stepped diagonally from cell 4 to cell 2: ...").
+    fn why_not_state(&self, reply: &str) -> String {
         let why = self.explain_successor(reply.trim());
-        (!why.is_empty()).then_some(why)
+        if why.is_empty() {
+            "not a position one legal move away".to_string()
+        } else {
+            why
+        }
     }
 
     fn render(&self) -> String {

@@ -471,7 +471,6 @@ mod tests {
             result,
             ending,
             reason: "o crashed (exit status 1) on move 2".into(),
-            facts: Vec::new(),
             notes: Vec::new(),
             stderr: Vec::new(),
         }

@@ -78,6 +78,7 @@ pub fn ask<G: ArenaGame>(
     let took = asked.elapsed();
     seat.finish("position case: one move asked", None);
     let stderr = seat.stderr_tail();
+    let printed_nothing = matches!(&reply, Reply::Line(text) if text.trim().is_empty());
     let mut out = match reply {
         Reply::Line(text) => {
             let Judged {
@@ -100,7 +101,6 @@ pub fn ask<G: ArenaGame>(
         fault => fault_result(&fault, policy, took),
     };
     if out.verdict == Verdict::Accepted {
-        let printed_nothing = out.summary.starts_with("you printed nothing");
         for (name, check) in files {
             if let Err(why) = check_file(state, work, name, check, printed_nothing) {
                 out.verdict = Verdict::WrongAnswer;

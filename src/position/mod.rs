@@ -216,11 +216,12 @@ pub fn judge<G: ArenaGame>(state: &G, want: Want, form: ReplyForm, answer: &str)
     .filter(|m| state.moves().contains(m));
     let Some(mv) = parsed else {
         let mut details = Vec::new();
-        if let Some(why) = state.explain_reply(answer) {
-            details.push(why);
-        } else if form == ReplyForm::Move {
-            if let Err(why) = state.parse_move(answer) {
-                details.push(why);
+        match form {
+            ReplyForm::State => details.push(state.why_not_state(answer)),
+            ReplyForm::Move => {
+                if let Err(why) = state.parse_move(answer) {
+                    details.push(why);
+                }
             }
         }
         let summary = if moves.is_empty() {
