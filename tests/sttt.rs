@@ -6,7 +6,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use crate::util::{repo, scratch};
+use std::sync::OnceLock;
+
+use crate::util::{grader, read, repo, scratch};
 
 pub const SUITE: &str = "suites/csci1901-2004-sttt";
 pub const EXAMPLES: &str = "examples/submissions/csci1901-2004-sttt";
@@ -133,6 +135,11 @@ fn malformed_answers_become_one_line_the_referee_reads_as_forfeited_placements()
             "(list (vector 1 2) \"two words\")",
             "(#[1_2] \"two_words\")",
         ),
+        // A bignum's 100,000 digits would flood the protocol's line.
+        (
+            "(list (cons (expt 10 100000) 1) '(1 . 1))",
+            "([#_._1] (1 . 1))",
+        ),
     ];
     for (answer, line) in cases {
         let dir = answering(answer);
@@ -220,10 +227,14 @@ fn a_scheme_error_in_the_ai_ends_the_process_with_a_one_line_reason() {
     let err = stderr(&out);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
-        err.starts_with("sttt adapter: your AI `my-ai` raised an error on its turn 2: "),
+        err.starts_with("In procedure car: Wrong type argument"),
         "{err}"
     );
-    assert!(err.contains("car"), "{err}");
+    assert!(
+        err.trim_end()
+            .ends_with("(in your AI `my-ai` on its turn 2)"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -329,7 +340,7 @@ fn files_that_do_not_load_or_are_not_one_are_named() {
     let out = drive(broken.path(), "", &[EMPTY]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        stderr(&out).contains("loading `mine.scm` raised an error:"),
+        stderr(&out).contains("(while loading `mine.scm`); hint: the file must load on its own"),
         "{}",
         stderr(&out)
     );
@@ -375,4 +386,223 @@ fn the_examples_written_in_scheme_answer_a_first_turn_legally() {
             "{student} answered `{reply}` to the empty board"
         );
     }
+}
+
+/// Grades every example once per test process (two jobs) and keeps the results folder.
+fn graded() -> &'static Path {
+    static RESULTS: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    let (_, results) = RESULTS.get_or_init(|| {
+        let dir = scratch();
+        let out = dir.path().join("results");
+        let run = grader()
+            .arg("run")
+            .arg(repo().join(SUITE))
+            .arg(repo().join(EXAMPLES))
+            .arg("--out")
+            .arg(&out)
+            .args(["--jobs", "2"])
+            .output()
+            .unwrap();
+        assert_eq!(
+            run.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        (dir, out.join("csci1901-2004-sttt"))
+    });
+    results
+}
+
+fn result(student: &str) -> serde_json::Value {
+    serde_json::from_str(&read(&graded().join(student).join("result.json"))).unwrap()
+}
+
+fn case<'a>(result: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    result["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == name)
+        .unwrap_or_else(|| panic!("no case `{name}`"))
+}
+
+/// `legal-vs-random legal-vs-offensive | beats-random always-beats-random holds-offensive
+/// beats-offensive`, as AC/WA, then the points of `legal` and `bots`.
+fn signature(result: &serde_json::Value) -> (String, f64, f64) {
+    let codes = |names: &[&str]| -> String {
+        names
+            .iter()
+            .map(|n| match case(result, n)["verdict"].as_str().unwrap() {
+                "accepted" => "AC",
+                "wrong-answer" => "WA",
+                other => panic!("unexpected verdict `{other}` for `{n}`"),
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let points = |group: &str| -> f64 {
+        result["groups"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["name"] == group)
+            .unwrap()["points"]
+            .as_f64()
+            .unwrap()
+    };
+    (
+        format!(
+            "{} | {}",
+            codes(&["legal-vs-random", "legal-vs-offensive"]),
+            codes(&[
+                "beats-random",
+                "always-beats-random",
+                "holds-offensive",
+                "beats-offensive"
+            ])
+        ),
+        points("legal"),
+        points("bots"),
+    )
+}
+
+/// (student, verdicts, legal points, bots points); EXPECTED.md explains each.
+const PINNED: &[(&str, &str, f64, f64)] = &[
+    ("decent", "AC AC | AC AC AC AC", 15.0, 20.0),
+    ("python-protocol", "AC AC | AC AC AC AC", 15.0, 20.0),
+    // The handout's template, filled in: wins 4 of 6 against `offensive`, one short of `beats-offensive`.
+    ("template", "AC AC | AC AC AC WA", 15.0, 15.0),
+    // Legal but weak: its 6 games against `random` are 2 draws and 4 losses.
+    ("random", "AC AC | WA WA WA WA", 15.0, 0.0),
+    ("prints-stdout", "AC AC | WA WA WA WA", 15.0, 0.0),
+    ("malformed-move", "WA WA | WA WA WA WA", 0.0, 0.0),
+    ("illegal-move", "WA WA | WA WA WA WA", 0.0, 0.0),
+    ("too-slow", "WA WA | WA WA WA WA", 0.0, 0.0),
+    ("crash-turn-5", "WA WA | WA WA WA WA", 0.0, 0.0),
+    ("stale-state", "WA WA | WA WA WA WA", 0.0, 0.0),
+];
+
+#[test]
+fn every_example_gets_its_pinned_verdicts_and_points() {
+    if !have_guile() {
+        return;
+    }
+    let mut wrong = Vec::new();
+    for &(student, verdicts, legal, bots) in PINNED {
+        let got = signature(&result(student));
+        if got != (verdicts.to_string(), legal, bots) {
+            wrong.push(format!("{student}: got {got:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// Each flaw is reported in the words of the game and the handout, on every game it spoiled.
+#[test]
+fn every_flaw_is_named_in_the_details_of_the_legal_cases() {
+    if !have_guile() {
+        return;
+    }
+    let expect = [
+        ("malformed-move", "ill-formatted placement `("),
+        ("illegal-move", "is already won"),
+        ("stale-state", "is already occupied"),
+        ("too-slow", "timed out after"),
+        (
+            "crash-turn-5",
+            "(stderr: In procedure car: Wrong type argument",
+        ),
+    ];
+    for (student, words) in expect {
+        let r = result(student);
+        for name in ["legal-vs-random", "legal-vs-offensive"] {
+            let details = case(&r, name)["details"].as_array().unwrap();
+            assert_eq!(details.len(), 6, "{student} {name}: {details:?}");
+            for d in details {
+                let d = d.as_str().unwrap();
+                assert!(d.contains(words), "{student} {name}: `{d}` lacks `{words}`");
+            }
+        }
+    }
+    let slow = result("too-slow");
+    let first = case(&slow, "legal-vs-random")["details"][0]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(first.contains("(limit 1.00 s + 250 ms margin)"), "{first}");
+}
+
+#[test]
+fn the_gradebook_leaves_the_effort_column_blank_for_the_instructor() {
+    if !have_guile() {
+        return;
+    }
+    let csv = read(&graded().join("grades.csv"));
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("student,legal,bots,effort,total"));
+    assert!(csv.contains("\ndecent,15,20,,35\n"), "{csv}");
+    assert!(csv.contains("\ntemplate,15,15,,30\n"), "{csv}");
+    assert_eq!(lines.count(), PINNED.len(), "{csv}");
+}
+
+#[test]
+fn the_legal_cases_measure_the_very_games_the_bots_cases_score() {
+    if !have_guile() {
+        return;
+    }
+    let games = graded().join("decent/games");
+    let legal = read(&games.join("legal-vs-offensive-3.json"));
+    let bots = read(&games.join("beats-offensive-3.json"));
+    let strip = |text: &str| -> serde_json::Value {
+        let mut v: serde_json::Value = serde_json::from_str(text).unwrap();
+        for m in v["moves"].as_array_mut().unwrap() {
+            m["micros"] = serde_json::Value::Null;
+        }
+        v
+    };
+    assert_eq!(strip(&legal), strip(&bots));
+}
+
+/// The class tournament on the suite: a section round robin, its top four in a knockout, bonus marks by
+/// final rank; the crashing entrant is ranked last with nothing.
+#[test]
+fn the_suite_tournament_plays_the_round_robin_then_the_knockout() {
+    if !have_guile() {
+        return;
+    }
+    let dir = scratch();
+    let examples = repo().join(EXAMPLES);
+    let out = grader()
+        .arg("tournament")
+        .arg(repo().join(SUITE))
+        .args(
+            [
+                "decent",
+                "template",
+                "python-protocol",
+                "random",
+                "crash-turn-5",
+            ]
+            .map(|s| examples.join(s)),
+        )
+        .args(["--jobs", "2", "--out"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    for stage in ["stage 1 group 1", "knockout round 1", "knockout final"] {
+        assert!(stdout.contains(stage), "{stdout}");
+    }
+    assert!(stdout.contains("champion: python-protocol"), "{stdout}");
+    assert_eq!(
+        read(&dir.path().join("csci1901-2004-sttt/tournament.csv")),
+        "rank,student,stage,points,games,won,drawn,lost,faults,marks\n\
+         1,python-protocol,knockout final,2,2,1,0,1,0,40\n\
+         2,decent,knockout final,2,2,1,0,1,0,30\n\
+         3,random,knockout round 1,0,2,0,0,2,0,20\n\
+         4,template,knockout round 1,0,2,0,0,2,0,20\n\
+         5,crash-turn-5,stage 1 group 1,0,8,0,0,8,6,0\n"
+    );
 }

@@ -95,14 +95,16 @@ fn wpi_examples_get_their_pinned_points() {
         ("python-correct", [10.0, 15.0, 20.0, 15.0, 40.0], 100.0),
         ("accepts-occupied", [10.0, 15.0, 0.0, 15.0, 40.0], 80.0),
         ("crashes-on-garbage", [10.0, 15.0, 0.0, 15.0, 40.0], 80.0),
-        ("misses-diagonal", [10.0, 15.0, 20.0, 13.5, 40.0], 98.5),
+        ("misses-diagonal", [10.0, 15.0, 20.0, 9.75, 40.0], 94.75),
         ("loses-to-perfect", [10.0, 15.0, 20.0, 15.0, 20.0], 80.0),
     ];
     let mut wrong = Vec::new();
     for (student, groups, total) in expected {
         let got = points(student);
         if got != (groups.to_vec(), total) {
-            wrong.push(format!("{student}: expected {groups:?} = {total}, got {got:?}"));
+            wrong.push(format!(
+                "{student}: expected {groups:?} = {total}, got {got:?}"
+            ));
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
@@ -132,6 +134,10 @@ fn wpi_flaws_are_explained_in_the_students_terms() {
         crashes.contains("after `hello` (not a row and a column), crashed (exit status 1)"),
         "{crashes}"
     );
+    assert!(
+        crashes.contains("(stderr: ValueError: invalid literal for int()"),
+        "{crashes}"
+    );
 
     let diagonal = words("misses-diagonal", "announces-vs-random");
     assert!(
@@ -140,13 +146,20 @@ fn wpi_flaws_are_explained_in_the_students_terms() {
     );
 
     let loses = words("loses-to-perfect", "never-loses-to-perfect");
-    assert!(loses.contains("against `perfect`"), "{loses}");
-    assert!(loses.contains("lost"), "{loses}");
+    assert!(
+        loses.contains("won or drew 4 of 6 games against `perfect`; 6 needed"),
+        "{loses}"
+    );
+    assert!(loses.contains("lost — x wins by the rules"), "{loses}");
 
     // The good programs are credited with the facts behind each rubric line.
     for student in ["c-correct", "java-correct", "python-correct"] {
         for name in ["opening", "rejects-invalid", "announces-vs-perfect"] {
-            assert_eq!(case(student, name)["verdict"], "accepted", "{student} {name}");
+            assert_eq!(
+                case(student, name)["verdict"],
+                "accepted",
+                "{student} {name}"
+            );
         }
     }
 }
@@ -159,10 +172,47 @@ fn wpi_games_keep_the_dialogue_facts() {
     let facts = record["facts"].as_array().unwrap();
     let kinds: Vec<&str> = facts.iter().map(|f| f["fact"].as_str().unwrap()).collect();
     assert_eq!(kinds[0], "opening", "{facts:?}");
-    assert_eq!(kinds.iter().filter(|k| **k == "probe").count(), 4, "{facts:?}");
+    assert_eq!(
+        kinds.iter().filter(|k| **k == "probe").count(),
+        4,
+        "{facts:?}"
+    );
     assert!(facts
         .iter()
         .filter(|f| f["fact"] == "probe")
         .all(|f| f["outcome"] == "rejected"));
     assert_eq!(kinds.last(), Some(&"end"), "{facts:?}");
+}
+
+#[test]
+fn wpi_dialogue_measures_need_their_dialogue() {
+    let source = read(&repo().join(SUITE).join("suite.toml"));
+    let dir = scratch();
+    let check = |name: &str, text: String| {
+        let suite = dir.path().join(name);
+        std::fs::create_dir_all(&suite).unwrap();
+        std::fs::write(suite.join("suite.toml"), text).unwrap();
+        let out = grader().arg("validate").arg(&suite).output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{name}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let start = source.find("probe = [").unwrap();
+    let end = start + source[start..].find("\n]\n").unwrap() + 3;
+    let unprobed = format!("{}{}", &source[..start], &source[end..]);
+    let e = check("unprobed", unprobed);
+    assert!(
+        e.contains(
+            "case `rejects-invalid` measures `rejects`, but the dialogue types no invalid input"
+        ),
+        "{e}"
+    );
+    assert!(e.contains("hint: add `[[arena.dialogue.probe]]`"), "{e}");
+
+    let persistent = source.replace("protocol = \"dialogue\"", "protocol = \"persistent\"");
+    let e = check("persistent", persistent);
+    assert!(
+        e.contains("case `opening` measures `opening`, which reads what a dialogue program does"),
+        "{e}"
+    );
+    assert!(e.contains("suite.toml:"), "{e}");
 }

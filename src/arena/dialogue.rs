@@ -146,7 +146,7 @@ impl Miss {
             Reply::Line(text) => format!("printed `{text}`"),
         };
         if self.output.is_empty() {
-            format!("{how}; it printed nothing")
+            format!("{how}; it printed nothing more")
         } else {
             format!("{how}; its last output was `{}`", self.output)
         }

@@ -16,6 +16,12 @@ pub trait ArenaGame: Game<Move: Send + Sync> + Notation + Send + Sync + 'static 
         }
     }
 
+    /// The side as the per-move `{side}` placeholder writes it: the handout's own argument (Oska's
+    /// predicate takes `w` or `b`, 004:96–98), else the side's name.
+    fn side_arg(side: Player) -> &'static str {
+        Self::side_name(side)
+    }
+
     /// What the protocols send as "the last move" before anyone has moved (UT3's handout says `-1 -1`).
     fn no_move() -> &'static str {
         "none"
@@ -39,6 +45,12 @@ pub trait ArenaGame: Game<Move: Send + Sync> + Notation + Send + Sync + 'static 
         self.moves()
             .into_iter()
             .find(|&mv| self.after(mv).encode() == want)
+    }
+
+    /// Why `reply` is not the position after a legal move, for the record's reason (called only when
+    /// [`ArenaGame::move_from_state`] found none).
+    fn why_not_state(&self, _reply: &str) -> String {
+        "not a position one legal move away".to_string()
     }
 
     /// Reads a position in the game's one-line encoding (the text the protocols send) with `side` to

@@ -5,7 +5,7 @@ use reference::bots::{bot, bot_for, Playable};
 use reference::games::sttt::{Placement, Sttt, Turn};
 use reference::games::tictactoe::TicTacToe;
 use reference::games::tmmorris::Morris;
-use reference::games::{Oska, Ut3};
+use reference::games::{Oska, OskaMove, Ut3};
 use reference::rng::Rng;
 use reference::{Game, Notation, Player};
 
@@ -219,6 +219,22 @@ impl ArenaGame for Oska {
             Player::First => "white",
             Player::Second => "black",
         }
+    }
+
+    fn side_arg(side: Player) -> &'static str {
+        match side {
+            Player::First => "w",
+            Player::Second => "b",
+        }
+    }
+
+    /// Spaces allowed; a blocked side may answer with the unchanged board or with nothing (004:43–45).
+    fn move_from_state(&self, reply: &str) -> Option<OskaMove> {
+        self.move_to_board(reply)
+    }
+
+    fn why_not_state(&self, reply: &str) -> String {
+        self.why_not_next(reply)
     }
 
     /// The rows centred, as the handout draws the board: white (`w`) at the top, black (`b`) below.

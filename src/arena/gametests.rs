@@ -8,7 +8,7 @@ use reference::{Game, Notation};
 
 use super::game::ArenaGame;
 use super::record::{Ending, GameRecord, GameResult};
-use super::referee::{play, IllegalPolicy, Match, Policy};
+use super::referee::{play, IllegalPolicy, Match, Policy, ReplyForm};
 use super::seat::{FnSeat, Reply, ScriptSeat, Seat};
 
 fn first_legal<G: ArenaGame>() -> FnSeat<G> {
@@ -137,4 +137,45 @@ fn oska_replies_are_next_boards_and_a_wrong_board_loses() {
         r.reason
     );
     assert!(r.moves[0].sent.starts_with("[["), "{:?}", r.moves[0]);
+}
+
+#[test]
+fn oska_an_unchanged_board_with_moves_to_make_is_explained() {
+    let start = "[[w,w,w,w],[e,e,e],[e,e],[e,e,e],[b,b,b,b]]";
+    let mut a = ScriptSeat::new(vec![line(start)]);
+    let mut b = first_legal::<Oska>();
+    let p = Policy {
+        reply: ReplyForm::State,
+        ..Policy::default()
+    };
+    let r = game(Oska::new(4), &mut a, &mut b, &p);
+    assert_eq!(r.result, GameResult::Win(1));
+    assert!(
+        r.reason
+            .contains("the board is unchanged, but `w` has 6 legal moves"),
+        "{}",
+        r.reason
+    );
+}
+
+#[test]
+fn oska_a_blocked_side_passes_by_printing_nothing_or_the_same_board() {
+    // White's one piece is boxed in by black's back row; black can still move.
+    let board = "[[e,e,e,e],[e,e,e],[e,e],[b,w,e],[b,b,b,e]]";
+    for pass in ["", board] {
+        let initial = Oska::decode(board, reference::Player::First).unwrap();
+        let mut a = ScriptSeat::new(vec![line(pass)]);
+        let mut b = first_legal::<Oska>();
+        let p = Policy {
+            reply: ReplyForm::State,
+            move_cap: Some(2),
+            ..Policy::default()
+        };
+        let r = game(initial, &mut a, &mut b, &p);
+        assert_eq!(r.moves.len(), 2, "{pass:?}: {}", r.reason);
+        assert_eq!(
+            r.moves[0].applied, board,
+            "the pass leaves the board as it was"
+        );
+    }
 }

@@ -75,7 +75,7 @@ impl<G: ArenaGame> Seat<G> for PerMoveSeat {
         let seed = self.seed.to_string();
         let values = [
             ("{state}", encoded.as_str()),
-            ("{side}", G::side_name(state.to_move())),
+            ("{side}", G::side_arg(state.to_move())),
             ("{last}", last.unwrap_or(G::no_move())),
             ("{limit-ms}", limit_ms.as_str()),
             ("{seed}", seed.as_str()),

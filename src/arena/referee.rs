@@ -196,7 +196,7 @@ pub fn play<G: ArenaGame>(
                 ReplyForm::Move => state.parse_move(&sent),
                 ReplyForm::State => state
                     .move_from_state(&sent)
-                    .ok_or_else(|| "not a position one legal move away".to_string()),
+                    .ok_or_else(|| state.why_not_state(&sent)),
             };
             let checked = match parsed {
                 Ok(mv) if legal.contains(&mv) => Ok(mv),

@@ -44,29 +44,37 @@ impl Outputs {
 }
 
 /// Saves a graded submission in `dir` (`results/<suite>/<student>/`): its artifacts (replacing the
-/// games of an earlier run), then `result.json`, atomically, last, so a result never names records
-/// that are not there.
+/// games of an earlier run), then `result.json`, atomically and always, even when an artifact could not
+/// be written: a computed result is never lost.
 ///
 /// # Errors
-/// A file that cannot be written, named.
+/// The first file that could not be written, named.
 pub fn save_student(dir: &Path, graded: &Graded) -> anyhow::Result<()> {
+    let mut first: Option<anyhow::Error> = None;
     let games = dir.join("games");
     if games.is_dir() {
-        std::fs::remove_dir_all(&games)
-            .with_context(|| format!("cannot clear `{}`", games.display()))?;
+        if let Err(e) = std::fs::remove_dir_all(&games) {
+            first.get_or_insert(
+                anyhow::Error::new(e).context(format!("cannot clear `{}`", games.display())),
+            );
+        }
     }
     for a in &graded.artifacts {
         let path = dir.join(&a.path);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)
-                .with_context(|| format!("cannot create `{}`", parent.display()))?;
+        let written = path
+            .parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| std::fs::write(&path, &a.bytes));
+        if let Err(e) = written {
+            first.get_or_insert(
+                anyhow::Error::new(e).context(format!("cannot write `{}`", path.display())),
+            );
         }
-        std::fs::write(&path, &a.bytes)
-            .with_context(|| format!("cannot write `{}`", path.display()))?;
     }
     let path = dir.join("result.json");
     write_atomic(&path, graded.result.to_json().as_bytes())
-        .with_context(|| format!("cannot write `{}`", path.display()))
+        .with_context(|| format!("cannot write `{}`", path.display()))?;
+    first.map_or(Ok(()), Err)
 }
 
 /// Grades every student with `jobs` threads. Returns the results in student order, and the first error

@@ -2,7 +2,9 @@
 //! game as the script expects, rejected every invalid input, and announced the real result. Each reads
 //! only the facts the dialogue seat recorded in the game record.
 
+use crate::arena::config::{ArenaConfig, Protocol};
 use crate::arena::record::{Ending, Fact, GameRecord, ProbeOutcome, Side};
+use crate::suite::Measure;
 
 /// A measure that reads dialogue facts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -13,6 +15,27 @@ pub enum Conduct {
     Rejects,
     /// Printed an end-of-game message naming the real result.
     Announces,
+}
+
+/// The conduct a dialogue measure reads; `None` for the measures that read results.
+#[must_use]
+pub fn conduct(measure: Measure) -> Option<Conduct> {
+    match measure {
+        Measure::Opening => Some(Conduct::Opening),
+        Measure::Rejects => Some(Conduct::Rejects),
+        Measure::Announces => Some(Conduct::Announces),
+        _ => None,
+    }
+}
+
+/// How many invalid inputs a game under `arena` types (0 outside the dialogue protocol), so that games
+/// with probes are never mistaken for the same games without.
+#[must_use]
+pub fn probes(arena: &ArenaConfig) -> usize {
+    match &arena.protocol {
+        Protocol::Dialogue(script) => script.probes.len(),
+        _ => 0,
+    }
 }
 
 /// How one game counts (1 or 0) for `me`, and, when it does not count, why, in the student's terms.

@@ -12,6 +12,7 @@ use std::time::Instant;
 
 use reference::rng::Rng;
 
+use super::dialogue;
 use super::pipeline::Artifact;
 use crate::arena::config::ArenaConfig;
 use crate::arena::game::ArenaGame;
@@ -135,12 +136,14 @@ impl<'a> Games<'a> {
 
     /// The case's records: the ones already played, then any still missing.
     fn records(&mut self, p: &Play) -> Result<Vec<GameRecord>, String> {
+        // Games with a dialogue's invalid-input probes are other games than the same games without.
         let key = format!(
-            "{}\0{}\0{:?}\0{:?}",
+            "{}\0{}\0{:?}\0{:?}\0{}",
             p.arena.game,
             p.opponent.spec(),
             p.arena.args,
-            p.arena.policy.limit
+            p.arena.policy.limit,
+            dialogue::probes(&p.arena)
         );
         let have = self.played.get(&key).map_or(0, Vec::len);
         let want = p.games as usize;
@@ -260,6 +263,9 @@ pub fn value(measure: Measure, record: &GameRecord, sides: Sides) -> f64 {
                 0.5
             }
         }
+        Measure::Opening | Measure::Rejects | Measure::Announces => {
+            dialogue::conduct(measure).map_or(0.0, |c| dialogue::judge(c, record, me).0)
+        }
     }
 }
 
@@ -333,6 +339,10 @@ fn judge(p: &Play, records: &[GameRecord]) -> Judged {
             "scored {} of {n} {against} (won {won}, drew {drawn}, lost {lost})",
             points(total)
         ),
+        Measure::Opening | Measure::Rejects | Measure::Announces => {
+            let words = dialogue::conduct(p.measure).map(|c| dialogue::words(c, total, n));
+            format!("{} {against}", words.unwrap_or_default())
+        }
     };
     if let Some(t) = p.at_least {
         let needed = t * n as f64;
@@ -371,6 +381,9 @@ fn game_line(k: usize, r: &GameRecord, measure: Measure, sides: Sides) -> String
     };
     let mut why = match (measure, fault(r, sides)) {
         (Measure::Legal, Some(f)) => f,
+        (Measure::Opening | Measure::Rejects | Measure::Announces, _) => dialogue::conduct(measure)
+            .and_then(|c| dialogue::judge(c, r, me).1)
+            .unwrap_or_else(|| r.reason.clone()),
         _ => r.reason.clone(),
     };
     // A crash is explained by its last words.

@@ -278,6 +278,37 @@ impl Loader<'_> {
         Ok(())
     }
 
+    /// The case's arena as its measure needs it: only `rejects` games type the dialogue's invalid inputs
+    /// (a program that fails one loses the game, which must not cost it what other measures credit),
+    /// and the dialogue measures need the dialogue protocol.
+    fn dialogue_probes(
+        &self,
+        case: &str,
+        word: &Spanned<String>,
+        measure: Measure,
+        arena: Arc<ArenaConfig>,
+    ) -> Result<Arc<ArenaConfig>, SuiteError> {
+        let dialogue = matches!(
+            measure,
+            Measure::Opening | Measure::Rejects | Measure::Announces
+        );
+        match &arena.protocol {
+            Protocol::Dialogue(script) if measure == Measure::Rejects && script.probes.is_empty() => {
+                self.err(word.span(), format!("case `{case}` measures `rejects`, but the dialogue types no invalid input\nhint: add `[[arena.dialogue.probe]]` entries (`at`, `send`), see src/arena/PROTOCOLS.md"))
+            }
+            Protocol::Dialogue(script) if measure != Measure::Rejects && !script.probes.is_empty() => {
+                let mut config = ArenaConfig::clone(&arena);
+                if let Protocol::Dialogue(s) = &mut config.protocol {
+                    s.probes.clear();
+                }
+                Ok(Arc::new(config))
+            }
+            Protocol::Dialogue(_) => Ok(arena),
+            _ if dialogue => self.err(word.span(), format!("case `{case}` measures `{}`, which reads what a dialogue program does\nhint: it needs `protocol = \"dialogue\"` in `[arena]`", word.get_ref())),
+            _ => Ok(arena),
+        }
+    }
+
     pub(super) fn play(
         &self,
         case: &str,
@@ -311,6 +342,7 @@ impl Loader<'_> {
                 ),
             );
         };
+        let arena = self.dialogue_probes(case, &p.measure, measure, arena)?;
         let at_least = match &p.at_least {
             None => None,
             Some(a) if (0.0..=1.0).contains(a.get_ref()) => Some(*a.get_ref()),

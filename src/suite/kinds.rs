@@ -72,15 +72,25 @@ pub enum Measure {
     NotLost,
     /// (won + drawn / 2) / games.
     Score,
+    /// Dialogue programs: asked what the opening expects, then moved in turn (WPI rule 1).
+    Opening,
+    /// Dialogue programs: asked again after every invalid input typed at it, then finished the game
+    /// (WPI item 5). The only measure whose games type the suite's `[[arena.dialogue.probe]]` inputs.
+    Rejects,
+    /// Dialogue programs: announced the real result at the end (WPI item 6).
+    Announces,
 }
 
 impl Measure {
     /// Every measure with its word, in the order hints list them.
-    pub const ALL: [(Measure, &'static str); 4] = [
+    pub const ALL: [(Measure, &'static str); 7] = [
         (Measure::Legal, "legal"),
         (Measure::Won, "won"),
         (Measure::NotLost, "not-lost"),
         (Measure::Score, "score"),
+        (Measure::Opening, "opening"),
+        (Measure::Rejects, "rejects"),
+        (Measure::Announces, "announces"),
     ];
 
     #[must_use]

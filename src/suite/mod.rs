@@ -349,10 +349,12 @@ impl Loader<'_> {
         let arena = self.arena(raw.arena.as_ref())?;
         let entries = self.entries(raw.entries)?;
         let manual = self.manual(raw.manual)?;
-        if raw.groups.is_empty() {
+        // A suite with an `[arena]` and no groups is a tournament-only event (`grader play`,
+        // `grader tournament`); anything else needs cases to grade.
+        if raw.groups.is_empty() && arena.is_none() {
             return self.err(
                 0..0,
-                "the suite has no `[[groups]]`\nhint: add at least one group with cases",
+                "the suite has no `[[groups]]`\nhint: add at least one group with cases, or an `[arena]` table for a suite graded only by tournaments",
             );
         }
         let mut groups: Vec<Group> = Vec::new();

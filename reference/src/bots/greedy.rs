@@ -1,6 +1,7 @@
 //! `offensive` and `defensive`: one-ply greedy bots. Offensive is the handout's "moderately good
 //! offensive player" (wins when it can, otherwise builds its own lines, never defends); defensive wins
-//! when it can, otherwise avoids handing the opponent an immediate win and spoils the opponent's lines.
+//! when it can, otherwise avoids handing the opponent an immediate win and spoils the opponent's
+//! prospects ([`Playable::threat`]) while building its own ([`Playable::offence`]).
 
 use super::{best_by, Bot, Playable};
 use crate::game::Outcome;
@@ -42,7 +43,7 @@ impl<G: Playable> Bot<G> for Offensive {
         }
         let me = state.to_move();
         best_by(&moves, &mut self.rng, |m| {
-            i64::from(state.after(m).own_score(me))
+            i64::from(state.after(m).offence(me))
         })
     }
 }
@@ -72,14 +73,13 @@ impl<G: Playable> Bot<G> for Defensive {
             return wins[self.rng.below(wins.len())];
         }
         let me = state.to_move();
-        let them = me.opponent();
         best_by(&moves, &mut self.rng, |m| {
             let next = state.after(m);
-            // Never hand over a win when a safer move exists; then spoil their lines, then build ours.
+            // Never hand over a win when a safer move exists; then spoil the opponent's prospects
+            // (weighted `DEFENCE` times) and build our own.
             let loses = next.outcome().is_none() && next.can_win_now();
             let penalty = if loses { -(1i64 << 40) } else { 0 };
-            penalty - i64::from(G::DEFENCE) * i64::from(next.own_score(them))
-                + i64::from(next.own_score(me))
+            penalty - i64::from(G::DEFENCE) * i64::from(next.threat()) + i64::from(next.offence(me))
         })
     }
 }

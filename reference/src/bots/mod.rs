@@ -58,6 +58,20 @@ pub trait Playable: Game + Notation + Send + Sync + 'static {
     /// they are, or how far pieces have advanced. What the `offensive` bot maximises.
     fn own_score(&self, side: Player) -> i32;
 
+    /// What the `offensive` bot maximises after its move: [`Playable::own_score`], except in games
+    /// where the move also decides where the opponent plays next (UT3), where handing the opponent a
+    /// block it completes at once is no way to build one's own lines.
+    fn offence(&self, side: Player) -> i32 {
+        self.own_score(side)
+    }
+
+    /// How good the side to move's prospects are: what the `defensive` bot minimises after its move.
+    /// [`Playable::own_score`] of the side to move, except in games where one more move changes them
+    /// a lot (UT3: the blocks it was sent to), where it is the best it reaches with its next move.
+    fn threat(&self) -> i32 {
+        self.own_score(self.to_move())
+    }
+
     /// A static evaluation from `First`'s point of view for a position that is not over; it must stay
     /// well inside `±WIN / 2`.
     fn evaluate(&self) -> i32 {

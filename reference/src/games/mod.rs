@@ -2,6 +2,7 @@
 
 pub mod decode;
 pub mod oska;
+mod oska_why;
 pub mod raster;
 mod sexpr;
 pub mod sttt;

@@ -269,6 +269,19 @@ impl Oska {
         k
     }
 
+    /// How many capturing jumps `side` would have if it were its turn.
+    #[must_use]
+    pub fn capture_count(&self, side: Player) -> u32 {
+        let g = self.geo();
+        let mut k = 0;
+        self.for_each_move(side, |from, to| {
+            if !g.steps[side.index()][usize::from(from)].contains(&to) {
+                k += 1;
+            }
+        });
+        k
+    }
+
     /// How many of `side`'s pieces off the far row have no move (blocked in front).
     #[must_use]
     pub fn stuck(&self, side: Player) -> u32 {

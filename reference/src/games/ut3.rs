@@ -174,6 +174,28 @@ impl Ut3 {
         tri::dead_boards(&self.cells, self.won)
     }
 
+    /// The allowed blocks in which the side to move can complete a line with its next move.
+    #[must_use]
+    pub fn blocks_winnable_now(&self) -> u16 {
+        let own = &self.cells[self.to_move.index()];
+        let mut out = 0;
+        let mut a = self.allowed;
+        while a != 0 {
+            let b = a.trailing_zeros() as usize;
+            a &= a - 1;
+            let mut cells = self.open_cells(b);
+            while cells != 0 {
+                let c = cells.trailing_zeros();
+                cells &= cells - 1;
+                if has_line(own[b] | 1 << c) {
+                    out |= 1 << b;
+                    break;
+                }
+            }
+        }
+        out
+    }
+
     /// Blocks that are neither won nor full, computed from scratch.
     fn compute_open(&self) -> u16 {
         (0..9)

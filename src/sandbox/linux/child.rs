@@ -280,7 +280,7 @@ pub unsafe fn init(plan: &Plan, fds: &[libc::c_int; 6]) -> ! {
         // copied only to be thrown away by `execve`. So the program borrows our memory (CLONE_VM) on its
         // own stack while we sleep (CLONE_VFORK) until it has exec'd or failed.
         let stack = &plan.program_stack;
-        let stack_top = (stack.as_ptr() as usize + stack.len()) & !15;
+        let stack_top = (stack.as_ptr() as usize + stack.capacity()) & !15;
         let pid = libc::clone(
             program_entry,
             stack_top as *mut libc::c_void,

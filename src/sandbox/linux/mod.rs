@@ -22,7 +22,7 @@ pub use plan::TOOLCHAIN;
 
 use cgroup::Cgroup;
 use child::Stage;
-use plan::Plan;
+use plan::{Layout, Plan};
 
 /// The host uid (and gid) that root inside the sandbox is: an unprivileged id owning nothing on the host
 /// but the run's working directory.
@@ -43,6 +43,8 @@ pub struct FullSandbox {
     cgroups: cgroup::Version,
     /// Read-only binds every run gets on top of [`TOOLCHAIN`] and the spec's own.
     read_only: Vec<PathBuf>,
+    /// The mount steps every run shares, made at the first run (or the reason they cannot be).
+    layout: OnceLock<Result<Layout, String>>,
 }
 
 impl FullSandbox {
@@ -57,6 +59,7 @@ impl FullSandbox {
         Ok(FullSandbox {
             cgroups,
             read_only: Vec::new(),
+            layout: OnceLock::new(),
         })
     }
 
@@ -68,6 +71,7 @@ impl FullSandbox {
                 self.read_only.push(dir.clone());
             }
         }
+        self.layout = OnceLock::new();
         self
     }
 }
@@ -110,6 +114,7 @@ pub fn probe() -> Result<(), &'static String> {
             let sandbox = FullSandbox {
                 cgroups: version,
                 read_only: Vec::new(),
+                layout: OnceLock::new(),
             };
             let mut running = sandbox.start(&spec).map_err(|e| error_chain(&e))?;
             let mut stderr = running.take_stderr();
@@ -199,7 +204,12 @@ impl FullSandbox {
             program: program.clone(),
             source,
         };
-        let plan = Plan::new(spec, &self.read_only).map_err(|e| spawn_err(io::Error::other(e)))?;
+        let layout = self
+            .layout
+            .get_or_init(|| Layout::new(&self.read_only).map_err(|e| e.to_string()))
+            .as_ref()
+            .map_err(|e| spawn_err(io::Error::other(e.clone())))?;
+        let plan = Plan::new(spec, layout).map_err(|e| spawn_err(io::Error::other(e)))?;
         std::fs::create_dir_all(plan::ROOT).map_err(io_err("creating the sandbox mount point"))?;
         give_workdir(&spec.workdir)
             .map_err(io_err("giving the working directory to the sandbox"))?;

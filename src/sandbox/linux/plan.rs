@@ -48,7 +48,7 @@ const TMP_OPTIONS: &str = "size=64m,mode=1777";
 const SHM_OPTIONS: &str = "size=16m,mode=1777";
 
 /// One thing to do inside the new root, before `pivot_root`. Paths are already prefixed with [`ROOT`].
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum Step {
     Mkdir(CString),
     /// An empty file to bind a file onto.
@@ -87,8 +87,8 @@ pub struct Plan {
     pub envp: Vec<*const libc::c_char>,
     pub rlimits: Vec<(libc::c_int, libc::rlim_t)>,
     pub filter: Vec<libc::sock_filter>,
-    /// The stack the program's side of the init's `vfork`-like clone runs on until `execve` (the init's
-    /// own stack stays the init's). Only the raw calls of `child::program` run there.
+    /// The stack (its spare capacity) the program's side of the init's `vfork`-like clone runs on until
+    /// `execve` (the init's own stack stays the init's). Only the raw calls of `child::program` run there.
     pub program_stack: Vec<u8>,
     /// The highest capability number this kernel knows: the bounding set is emptied up to it.
     pub cap_last: libc::c_int,
@@ -177,7 +177,7 @@ fn locked_flags(path: &Path) -> libc::c_ulong {
         .fold(0, |acc, (_, ms)| acc | ms)
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Access {
     ReadOnly,
     Writable,
@@ -236,127 +236,166 @@ fn inspect(path: &Path) -> Result<Option<Found>, PlanError> {
         .and_then(|(_, f)| f.clone()))
 }
 
-/// Builds the mount steps: tmpfs scratch, devices, toolchains, the caller's read-only paths and the
-/// writable working directory. Later, deeper paths are mounted over earlier ones.
-fn steps(workdir: &Path, read_only: &[PathBuf]) -> Result<(Vec<Step>, Vec<CString>), PlanError> {
-    let mut steps = Vec::new();
-    let mut sources: Vec<CString> = Vec::new();
-    let source = |sources: &mut Vec<CString>, path: &Path| {
-        sources.push(cstring(path.as_os_str().as_bytes())?);
-        cstring(format!("/proc/self/fd/{}", FIRST_SOURCE_FD + sources.len() - 1).as_bytes())
-    };
-    // Directories that exist in the new root because we made them or mounted them.
-    let mut made: Vec<PathBuf> = vec![PathBuf::from("/")];
-    let mut bound: Vec<(PathBuf, Access)> = Vec::new();
-    let mut linked: Vec<PathBuf> = Vec::new();
+/// The mount steps every run of one sandbox shares: tmpfs scratch, devices, toolchains and the sandbox's
+/// own read-only trees, with what they made and bound. Built once per sandbox (walking these paths cost
+/// more than any other part of a plan); each run adds its own paths to a copy.
+#[derive(Clone, Debug)]
+pub struct Layout {
+    steps: Vec<Step>,
+    sources: Vec<CString>,
+    /// Directories that exist in the new root because we made them or mounted them.
+    made: Vec<PathBuf>,
+    bound: Vec<(PathBuf, Access)>,
+    linked: Vec<PathBuf>,
+}
 
-    let mkdirs = |steps: &mut Vec<Step>, made: &mut Vec<PathBuf>, dir: &Path| {
+impl Layout {
+    /// The shared steps, with `read_only` bound besides the [`TOOLCHAIN`].
+    pub fn new(read_only: &[PathBuf]) -> Result<Layout, PlanError> {
+        let mut layout = Layout {
+            steps: Vec::new(),
+            sources: Vec::new(),
+            made: vec![PathBuf::from("/")],
+            bound: Vec::new(),
+            linked: Vec::new(),
+        };
+        for (dir, options) in [("/tmp", TMP_OPTIONS), ("/dev/shm", SHM_OPTIONS)] {
+            layout.mkdirs(Path::new(dir))?;
+            layout.steps.push(Step::Tmpfs {
+                target: in_root(Path::new(dir))?,
+                options: cstring(options.as_bytes())?,
+            });
+        }
+        for dev in DEVICES {
+            let host = Path::new("/dev").join(dev);
+            if host.exists() {
+                layout.steps.push(Step::Touch(in_root(&host)?));
+                let source = layout.source(&host)?;
+                layout.steps.push(Step::Bind {
+                    source,
+                    target: in_root(&host)?,
+                    remount: None,
+                });
+            }
+        }
+        for (link, target) in [
+            ("/dev/fd", "/proc/self/fd"),
+            ("/dev/stdin", "/proc/self/fd/0"),
+            ("/dev/stdout", "/proc/self/fd/1"),
+            ("/dev/stderr", "/proc/self/fd/2"),
+        ] {
+            layout.steps.push(Step::Symlink {
+                target: cstring(target.as_bytes())?,
+                link: in_root(Path::new(link))?,
+            });
+        }
+        layout.mkdirs(Path::new("/proc"))?;
+        layout.add(
+            TOOLCHAIN
+                .iter()
+                .map(|p| (PathBuf::from(p), Access::ReadOnly))
+                .chain(read_only.iter().map(|p| (absolute(p), Access::ReadOnly)))
+                .collect(),
+        )?;
+        Ok(layout)
+    }
+
+    /// A bind source: the host path the child opens, and the name of that descriptor in its `/proc`.
+    fn source(&mut self, path: &Path) -> Result<CString, PlanError> {
+        self.sources.push(cstring(path.as_os_str().as_bytes())?);
+        cstring(format!("/proc/self/fd/{}", FIRST_SOURCE_FD + self.sources.len() - 1).as_bytes())
+    }
+
+    fn mkdirs(&mut self, dir: &Path) -> Result<(), PlanError> {
         let mut ancestors: Vec<&Path> = dir.ancestors().collect();
         ancestors.reverse();
         for a in ancestors {
-            if !made.iter().any(|m| m == a) {
-                steps.push(Step::Mkdir(in_root(a)?));
-                made.push(a.to_owned());
+            if !self.made.iter().any(|m| m == a) {
+                self.steps.push(Step::Mkdir(in_root(a)?));
+                self.made.push(a.to_owned());
             }
         }
-        Ok::<(), PlanError>(())
-    };
-
-    for (dir, options) in [("/tmp", TMP_OPTIONS), ("/dev/shm", SHM_OPTIONS)] {
-        mkdirs(&mut steps, &mut made, Path::new(dir))?;
-        steps.push(Step::Tmpfs {
-            target: in_root(Path::new(dir))?,
-            options: cstring(options.as_bytes())?,
-        });
+        Ok(())
     }
-    for dev in DEVICES {
-        let host = Path::new("/dev").join(dev);
-        if host.exists() {
-            steps.push(Step::Touch(in_root(&host)?));
-            steps.push(Step::Bind {
-                source: source(&mut sources, &host)?,
-                target: in_root(&host)?,
-                remount: None,
-            });
-        }
-    }
-    for (link, target) in [
-        ("/dev/fd", "/proc/self/fd"),
-        ("/dev/stdin", "/proc/self/fd/0"),
-        ("/dev/stdout", "/proc/self/fd/1"),
-        ("/dev/stderr", "/proc/self/fd/2"),
-    ] {
-        steps.push(Step::Symlink {
-            target: cstring(target.as_bytes())?,
-            link: in_root(Path::new(link))?,
-        });
-    }
-    mkdirs(&mut steps, &mut made, Path::new("/proc"))?;
 
-    let mut wanted: Vec<(PathBuf, Access)> = TOOLCHAIN
-        .iter()
-        .map(|p| (PathBuf::from(p), Access::ReadOnly))
-        .chain(read_only.iter().map(|p| (absolute(p), Access::ReadOnly)))
-        .collect();
-    wanted.push((absolute(workdir), Access::Writable));
-    // Parents before children; the stable sort keeps the working directory after an equal read-only
-    // path, so it wins.
-    wanted.sort_by_key(|w| w.0.components().count());
-
-    for (path, access) in wanted {
-        let Some(found) = inspect(&path)? else {
-            continue;
-        };
-        if linked.iter().any(|l| path.starts_with(l)) {
-            continue;
-        }
-        if let (Some(target), Access::ReadOnly, true) = (
-            &found.link,
-            access,
-            TOOLCHAIN.iter().any(|t| Path::new(t) == path),
-        ) {
-            let target = target.clone();
-            if let Some(parent) = path.parent() {
-                mkdirs(&mut steps, &mut made, parent)?;
+    /// Binds `wanted`, parents before children; later, deeper paths are mounted over earlier ones.
+    fn add(&mut self, mut wanted: Vec<(PathBuf, Access)>) -> Result<(), PlanError> {
+        // The stable sort keeps the working directory after an equal read-only path, so it wins.
+        wanted.sort_by_key(|w| w.0.components().count());
+        for (path, access) in wanted {
+            let Some(found) = inspect(&path)? else {
+                continue;
+            };
+            if self.linked.iter().any(|l| path.starts_with(l)) {
+                continue;
             }
-            steps.push(Step::Symlink {
-                target: cstring(target.as_os_str().as_bytes())?,
-                link: in_root(&path)?,
-            });
-            linked.push(path);
-            continue;
-        }
-        let covering = bound
-            .iter()
-            .filter(|(b, _)| path.starts_with(b))
-            .max_by_key(|(b, _)| b.components().count());
-        match covering {
-            Some((_, a)) if *a == access => continue,
-            Some(_) => {}
-            None => {
-                if found.is_dir {
-                    mkdirs(&mut steps, &mut made, &path)?;
-                } else {
-                    if let Some(parent) = path.parent() {
-                        mkdirs(&mut steps, &mut made, parent)?;
+            if let (Some(target), Access::ReadOnly, true) = (
+                &found.link,
+                access,
+                TOOLCHAIN.iter().any(|t| Path::new(t) == path),
+            ) {
+                let target = target.clone();
+                if let Some(parent) = path.parent() {
+                    self.mkdirs(parent)?;
+                }
+                self.steps.push(Step::Symlink {
+                    target: cstring(target.as_os_str().as_bytes())?,
+                    link: in_root(&path)?,
+                });
+                self.linked.push(path);
+                continue;
+            }
+            let covering = self
+                .bound
+                .iter()
+                .filter(|(b, _)| path.starts_with(b))
+                .max_by_key(|(b, _)| b.components().count());
+            match covering {
+                Some((_, a)) if *a == access => continue,
+                Some(_) => {}
+                None => {
+                    if found.is_dir {
+                        self.mkdirs(&path)?;
+                    } else {
+                        if let Some(parent) = path.parent() {
+                            self.mkdirs(parent)?;
+                        }
+                        self.steps.push(Step::Touch(in_root(&path)?));
                     }
-                    steps.push(Step::Touch(in_root(&path)?));
                 }
             }
+            let base = libc::MS_REMOUNT | libc::MS_BIND | libc::MS_NOSUID | libc::MS_NODEV;
+            let remount = match access {
+                Access::ReadOnly => base | libc::MS_RDONLY,
+                Access::Writable => base,
+            } | found.locked;
+            let source = self.source(&path)?;
+            self.steps.push(Step::Bind {
+                source,
+                target: in_root(&path)?,
+                remount: Some(remount),
+            });
+            self.bound.push((path, access));
         }
-        let base = libc::MS_REMOUNT | libc::MS_BIND | libc::MS_NOSUID | libc::MS_NODEV;
-        let remount = match access {
-            Access::ReadOnly => base | libc::MS_RDONLY,
-            Access::Writable => base,
-        } | found.locked;
-        steps.push(Step::Bind {
-            source: source(&mut sources, &path)?,
-            target: in_root(&path)?,
-            remount: Some(remount),
-        });
-        bound.push((path, access));
+        Ok(())
     }
-    Ok((steps, sources))
+}
+
+/// The mount steps of one run: the shared `layout`, then the run's own read-only paths and its writable
+/// working directory (a run's paths are never above a toolchain's: see `give_workdir`).
+fn steps(
+    layout: &Layout,
+    workdir: &Path,
+    read_only: &[PathBuf],
+) -> Result<(Vec<Step>, Vec<CString>), PlanError> {
+    let mut layout = layout.clone();
+    let mut wanted: Vec<(PathBuf, Access)> = read_only
+        .iter()
+        .map(|p| (absolute(p), Access::ReadOnly))
+        .collect();
+    wanted.push((absolute(workdir), Access::Writable));
+    layout.add(wanted)?;
+    Ok((layout.steps, layout.sources))
 }
 
 /// Finds `program` the way `execvp` would, on the host side (the sandbox sees the same paths).
@@ -399,8 +438,8 @@ pub fn rlimits(limits: &Limits) -> Vec<(libc::c_int, libc::rlim_t)> {
 }
 
 impl Plan {
-    /// The plan for `spec`, with `extra` read-only binds besides the spec's own.
-    pub fn new(spec: &Spec, extra: &[PathBuf]) -> Result<Plan, PlanError> {
+    /// The plan for `spec` on top of the sandbox's shared `layout`.
+    pub fn new(spec: &Spec, layout: &Layout) -> Result<Plan, PlanError> {
         let workdir = absolute(&spec.workdir);
         let mut env: Vec<(OsString, OsString)> = spec.env.clone();
         if !env.iter().any(|(k, _)| k == "PATH") {
@@ -431,8 +470,7 @@ impl Plan {
                 .chain(std::iter::once(std::ptr::null()))
                 .collect::<Vec<_>>()
         };
-        let read_only: Vec<PathBuf> = extra.iter().chain(&spec.read_only).cloned().collect();
-        let (steps, sources) = steps(&workdir, &read_only)?;
+        let (steps, sources) = steps(layout, &workdir, &spec.read_only)?;
         Ok(Plan {
             root: cstring(ROOT.as_bytes())?,
             sources,
@@ -446,7 +484,8 @@ impl Plan {
             _env: env,
             rlimits: rlimits(&spec.limits),
             filter: seccomp::filter(),
-            program_stack: vec![0; PROGRAM_STACK],
+            // Not zeroed: filling it would fault in every page, and the program touches only its top.
+            program_stack: Vec::with_capacity(PROGRAM_STACK),
             cap_last: cap_last(),
         })
     }
@@ -479,7 +518,8 @@ mod tests {
     #[test]
     fn workdir_is_the_only_writable_bind_and_nested_toolchains_are_not_bound_twice() {
         let work = tempfile::tempdir().unwrap();
-        let (steps, sources) = steps(work.path(), &[PathBuf::from("/usr/share")]).unwrap();
+        let layout = Layout::new(&[]).unwrap();
+        let (steps, sources) = steps(&layout, work.path(), &[PathBuf::from("/usr/share")]).unwrap();
         let t = targets(&steps);
         assert_eq!(sources.len(), t.len());
         let work = absolute(work.path());
