@@ -389,6 +389,7 @@ fn the_suite_tournament_ranks_marks_and_repeats_for_any_jobs() {
                 example("malformed"),
             ])
             .arg(&broken)
+            .arg(example("EXPECTED.md"))
             .args(["--seed", "7", "--jobs", jobs, "--out"])
             .arg(&out)
             .assert()
@@ -400,6 +401,10 @@ fn the_suite_tournament_ranks_marks_and_repeats_for_any_jobs() {
             "{stderr}"
         );
         assert!(stdout.contains("overall ranking"), "{stdout}");
+        assert!(
+            stderr.contains("note: skipping `") && stderr.contains("EXPECTED.md`: a file"),
+            "{stderr}"
+        );
         csvs.push(read(&out.join("iiit-2015-ut3/tournament.csv")));
     }
     assert_eq!(csvs[0], csvs[1], "results differ between 1 and 3 jobs");

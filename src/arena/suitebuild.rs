@@ -128,6 +128,24 @@ pub fn entrants<G: super::game::ArenaGame>(
     let Some(suite) = load(Path::new(game_arg))? else {
         return Ok((super::players::resolve(words, config, bots)?, None));
     };
+    // `class/*` also names the class folder's loose files (an EXPECTED.md, a roster): not players.
+    let words: Vec<String> = words
+        .iter()
+        .filter(|w| {
+            let file = Path::new(w).is_file();
+            if file {
+                eprintln!("note: skipping `{w}`: a file, not a submission folder");
+            }
+            !file
+        })
+        .cloned()
+        .collect();
+    if words.len() < 2 {
+        anyhow::bail!(
+            "fewer than two players\nhint: give submission folders or bot names, e.g. `submissions/ut3/*`"
+        );
+    }
+    let words = &words[..];
     let scratch = tempfile::Builder::new()
         .prefix("grader-event-")
         .tempdir()

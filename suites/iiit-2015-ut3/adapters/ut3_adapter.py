@@ -192,14 +192,15 @@ def turn(player, state):
     # the full sentence goes to stderr, which the record keeps.
     for why in (changed(board_kept, board, "current_board_game"), changed(stat_kept, stat, "board_stat")):
         if why:
-            print(f"ut3 adapter: {why}; the handout forbids changing the lists: work on a copy", file=sys.stderr)
+            # Fix first: feedback shows only the start of the stderr tail.
+            print(f"the handout forbids changing the lists: work on a copy ({why})", file=sys.stderr)
             return why.split(" from ")[0].replace("move changed ", "changed ")
     if not (
         type(answer) is tuple
         and len(answer) == 2
         and all(isinstance(v, int) and not isinstance(v, bool) for v in answer)
     ):
-        print(f"ut3 adapter: move returned {describe(answer)}; return a tuple (row, col) of two ints", file=sys.stderr)
+        print(f"return a tuple of two ints, not {describe(answer)}", file=sys.stderr)
         return f"{type(answer).__name__} {short(answer)}"
     return f"({answer[0]}, {answer[1]})"
 
