@@ -473,6 +473,7 @@ mod tests {
             reason: "o crashed (exit status 1) on move 2".into(),
             notes: Vec::new(),
             stderr: Vec::new(),
+            facts: Vec::new(),
         }
     }
 
