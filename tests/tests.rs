@@ -6,6 +6,7 @@ mod check;
 mod examples;
 mod hostile;
 mod oska;
+mod oska_examples;
 mod play;
 mod run;
 mod sandbox;

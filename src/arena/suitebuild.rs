@@ -22,7 +22,16 @@ pub use crate::grade::wire::ENTRY;
 /// # Errors
 /// A suite that does not load, with its located error.
 pub fn load(dir: &Path) -> anyhow::Result<Option<Suite>> {
-    if !dir.join(crate::suite::SUITE_FILE).is_file() {
+    let file = dir.join(crate::suite::SUITE_FILE);
+    if !file.is_file() {
+        return Ok(None);
+    }
+    // A suite.toml holding only `[arena]` (no recipes, no groups) names a game, not a graded suite.
+    let has_languages = std::fs::read_to_string(&file)
+        .ok()
+        .and_then(|text| text.parse::<toml::Table>().ok())
+        .is_some_and(|t| t.contains_key("languages"));
+    if !has_languages {
         return Ok(None);
     }
     let config = crate::suite::validate::load_config(None).map_err(|e| e.error)?;

@@ -68,6 +68,15 @@ pub struct Cgroup {
     version: Version,
     /// v2: one directory; v1: memory, pids, cpuacct in that order.
     dirs: Vec<PathBuf>,
+    /// The limits written, once they are.
+    limits: Option<Limits>,
+}
+
+/// A group's memory and process limits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Limits {
+    memory: u64,
+    processes: u32,
 }
 
 static NEXT: AtomicU64 = AtomicU64::new(0);
@@ -91,8 +100,21 @@ fn create(path: &Path) -> Result<(), CgroupError> {
 }
 
 impl Cgroup {
-    /// Makes a fresh group with these limits. `processes` counts every process and thread.
+    /// A fresh group with these limits: one made ahead of time by the pool's thread when one is ready
+    /// (making the directories is a dear part of a start), else made now. `processes` counts every
+    /// process and thread.
     pub fn create(version: Version, memory: u64, processes: u32) -> Result<Cgroup, CgroupError> {
+        let limits = Limits { memory, processes };
+        let mut group = match pool::take(version, limits) {
+            Some(group) => group,
+            None => Cgroup::make(version)?,
+        };
+        group.limit(limits)?;
+        Ok(group)
+    }
+
+    /// Empty directories for a new group, with no limits yet.
+    fn make(version: Version) -> Result<Cgroup, CgroupError> {
         let name = format!(
             "{}-{}",
             std::process::id(),
@@ -109,6 +131,7 @@ impl Cgroup {
                 Cgroup {
                     version,
                     dirs: vec![dir],
+                    limits: None,
                 }
             }
             Version::V1 => {
@@ -118,14 +141,27 @@ impl Cgroup {
                     create(&dir)?;
                     dirs.push(dir);
                 }
-                Cgroup { version, dirs }
+                write(&dirs[0].join("memory.swappiness"), "0").ok();
+                Cgroup {
+                    version,
+                    dirs,
+                    limits: None,
+                }
             }
         };
-        let memory = memory.to_string();
-        let processes = processes.to_string();
-        match version {
+        Ok(group)
+    }
+
+    /// Sets the memory (swap off) and process limits, unless the group has them already.
+    fn limit(&mut self, limits: Limits) -> Result<(), CgroupError> {
+        if self.limits == Some(limits) {
+            return Ok(());
+        }
+        let memory = limits.memory.to_string();
+        let processes = limits.processes.to_string();
+        match self.version {
             Version::V2 => {
-                let dir = &group.dirs[0];
+                let dir = &self.dirs[0];
                 write(&dir.join("memory.max"), &memory)?;
                 // Swap would let a memory bomb outlive its limit; absent when the kernel has no swap.
                 if dir.join("memory.swap.max").exists() {
@@ -134,16 +170,24 @@ impl Cgroup {
                 write(&dir.join("pids.max"), &processes)?;
             }
             Version::V1 => {
-                let mem = &group.dirs[0];
-                write(&mem.join("memory.limit_in_bytes"), &memory)?;
-                if mem.join("memory.memsw.limit_in_bytes").exists() {
-                    write(&mem.join("memory.memsw.limit_in_bytes"), &memory)?;
+                // The kernel keeps memory ≤ memory+swap at every step: raising a limit the pool's
+                // thread set starts with memory+swap, anything else with memory.
+                let mem = &self.dirs[0];
+                let memsw = mem.join("memory.memsw.limit_in_bytes");
+                let memsw = memsw.exists().then_some(memsw);
+                let raising = self.limits.is_some_and(|old| limits.memory > old.memory);
+                if let (true, Some(memsw)) = (raising, &memsw) {
+                    write(memsw, &memory)?;
                 }
-                write(&mem.join("memory.swappiness"), "0").ok();
-                write(&group.dirs[1].join("pids.max"), &processes)?;
+                write(&mem.join("memory.limit_in_bytes"), &memory)?;
+                if let (false, Some(memsw)) = (raising, &memsw) {
+                    write(memsw, &memory)?;
+                }
+                write(&self.dirs[1].join("pids.max"), &processes)?;
             }
         }
-        Ok(group)
+        self.limits = Some(limits);
+        Ok(())
     }
 
     /// Moves a process (and so every descendant it will have) into the group.
@@ -247,13 +291,217 @@ fn remove(dir: &Path) -> bool {
 
 impl Drop for Cgroup {
     fn drop(&mut self) {
-        // A group that cannot be removed still holds processes: kill them all at once (a fork bomb
-        // races a per-pid kill) before `remove` retries.
-        if fs::remove_dir(&self.dirs[0]).is_err() && self.dirs[0].exists() {
-            self.kill_all();
+        // Usually empty by now (the init's end took its whole namespace along): the pool's thread
+        // removes it off the run's path. Without that thread, now.
+        let dirs = std::mem::take(&mut self.dirs);
+        if let Err(dirs) = pool::doom(self.version, dirs) {
+            destroy(self.version, &dirs);
         }
-        for dir in &self.dirs {
-            remove(dir);
+    }
+}
+
+/// Removes a group's directories, first killing all at once whatever it still holds (a fork bomb races a
+/// per-pid kill) when it cannot be removed as it is.
+fn destroy(version: Version, dirs: &[PathBuf]) {
+    let Some(first) = dirs.first() else {
+        return;
+    };
+    if fs::remove_dir(first).is_err() && first.exists() {
+        let group = Cgroup {
+            version,
+            dirs: dirs.to_vec(),
+            limits: None,
+        };
+        group.kill_all();
+        // Its drop would come back here.
+        std::mem::forget(group);
+    }
+    for dir in dirs {
+        remove(dir);
+    }
+}
+
+/// Empty groups made ahead of time by a background thread, each taken by one run (never reused: the
+/// counters of a used group are not zero). The thread gives a new group the limits the last run asked
+/// for, so a grading whose runs share limits writes none at start.
+mod pool {
+    use std::sync::{Condvar, Mutex, OnceLock};
+
+    use std::path::PathBuf;
+
+    use super::{destroy, Cgroup, CgroupError, Limits, Version};
+
+    /// How many groups wait ready.
+    const READY: usize = 2;
+
+    struct Pool {
+        version: Version,
+        /// Whether the thread runs: when it has stopped, runs make and remove their own groups.
+        running: std::sync::atomic::AtomicBool,
+        state: Mutex<State>,
+        wanted: Condvar,
+    }
+
+    struct State {
+        ready: Vec<Cgroup>,
+        /// Groups of ended runs, to remove.
+        doomed: Vec<(Version, Vec<PathBuf>)>,
+        last: Option<Limits>,
+        /// Set at exit: the thread makes no more, so none is left behind.
+        closed: bool,
+        /// The thread is making or removing groups outside the lock.
+        busy: bool,
+    }
+
+    static POOL: OnceLock<Pool> = OnceLock::new();
+
+    fn pool(version: Version) -> &'static Pool {
+        POOL.get_or_init(|| {
+            let made = Pool {
+                version,
+                running: std::sync::atomic::AtomicBool::new(true),
+                state: Mutex::new(State {
+                    ready: Vec::new(),
+                    doomed: Vec::new(),
+                    last: None,
+                    closed: false,
+                    busy: false,
+                }),
+                wanted: Condvar::new(),
+            };
+            // Without the thread (spawn failed) every run makes and removes its own group.
+            if std::thread::Builder::new()
+                .name("grader-cgroups".into())
+                .spawn(move || fill(pool(version)))
+                .is_err()
+            {
+                made.running
+                    .store(false, std::sync::atomic::Ordering::Relaxed);
+            }
+            // SAFETY: registering a plain `extern "C"` function.
+            unsafe { libc::atexit(close) };
+            made
+        })
+    }
+
+    fn fill(pool: &Pool) {
+        fill_until_failure(pool);
+        // Whatever was handed over meanwhile is removed here; later runs remove their own.
+        let doomed = {
+            let mut state = pool.state.lock().unwrap_or_else(|e| e.into_inner());
+            pool.running
+                .store(false, std::sync::atomic::Ordering::Relaxed);
+            std::mem::take(&mut state.doomed)
+        };
+        for (version, dirs) in doomed {
+            destroy(version, &dirs);
+        }
+    }
+
+    fn fill_until_failure(pool: &Pool) {
+        loop {
+            let (last, doomed, wanted) = {
+                let mut state = pool.state.lock().unwrap_or_else(|e| e.into_inner());
+                while !state.closed && state.ready.len() >= READY && state.doomed.is_empty() {
+                    state = pool.wanted.wait(state).unwrap_or_else(|e| e.into_inner());
+                }
+                if state.closed {
+                    return;
+                }
+                // Exit waits for what this thread does outside the lock: it never leaves a group.
+                state.busy = true;
+                let wanted = state.ready.len() < READY;
+                (state.last, std::mem::take(&mut state.doomed), wanted)
+            };
+            // Removing the groups of ended runs first keeps their number bounded.
+            for (version, dirs) in doomed {
+                destroy(version, &dirs);
+            }
+            let made = if wanted {
+                Cgroup::make(pool.version).and_then(|mut group| {
+                    if let Some(limits) = last {
+                        group.limit(limits)?;
+                    }
+                    Ok(group)
+                })
+            } else {
+                Err(CgroupError::Missing)
+            };
+            let failed = wanted && made.is_err();
+            let mut state = pool.state.lock().unwrap_or_else(|e| e.into_inner());
+            if let Ok(group) = made {
+                if state.closed {
+                    // Dropping it removes it, now that the pool is closed.
+                    drop(state);
+                    drop(group);
+                    state = pool.state.lock().unwrap_or_else(|e| e.into_inner());
+                } else {
+                    state.ready.push(group);
+                }
+            }
+            state.busy = false;
+            pool.wanted.notify_all();
+            if failed {
+                return;
+            }
+        }
+    }
+
+    /// A ready group of this hierarchy, when one is; remembers `limits` for the next ones.
+    pub(super) fn take(version: Version, limits: Limits) -> Option<Cgroup> {
+        let pool = pool(version);
+        if pool.version != version {
+            return None;
+        }
+        let mut state = pool.state.lock().unwrap_or_else(|e| e.into_inner());
+        state.last = Some(limits);
+        let group = state.ready.pop();
+        pool.wanted.notify_one();
+        group
+    }
+
+    /// Hands an ended run's group to the thread to remove; gives it back when there is no thread to.
+    pub(super) fn doom(version: Version, dirs: Vec<PathBuf>) -> Result<(), Vec<PathBuf>> {
+        let Some(pool) = POOL.get() else {
+            return Err(dirs);
+        };
+        let mut state = pool.state.lock().unwrap_or_else(|e| e.into_inner());
+        if state.closed || !pool.running.load(std::sync::atomic::Ordering::Relaxed) {
+            return Err(dirs);
+        }
+        state.doomed.push((version, dirs));
+        pool.wanted.notify_one();
+        Ok(())
+    }
+
+    /// At exit: removes the groups still waiting or doomed, so a grader leaves none behind.
+    extern "C" fn close() {
+        let Some(pool) = POOL.get() else {
+            return;
+        };
+        let mut state = pool.state.lock().unwrap_or_else(|e| e.into_inner());
+        state.closed = true;
+        pool.wanted.notify_all();
+        // Let the thread finish the group it is making or removing (a fraction of a millisecond);
+        // never wait long at exit.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(1);
+        while state.busy {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            if left.is_zero() {
+                break;
+            }
+            state = pool
+                .wanted
+                .wait_timeout(state, left)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+        let ready = std::mem::take(&mut state.ready);
+        let doomed = std::mem::take(&mut state.doomed);
+        drop(state);
+        drop(ready);
+        for (version, dirs) in doomed {
+            destroy(version, &dirs);
         }
     }
 }
@@ -303,6 +551,55 @@ fn alive(pid: libc::pid_t) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A group from the pool already has the limits of an earlier run: raising and lowering them must
+    /// both work (v1 keeps memory ≤ memory+swap at every write), and they must read back.
+    #[test]
+    fn limits_can_be_raised_and_lowered_on_a_group() {
+        let Ok(version) = detect() else {
+            eprintln!("skipping: no cgroup hierarchy here");
+            return;
+        };
+        let mut group = Cgroup::make(version).unwrap();
+        for (memory, processes) in [(64u64 << 20, 8u32), (256 << 20, 64), (32 << 20, 4)] {
+            group.limit(Limits { memory, processes }).unwrap();
+            let (mem_file, pids_dir) = match version {
+                Version::V2 => ("memory.max", &group.dirs[0]),
+                Version::V1 => ("memory.limit_in_bytes", &group.dirs[1]),
+            };
+            let read = |p: PathBuf| fs::read_to_string(p).unwrap().trim().to_owned();
+            assert_eq!(read(group.dirs[0].join(mem_file)), memory.to_string());
+            assert_eq!(read(pids_dir.join("pids.max")), processes.to_string());
+        }
+        let dirs = group.dirs.clone();
+        drop(group);
+        // Removed by the pool's thread, off the caller's path, soon.
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while dirs.iter().any(|d| d.exists()) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert!(dirs.iter().all(|d| !d.exists()), "a dropped group is left");
+    }
+
+    /// Groups come from the pool fresh: never one another run used.
+    #[test]
+    fn every_created_group_is_new() {
+        let Ok(version) = detect() else {
+            eprintln!("skipping: no cgroup hierarchy here");
+            return;
+        };
+        let mut seen = Vec::new();
+        for _ in 0..6 {
+            let group = Cgroup::create(version, 64 << 20, 8).unwrap();
+            assert!(group.pids().is_empty());
+            assert!(
+                !seen.contains(&group.dirs[0]),
+                "{:?} given twice",
+                group.dirs[0]
+            );
+            seen.push(group.dirs[0].clone());
+        }
+    }
 
     #[test]
     fn stale_groups_of_dead_graders_are_removed_and_live_ones_kept() {

@@ -97,8 +97,76 @@ fn jump(code: u16, k: u32, jt: u8, jf: u8) -> sock_filter {
     sock_filter { code, jt, jf, k }
 }
 
+/// The denied calls as ranges of consecutive numbers, sorted: `[first, last + 1)`.
+fn denied_ranges() -> Vec<(u32, u32)> {
+    let mut nrs: Vec<u32> = DENIED.iter().map(|&nr| nr as u32).collect();
+    nrs.sort_unstable();
+    nrs.dedup();
+    let mut ranges: Vec<(u32, u32)> = Vec::new();
+    for nr in nrs {
+        match ranges.last_mut() {
+            Some((_, end)) if *end == nr => *end = nr + 1,
+            _ => ranges.push((nr, nr + 1)),
+        }
+    }
+    ranges
+}
+
+/// Where a leaf of the search tree sends a call.
+#[derive(Clone, Copy)]
+enum Leaf {
+    Deny,
+    /// The checks of the few calls allowed on conditions, then allow.
+    Rest,
+}
+
+/// Emits a binary search over `bounds[lo..hi]`, the numbers where the verdict changes, covering regions
+/// `lo..=hi` (region `r` lies below `bounds[r]`; odd regions are denied). Jumps to a leaf are recorded in
+/// `leaves` as (instruction, true branch, leaf) and fixed once the leaves' places are known.
+fn search(
+    p: &mut Vec<sock_filter>,
+    leaves: &mut Vec<(usize, bool, Leaf)>,
+    bounds: &[u32],
+    lo: usize,
+    hi: usize,
+) {
+    let leaf = |region: usize| {
+        if region % 2 == 1 {
+            Leaf::Deny
+        } else {
+            Leaf::Rest
+        }
+    };
+    let mid = (lo + hi) / 2;
+    let at = p.len();
+    p.push(jump(JGE, bounds[mid], 0, 0));
+    // Below `bounds[mid]`: regions lo..=mid, laid out right after this node.
+    if lo == mid {
+        leaves.push((at, false, leaf(lo)));
+    } else {
+        search(p, leaves, bounds, lo, mid);
+    }
+    // At or above it: regions mid+1..=hi.
+    if mid + 1 == hi {
+        leaves.push((at, true, leaf(hi)));
+    } else {
+        p[at].jt = offset(at, p.len());
+        search(p, leaves, bounds, mid + 1, hi);
+    }
+}
+
+/// The forward jump from instruction `from` to `to`.
+fn offset(from: usize, to: usize) -> u8 {
+    u8::try_from(to - from - 1).expect("the filter fits BPF's 8-bit jumps")
+}
+
 /// The filter program, in the order the kernel runs it. Only x86_64 is supported: another architecture
 /// (or the i386 entry point on x86_64) gets every call denied.
+///
+/// The deny-list is a binary search over the ranges of denied numbers, not a list of comparisons: when
+/// the filter is installed the kernel runs it once for every system call number (to cache the calls
+/// always allowed), so the cost of a run's start grows with the path a call takes through the program,
+/// times the ~450 calls.
 pub fn filter() -> Vec<sock_filter> {
     let mut p = vec![
         stmt(LD_W_ABS, OFFSET_ARCH),
@@ -108,9 +176,14 @@ pub fn filter() -> Vec<sock_filter> {
         jump(JGE, X32_BIT, 0, 1),
         stmt(RET, DENY),
     ];
-    // One comparison per denied call, all jumping to a single `RET DENY` at the end: half the program a
-    // pairwise list would be, which the kernel checks and compiles at every run's start.
-    let tail = [
+    let bounds: Vec<u32> = denied_ranges()
+        .into_iter()
+        .flat_map(|(first, end)| [first, end])
+        .collect();
+    let mut leaves = Vec::new();
+    search(&mut p, &mut leaves, &bounds, 0, bounds.len());
+    let rest = p.len();
+    p.extend([
         jump(JEQ, libc::SYS_clone3 as u32, 0, 1),
         stmt(RET, NOSYS),
         // Sockets: local (AF_UNIX) only; the JVM needs those. Every network family fails.
@@ -125,15 +198,20 @@ pub fn filter() -> Vec<sock_filter> {
         stmt(RET, DENY),
         stmt(RET, ALLOW),
         stmt(RET, ALLOW),
-    ];
-    for (i, &nr) in DENIED.iter().enumerate() {
-        // From this comparison past the rest of the list and the tail, to the final deny.
-        let to_deny = DENIED.len() - 1 - i + tail.len();
-        let jt = u8::try_from(to_deny).expect("the deny-list fits a BPF jump");
-        p.push(jump(JEQ, nr as u32, jt, 0));
-    }
-    p.extend(tail);
+    ]);
+    let deny = p.len();
     p.push(stmt(RET, DENY));
+    for (at, taken, leaf) in leaves {
+        let to = match leaf {
+            Leaf::Deny => deny,
+            Leaf::Rest => rest,
+        };
+        if taken {
+            p[at].jt = offset(at, to);
+        } else {
+            p[at].jf = offset(at, to);
+        }
+    }
     p
 }
 
@@ -144,10 +222,17 @@ mod tests {
     /// A tiny interpreter for the instructions `filter` emits, to check the program's logic without a
     /// kernel.
     fn run(prog: &[sock_filter], arch: u32, nr: u32, arg0: u32) -> u32 {
+        steps(prog, arch, nr, arg0).0
+    }
+
+    /// The verdict and how many instructions the call went through.
+    fn steps(prog: &[sock_filter], arch: u32, nr: u32, arg0: u32) -> (u32, usize) {
         let mut acc = 0u32;
         let mut pc = 0usize;
+        let mut count = 0;
         loop {
             let ins = prog[pc];
+            count += 1;
             match ins.code {
                 LD_W_ABS => {
                     acc = match ins.k {
@@ -158,7 +243,7 @@ mod tests {
                     };
                     pc += 1;
                 }
-                RET => return ins.k,
+                RET => return (ins.k, count),
                 JEQ | JGE | JSET => {
                     let taken = match ins.code {
                         JEQ => acc == ins.k,
@@ -191,9 +276,35 @@ mod tests {
         }
     }
 
+    /// The search against the plain list, for every number a call can have.
     #[test]
-    fn one_instruction_per_denied_call() {
-        assert!(filter().len() <= DENIED.len() + 20, "{}", filter().len());
+    fn every_call_number_gets_the_lists_verdict() {
+        for nr in 0..1024u32 {
+            let expected = if DENIED.contains(&libc::c_long::from(nr)) {
+                DENY
+            } else if nr == libc::SYS_clone3 as u32 {
+                NOSYS
+            } else if nr == libc::SYS_socket as u32 {
+                // Family 0 (AF_UNSPEC) is not AF_UNIX.
+                DENY
+            } else {
+                ALLOW
+            };
+            assert_eq!(verdict(libc::c_long::from(nr), 0), expected, "syscall {nr}");
+        }
+    }
+
+    /// The kernel runs the filter for every call number when it is installed: the program stays small
+    /// and every call's path through it short.
+    #[test]
+    fn the_program_is_small_and_its_paths_short() {
+        let prog = filter();
+        assert!(prog.len() <= DENIED.len() + 20, "{}", prog.len());
+        let longest = (0..512u32)
+            .map(|nr| steps(&prog, AUDIT_ARCH_X86_64, nr, 0).1)
+            .max()
+            .unwrap();
+        assert!(longest <= 24, "a call goes through {longest} instructions");
     }
 
     #[test]

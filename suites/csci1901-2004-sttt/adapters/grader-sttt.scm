@@ -3,15 +3,16 @@
 ;;;
 ;;;   guile --no-auto-compile -s grader-sttt.scm DIR [ENTRY]
 ;;;
-;;; DIR holds the student's one Scheme file (.scm, .ss, or .stk as STk users named theirs). ENTRY names the AI procedure; without it the adapter takes
-;;; `my-ai` (the handout's template), else the one top-level procedure that takes (board who).
+;;; DIR holds the student's one Scheme file (.scm, .ss, or .stk as STk users named theirs). ENTRY
+;;; names the AI procedure; without it the adapter takes `my-ai` (the handout's template), else the one
+;;; top-level procedure that takes (board who).
 ;;;
 ;;; Every turn the AI gets a fresh board read from the referee's line, exactly the handout's list
 ;;; `(big (little x () o ...) ...)`, and the symbol `x` or `o`. Its answer is written back as one line
 ;;; the referee reads leniently: well-formed placements `(b . l)` and `()` as they are, anything else
 ;;; as an ill-formatted placement (forfeited, handout rule 7). What the AI prints goes to stderr, it
 ;;; reads from an empty input, and a Scheme error ends the process with status 1 and a one-line reason
-;;; (the referee records a crash: a loss).
+;;; (the referee records a crash: a loss). Every message is one line on stderr, what to fix first.
 
 (use-modules (ice-9 rdelim)
              (ice-9 pretty-print)
@@ -24,9 +25,10 @@
 (define protocol-out (current-output-port))
 (set-port-encoding! protocol-out "UTF-8")
 
+;; One line on stderr, the part the student must fix first: the grader quotes only the start of a
+;; crashed player's last line in its verdicts (the record keeps the whole of it).
 (define (fail . parts)
   (let ((err (current-error-port)))
-    (display "sttt adapter: " err)
     (for-each (lambda (p) (display p err)) parts)
     (newline err)
     (force-output err)
@@ -101,8 +103,8 @@
                             (set-current-module module)
                             (primitive-load path))))))))
                (lambda (key . args)
-                 (fail "loading `" file "` raised an error: " (exception-text key args)
-                       "; hint: the file must load on its own, without the referee code")))
+                 (fail (exception-text key args) " (while loading `" file
+                       "`); hint: the file must load on its own, without the referee code")))
              (list file path module))))))
 
 (define (find-entry file path module entry)
@@ -171,9 +173,13 @@
                       (else #\?)))
               text))
 
+;; An index the referee can name back (outside 1..9 is its to judge); a bignum's digits could flood the line.
+(define (index? n)
+  (and (exact-integer? n) (< (abs n) 1000000)))
+
 (define (placement->text p)
   (cond ((null? p) "()")
-        ((and (pair? p) (exact-integer? (car p)) (exact-integer? (cdr p)))
+        ((and (pair? p) (index? (car p)) (index? (cdr p)))
          (string-append "(" (number->string (car p)) " . " (number->string (cdr p)) ")"))
         (else (let ((text (shown p 40)))
                 (if (plain? text) text (opaque text))))))
@@ -206,8 +212,7 @@
           (with-input-from-string ""
             (lambda () (proc board who))))))
     (lambda (key . args)
-      (fail "your AI `" name "` raised an error on its turn " turn ": "
-            (exception-text key args)))))
+      (fail (exception-text key args) " (in your AI `" name "` on its turn " turn ")"))))
 
 (define (play name proc)
   (let loop ((turn 1))
