@@ -145,7 +145,10 @@ impl Miss {
             Reply::Broken(why) | Reply::Fault(why) => why.clone(),
             Reply::Line(text) => format!("printed `{text}`"),
         };
-        if self.output.is_empty() {
+        if self.output.is_empty() && self.reply == Reply::Timeout {
+            // The usual cause: a C program's question sits in its stdout buffer while it waits to read.
+            format!("{how}; it printed nothing more (flush standard output before reading input)")
+        } else if self.output.is_empty() {
             format!("{how}; it printed nothing more")
         } else {
             format!("{how}; its last output was `{}`", self.output)

@@ -221,3 +221,26 @@ fn a_wrong_winner_and_a_wrong_move_order_are_recorded() {
         .iter()
         .any(|f| matches!(f, Fact::Opening { ok: false, .. })));
 }
+
+#[test]
+fn a_silent_program_is_told_to_flush() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut spec = program(dir.path(), "echo 'Invalid.'", "X wins!", false);
+    let path = dir.path().join("silent.sh");
+    std::fs::write(&path, "read mark\n").unwrap();
+    spec.args = vec![path.into()];
+    let r = game(spec, Vec::new());
+    assert_eq!(r.result, GameResult::Win(1));
+    assert!(
+        r.reason
+            .contains("x failed to start: did not print what opening step 1 expects within"),
+        "{}",
+        r.reason
+    );
+    assert!(
+        r.reason
+            .contains("flush standard output before reading input"),
+        "{}",
+        r.reason
+    );
+}
