@@ -247,10 +247,6 @@ impl ArenaGame for Oska {
         self.why_not_next(reply)
     }
 
-    fn explain_reply(&self, reply: &str) -> Option<String> {
-        Some(self.why_not_next(reply))
-    }
-
     /// The rows centred, as the handout draws the board: white (`w`) at the top, black (`b`) below.
     fn render(&self) -> String {
         let rows = self.rows();
