@@ -25,10 +25,9 @@ pub fn fill(template: &str, values: &[(&str, &str)]) -> String {
     out
 }
 
-/// A program run once per move. `'s` is the sandbox's lifetime: `'static` in the arena, a grading
-/// run's borrowed sandbox in position cases (see [`crate::sandbox::Lent`]).
-pub struct PerMoveSeat<'s> {
-    sandbox: Arc<dyn Sandbox + 's>,
+/// A program run once per move.
+pub struct PerMoveSeat {
+    sandbox: Arc<dyn Sandbox>,
     /// `spec.args` are templates; `spec.limits.wall` is replaced by each move's deadline.
     spec: Spec,
     seed: u64,
@@ -36,9 +35,9 @@ pub struct PerMoveSeat<'s> {
     stderr: Option<String>,
 }
 
-impl<'s> PerMoveSeat<'s> {
+impl PerMoveSeat {
     #[must_use]
-    pub fn new(sandbox: Arc<dyn Sandbox + 's>, spec: Spec) -> PerMoveSeat<'s> {
+    pub fn new(sandbox: Arc<dyn Sandbox>, spec: Spec) -> PerMoveSeat {
         PerMoveSeat {
             sandbox,
             spec,
@@ -61,7 +60,7 @@ fn answer(stdout: &[u8]) -> Result<String, Reply> {
         .to_string())
 }
 
-impl<G: ArenaGame> Seat<G> for PerMoveSeat<'_> {
+impl<G: ArenaGame> Seat<G> for PerMoveSeat {
     fn start(&mut self, start: &Start) -> Result<(), Reply> {
         self.seed = start.seed;
         self.limit = start.limit;

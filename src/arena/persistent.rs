@@ -21,8 +21,8 @@ pub const LINE_CAP: usize = 64 * 1024;
 const STDERR_KEEP: usize = 4 * 1024;
 
 /// A player process that lives for one game.
-pub struct PersistentSeat<'s> {
-    sandbox: Arc<dyn Sandbox + 's>,
+pub struct PersistentSeat {
+    sandbox: Arc<dyn Sandbox>,
     spec: Spec,
     /// How long the program may take to answer `ready`: interpreters and JVMs start slowly, and that is
     /// not thinking time.
@@ -38,14 +38,10 @@ struct Live {
     stdout: LineReader,
 }
 
-impl<'s> PersistentSeat<'s> {
+impl PersistentSeat {
     /// `spec.stdin` is forced to a pipe.
     #[must_use]
-    pub fn new(
-        sandbox: Arc<dyn Sandbox + 's>,
-        mut spec: Spec,
-        startup: Duration,
-    ) -> PersistentSeat<'s> {
+    pub fn new(sandbox: Arc<dyn Sandbox>, mut spec: Spec, startup: Duration) -> PersistentSeat {
         spec.stdin = crate::sandbox::Stdin::Piped;
         PersistentSeat {
             sandbox,
@@ -130,7 +126,7 @@ pub fn describe(status: Status) -> String {
     }
 }
 
-impl<G: ArenaGame> Seat<G> for PersistentSeat<'_> {
+impl<G: ArenaGame> Seat<G> for PersistentSeat {
     fn start(&mut self, start: &Start) -> Result<(), Reply> {
         let mut running = self
             .sandbox
@@ -195,7 +191,7 @@ impl<G: ArenaGame> Seat<G> for PersistentSeat<'_> {
     }
 }
 
-impl Drop for PersistentSeat<'_> {
+impl Drop for PersistentSeat {
     fn drop(&mut self) {
         self.stop();
     }

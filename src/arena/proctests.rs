@@ -33,7 +33,7 @@ fn limits() -> crate::sandbox::Limits {
 }
 
 /// A `/bin/sh` player: answers `ready` to `game`, runs `on_turn` for each `turn`, exits on `end`.
-fn player(dir: &Path, name: &str, on_turn: &str) -> PersistentSeat<'static> {
+fn player(dir: &Path, name: &str, on_turn: &str) -> PersistentSeat {
     let script = format!(
         "while IFS= read -r line; do\n  case \"$line\" in\n    game*) echo ready ;;\n    turn*) {on_turn} ;;\n    end*) exit 0 ;;\n  esac\ndone\n"
     );
@@ -53,7 +53,7 @@ fn player(dir: &Path, name: &str, on_turn: &str) -> PersistentSeat<'static> {
 
 /// Plays `seat` as o against a script. Faulty players get a short clock so the test is quick; the good
 /// one a long clock, so a loaded machine cannot make it time out.
-fn against_script(seat: &mut PersistentSeat<'_>, limit: Duration) -> (GameRecord, Duration) {
+fn against_script(seat: &mut PersistentSeat, limit: Duration) -> (GameRecord, Duration) {
     let policy = Policy {
         limit: Some(limit),
         ..Policy::default()
@@ -152,7 +152,7 @@ fn a_player_that_never_says_ready_loses_at_the_start() {
     assert!(r.moves.is_empty());
 }
 
-fn per_move(dir: &Path, name: &str, body: &str) -> super::permove::PerMoveSeat<'static> {
+fn per_move(dir: &Path, name: &str, body: &str) -> super::permove::PerMoveSeat {
     let path = dir.join(name);
     std::fs::write(&path, body).unwrap();
     let spec = Spec {

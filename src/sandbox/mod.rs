@@ -182,22 +182,6 @@ pub trait Sandbox: Send + Sync {
     fn run(&self, spec: &Spec) -> Result<Outcome, SandboxError>;
 }
 
-/// A borrowed sandbox as a `Sandbox` value, so code that keeps its sandbox in an `Arc` (the arena's
-/// seats) can run under a grading run's `&dyn Sandbox` for as long as the borrow lasts.
-pub struct Lent<'a>(pub &'a dyn Sandbox);
-
-impl Sandbox for Lent<'_> {
-    fn tier(&self) -> Tier {
-        self.0.tier()
-    }
-    fn spawn(&self, spec: &Spec) -> Result<Box<dyn Running>, SandboxError> {
-        self.0.spawn(spec)
-    }
-    fn run(&self, spec: &Spec) -> Result<Outcome, SandboxError> {
-        self.0.run(spec)
-    }
-}
-
 /// Whether a tier can run on this machine, and why not.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Probe {
