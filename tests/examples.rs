@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use crate::util::{grader, read, repo, scratch};
+use crate::util::{grade_class, grader, read, repo, scratch};
 
 const SUITE: &str = "suites/adelaide-2021-a1";
 const EXAMPLES: &str = "examples/submissions/adelaide-2021-a1";
@@ -22,23 +22,8 @@ pub(crate) fn graded() -> &'static Path {
                 copy_dir(&entry.path(), &class.join(entry.file_name()));
             }
         }
-        let out = dir.path().join("results");
-        let run = grader()
-            .arg("run")
-            .arg(repo().join(SUITE))
-            .arg(&class)
-            .arg("--out")
-            .arg(&out)
-            .args(["--jobs", "2"])
-            .output()
-            .unwrap();
-        assert_eq!(
-            run.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&run.stderr)
-        );
-        (dir, out.join("adelaide-2021-a1"))
+        let results = grade_class(dir.path(), &repo().join(SUITE), &class);
+        (dir, results)
     });
     results
 }

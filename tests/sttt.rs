@@ -8,7 +8,7 @@ use std::process::{Command, Output, Stdio};
 
 use std::sync::OnceLock;
 
-use crate::util::{grader, read, repo, scratch};
+use crate::util::{grade_class, grader, read, repo, scratch};
 
 pub const SUITE: &str = "suites/csci1901-2004-sttt";
 pub const EXAMPLES: &str = "examples/submissions/csci1901-2004-sttt";
@@ -393,23 +393,8 @@ fn graded() -> &'static Path {
     static RESULTS: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
     let (_, results) = RESULTS.get_or_init(|| {
         let dir = scratch();
-        let out = dir.path().join("results");
-        let run = grader()
-            .arg("run")
-            .arg(repo().join(SUITE))
-            .arg(repo().join(EXAMPLES))
-            .arg("--out")
-            .arg(&out)
-            .args(["--jobs", "2"])
-            .output()
-            .unwrap();
-        assert_eq!(
-            run.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&run.stderr)
-        );
-        (dir, out.join("csci1901-2004-sttt"))
+        let results = grade_class(dir.path(), &repo().join(SUITE), &repo().join(EXAMPLES));
+        (dir, results)
     });
     results
 }

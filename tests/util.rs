@@ -30,3 +30,25 @@ pub fn scratch() -> tempfile::TempDir {
 pub fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
 }
+
+/// `grader run SUITE STUDENTS --out DIR/results --jobs 2` into `dir`, which must exit 0; returns the
+/// suite's results folder (`DIR/results/<suite-name>`).
+pub fn grade_class(dir: &Path, suite: &Path, students: &Path) -> PathBuf {
+    let out = dir.join("results");
+    let run = grader()
+        .arg("run")
+        .arg(suite)
+        .arg(students)
+        .arg("--out")
+        .arg(&out)
+        .args(["--jobs", "2"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    out.join(suite.file_name().unwrap())
+}

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use crate::util::{grader, read, repo, scratch};
+use crate::util::{grade_class, grader, read, repo, scratch};
 
 const SUITE: &str = "suites/wpi-2000-ttt";
 const EXAMPLES: &str = "examples/submissions/wpi-2000-ttt";
@@ -21,23 +21,8 @@ fn graded() -> &'static Path {
     static RESULTS: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
     let (_, results) = RESULTS.get_or_init(|| {
         let dir = scratch();
-        let out = dir.path().join("results");
-        let run = grader()
-            .arg("run")
-            .arg(repo().join(SUITE))
-            .arg(repo().join(EXAMPLES))
-            .arg("--out")
-            .arg(&out)
-            .args(["--jobs", "2"])
-            .output()
-            .unwrap();
-        assert_eq!(
-            run.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&run.stderr)
-        );
-        (dir, out.join("wpi-2000-ttt"))
+        let results = grade_class(dir.path(), &repo().join(SUITE), &repo().join(EXAMPLES));
+        (dir, results)
     });
     results
 }

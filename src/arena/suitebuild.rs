@@ -7,14 +7,14 @@ use std::path::Path;
 
 use anyhow::Context as _;
 
-use crate::build::{BuildOutcome, Recipe};
+use crate::build::BuildOutcome;
 use crate::sandbox::Sandbox;
 use crate::suite::Suite;
 
 use super::players::Kind;
 
 /// Replaced in a recipe's commands by the name the student's adapter loads.
-pub use crate::grade::wire::ENTRY;
+pub use crate::grade::wire::{recipes, ENTRY};
 
 /// The suite in `dir`, loaded and checked; `None` when `dir` is not a suite folder or has no
 /// `[[languages]]` (its players are then run as plain folders).
@@ -37,27 +37,6 @@ pub fn load(dir: &Path) -> anyhow::Result<Option<Suite>> {
     let config = crate::suite::validate::load_config(None).map_err(|e| e.error)?;
     let suite = Suite::load(dir, &config, crate::suite::oracle::builtin())?;
     Ok((!suite.languages.is_empty()).then_some(suite))
-}
-
-/// The suite's recipes for one student: `{entry}` filled in, support files as absolute paths.
-#[must_use]
-pub fn recipes(suite: &Suite, student: &str) -> Vec<Recipe> {
-    let entry = suite.entries.for_student(student);
-    let fill = |argv: &[String]| -> Vec<String> {
-        argv.iter().map(|a| a.replace(ENTRY, &entry)).collect()
-    };
-    suite
-        .languages
-        .iter()
-        .map(|l| Recipe {
-            language: l.name.clone(),
-            detect: l.detect.clone(),
-            build: l.build.iter().map(|b| fill(b)).collect(),
-            run: fill(&l.run),
-            address_space: l.address_space,
-            support: l.support.iter().map(|f| suite.dir.join(f)).collect(),
-        })
-        .collect()
 }
 
 /// Builds `folder` in `scratch` (an empty folder of its own) and returns how the entrant plays.

@@ -221,6 +221,38 @@ pub fn build_with(
         let _ = writeln!(log, "not copied: {} ({why})", path.display());
     }
     copy_support(recipe, &dir, &mut log)?;
+    Ok(
+        match compile(sandbox, toolchain, recipe, dir, limits, log)? {
+            Compiled::Built(built) => BuildOutcome::Built(built),
+            Compiled::Failed { log, outcome } => BuildOutcome::CompileError {
+                language: recipe.language.clone(),
+                log,
+                outcome,
+            },
+        },
+    )
+}
+
+/// What running a recipe's build commands in a prepared copy gave.
+enum Compiled {
+    Built(Built),
+    /// A build command failed, or the run command's program is not there: the trimmed log says why.
+    Failed {
+        log: String,
+        outcome: Outcome,
+    },
+}
+
+/// Runs `recipe`'s build commands in `dir` (which already holds the submission), then checks and
+/// resolves its run command. Shared by the main program and a recipe's extra programs.
+fn compile(
+    sandbox: &dyn Sandbox,
+    toolchain: &Toolchain,
+    recipe: &Recipe,
+    dir: PathBuf,
+    limits: &Limits,
+    mut log: String,
+) -> Result<Compiled, BuildError> {
     let dir_str = dir.to_string_lossy().into_owned();
     let limits = Limits {
         address_space: limits.address_space.filter(|_| recipe.address_space),
@@ -257,28 +289,22 @@ pub fn build_with(
         if let Some(why) = failure(&outcome, &limits) {
             let mut log = trim_log(&log);
             let _ = writeln!(log, "build failed: {why}");
-            return Ok(BuildOutcome::CompileError {
-                language: recipe.language.clone(),
-                log,
-                outcome,
-            });
+            return Ok(Compiled::Failed { log, outcome });
         }
         last = Some(outcome);
     }
 
-    let command = fill(&recipe.run, &dir_str);
+    let mut command = fill(&recipe.run, &dir_str);
     if let Some(why) = missing_program(recipe, &command, &dir) {
         let mut log = trim_log(&log);
         let _ = writeln!(log, "build failed: {why}");
-        return Ok(BuildOutcome::CompileError {
-            language: recipe.language.clone(),
+        return Ok(Compiled::Failed {
             log,
             outcome: last.unwrap_or_else(nothing_ran),
         });
     }
-    let mut command = command;
     command[0] = resolve(toolchain, &recipe.language, &command[0])?;
-    Ok(BuildOutcome::Built(Built {
+    Ok(Compiled::Built(Built {
         language: recipe.language.clone(),
         dir,
         command,
@@ -336,72 +362,20 @@ pub fn build_extra(
     if !missing.is_empty() {
         return Ok(ExtraOutcome::Absent { missing });
     }
-    let dir_str = dir.to_string_lossy().into_owned();
-    let limits = Limits {
-        address_space: limits.address_space.filter(|_| main.address_space),
-        ..limits.clone()
-    };
-    let mut env = toolchain.env(&dir);
-    env.push(("CARGO_TARGET_DIR".into(), dir.join("target").into()));
-    let mut log = String::new();
-    let mut last = None;
-    for argv in &extra.build {
-        let argv = fill(argv, &dir_str);
-        let Some((program, args)) = argv.split_first() else {
-            return Err(BuildError::EmptyCommand {
-                language: main.language.clone(),
-                what: "build",
-            });
-        };
-        let spec = Spec {
-            program: resolve(toolchain, &main.language, program)?.into(),
-            args: args.iter().map(OsString::from).collect(),
-            workdir: dir.clone(),
-            env: env.clone(),
-            stdin: Stdin::Null,
-            limits: limits.clone(),
-            read_only: Vec::new(),
-        };
-        let outcome = sandbox.run(&spec).map_err(|source| BuildError::Sandbox {
-            language: main.language.clone(),
-            source,
-        })?;
-        let _ = writeln!(log, "$ {}", argv.join(" "));
-        log.push_str(&String::from_utf8_lossy(&outcome.stdout));
-        log.push_str(&String::from_utf8_lossy(&outcome.stderr));
-        if let Some(why) = failure(&outcome, &limits) {
-            let mut log = trim_log(&log);
-            let _ = writeln!(log, "build failed: {why}");
-            return Ok(ExtraOutcome::CompileError { log, outcome });
-        }
-        last = Some(outcome);
-    }
-    let mut command = fill(&extra.run, &dir_str);
     let recipe = Recipe {
         language: main.language.clone(),
         detect: Vec::new(),
-        build: Vec::new(),
+        build: extra.build.clone(),
         run: extra.run.clone(),
         support: Vec::new(),
         address_space: main.address_space,
     };
-    if let Some(why) = missing_program(&recipe, &command, &dir) {
-        let mut log = trim_log(&log);
-        let _ = writeln!(log, "build failed: {why}");
-        return Ok(ExtraOutcome::CompileError {
-            log,
-            outcome: last.unwrap_or_else(nothing_ran),
-        });
-    }
-    command[0] = resolve(toolchain, &main.language, &command[0])?;
-    Ok(ExtraOutcome::Built(Built {
-        language: main.language.clone(),
-        dir,
-        command,
-        log: trim_log(&log),
-        outcome: last,
-        address_space: main.address_space,
-    }))
+    Ok(
+        match compile(sandbox, toolchain, &recipe, dir, limits, String::new())? {
+            Compiled::Built(built) => ExtraOutcome::Built(built),
+            Compiled::Failed { log, outcome } => ExtraOutcome::CompileError { log, outcome },
+        },
+    )
 }
 
 /// Copies the recipe's support files (the suite's adapters) into the build copy under their base names,

@@ -45,16 +45,10 @@ pub fn concrete_args(args: &[String], work: &str) -> Vec<String> {
 /// match what the suite used when it loaded).
 pub const REFERENCE_WORK: &str = "work";
 
-/// Runs and judges one case. `scratch` is a fresh folder this case may use and that is removed after.
-pub fn run_case(
-    sandbox: &dyn Sandbox,
-    suite: &Suite,
-    group: &Group,
-    case: &Case,
-    program: &Program,
-    scratch: &Path,
-) -> CaseResult {
-    let mut result = CaseResult {
+/// A result for `case` with nothing run yet: an internal error until something says otherwise.
+#[must_use]
+pub fn blank(group: &Group, case: &Case) -> CaseResult {
+    CaseResult {
         group: group.name.clone(),
         name: case.name.clone(),
         visibility: case.visibility,
@@ -66,7 +60,19 @@ pub fn run_case(
         cpu_ms: 0,
         wall_ms: 0,
         peak_memory: None,
-    };
+    }
+}
+
+/// Runs and judges one case. `scratch` is a fresh folder this case may use and that is removed after.
+pub fn run_case(
+    sandbox: &dyn Sandbox,
+    suite: &Suite,
+    group: &Group,
+    case: &Case,
+    program: &Program,
+    scratch: &Path,
+) -> CaseResult {
+    let mut result = blank(group, case);
     let Some(run) = case.run() else {
         result.summary = format!("a `{}` case cannot run as a run case", case.kind.word());
         return result;

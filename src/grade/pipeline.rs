@@ -301,17 +301,9 @@ fn not_run(
     selected
         .iter()
         .map(|(g, c)| CaseResult {
-            group: g.name.clone(),
-            name: c.name.clone(),
-            visibility: c.visibility,
             verdict,
-            credit: 0.0,
             summary: summary.to_string(),
-            details: Vec::new(),
-            variant: None,
-            cpu_ms: 0,
-            wall_ms: 0,
-            peak_memory: None,
+            ..super::case::blank(g, c)
         })
         .collect()
 }

@@ -28,24 +28,6 @@ use crate::report::result::CaseResult;
 use crate::sandbox::Sandbox;
 use crate::suite::{Case, Group, Measure, Opponent, Play, Suite};
 
-/// A result for `case` with nothing run yet: an internal error until something says otherwise.
-#[must_use]
-pub fn blank(group: &Group, case: &Case) -> CaseResult {
-    CaseResult {
-        group: group.name.clone(),
-        name: case.name.clone(),
-        visibility: case.visibility,
-        verdict: Verdict::InternalError,
-        credit: 0.0,
-        summary: String::new(),
-        details: Vec::new(),
-        variant: None,
-        cpu_ms: 0,
-        wall_ms: 0,
-        peak_memory: None,
-    }
-}
-
 /// The seed of game `k` (0-based) against `opponent` in `game`: the same for every case that plays
 /// them, so identical game sets are identical games.
 #[must_use]
@@ -98,7 +80,7 @@ impl<'a> Games<'a> {
     /// Plays (or recalls) the case's games, measures them, and returns the result with the records and
     /// transcript to save.
     pub fn run(&mut self, group: &Group, case: &Case, p: &Play) -> (CaseResult, Vec<Artifact>) {
-        let mut result = blank(group, case);
+        let mut result = super::case::blank(group, case);
         let started = Instant::now();
         let records = match self.records(p) {
             Ok(r) => r,

@@ -29,7 +29,7 @@ pub fn run_position(
     built: &Built,
     scratch: &Path,
 ) -> CaseResult {
-    let mut result = super::play::blank(group, case);
+    let mut result = super::case::blank(group, case);
     let work = scratch.join("work");
     if let Err(e) = std::fs::create_dir_all(&work) {
         result.summary = format!("the grader could not make a work folder: {e}");

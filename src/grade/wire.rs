@@ -97,6 +97,28 @@ fn extras(
 /// Replaced in a recipe's commands by the student's `[entries]` name (empty when none).
 pub const ENTRY: &str = "{entry}";
 
+/// The suite's recipes for one student: `{entry}` filled in from `[entries]`, support files as paths
+/// in the suite folder.
+#[must_use]
+pub fn recipes(suite: &Suite, student: &str) -> Vec<Recipe> {
+    let entry = suite.entries.for_student(student);
+    let fill = |argv: &[String]| -> Vec<String> {
+        argv.iter().map(|a| a.replace(ENTRY, &entry)).collect()
+    };
+    suite
+        .languages
+        .iter()
+        .map(|l| Recipe {
+            language: l.name.clone(),
+            detect: l.detect.clone(),
+            build: l.build.iter().map(|b| fill(b)).collect(),
+            run: fill(&l.run),
+            address_space: l.address_space,
+            support: l.support.iter().map(|f| suite.dir.join(f)).collect(),
+        })
+        .collect()
+}
+
 /// Builds through `crate::build` with the suite's recipes and build limits.
 struct Builder;
 
@@ -114,22 +136,7 @@ impl Prepare for Builder {
             .ok()
             .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
             .unwrap_or_default();
-        let entry = suite.entries.for_student(&student);
-        let fill = |argv: &[String]| -> Vec<String> {
-            argv.iter().map(|a| a.replace(ENTRY, &entry)).collect()
-        };
-        let recipes: Vec<Recipe> = suite
-            .languages
-            .iter()
-            .map(|l| Recipe {
-                language: l.name.clone(),
-                detect: l.detect.clone(),
-                build: l.build.iter().map(|b| fill(b)).collect(),
-                run: fill(&l.run),
-                address_space: l.address_space,
-                support: l.support.iter().map(|f| suite.dir.join(f)).collect(),
-            })
-            .collect();
+        let recipes = recipes(suite, &student);
         match build(sandbox, &recipes, submission, scratch, &suite.build_limits) {
             Ok(BuildOutcome::Built(b)) => match extras(sandbox, suite, submission, &b) {
                 Ok(extras) => Prepared::Ready {
