@@ -282,7 +282,8 @@ impl FullSandbox {
             stdout: Some(File::from(stdout_r)),
             stderr: Some(File::from(stderr_r)),
             group,
-            reaped: None,
+            ended: None,
+            init_gone: false,
         };
         let map = format!("0 {SANDBOX_UID} 1\n");
         std::fs::write(format!("/proc/{pid}/uid_map"), &map)
@@ -338,50 +339,45 @@ use crate::sandbox::Outcome;
 
 /// A program running in the `full` sandbox. The handle is its init: killing the init tears the whole pid
 /// namespace down.
+///
+/// The init reports the program's status only after killing and reaping everything else in the run, so
+/// a known status means no process of the run is left but the init itself, which is then only tearing
+/// its namespaces down; that is left to a background thread (see [`reap_later`]) rather than waited for.
 #[derive(Debug)]
 pub struct FullRunning {
     pid: libc::pid_t,
+    /// The init's report: 4 bytes of wait status, or EOF when the init was killed first.
     status: File,
     stdin: Option<File>,
     stdout: Option<File>,
     stderr: Option<File>,
     group: Cgroup,
-    reaped: Option<Status>,
+    /// The program's status, once known.
+    ended: Option<Status>,
+    /// Whether the init's pid is no longer ours to wait for (reaped, or handed to [`reap_later`]).
+    init_gone: bool,
 }
 
 impl FullRunning {
     /// Blocks until the program ends.
     pub fn wait(&mut self) -> Result<Status, SandboxError> {
-        if self.reaped.is_none() {
-            // Block until the init ends without reaping it (WNOWAIT): its pid stays ours, and in the live
-            // list for the interrupt clean-up, until `reap` takes it off that list first.
-            loop {
-                // SAFETY: siginfo_t is plain data; waitid fills it.
-                let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
-                // SAFETY: plain syscall on our own child.
-                let r = unsafe {
-                    libc::waitid(
-                        libc::P_PID,
-                        self.pid as libc::id_t,
-                        &mut info,
-                        libc::WEXITED | libc::WNOWAIT,
-                    )
-                };
-                if r == 0 {
-                    break;
-                }
-                let e = io::Error::last_os_error();
-                if e.raw_os_error() != Some(libc::EINTR) {
-                    return Err(SandboxError::Io {
-                        doing: "waiting for the sandbox init",
-                        source: e,
-                    });
-                }
-            }
+        if let Some(s) = self.ended {
+            return Ok(s);
         }
-        Ok(self
-            .reap(true)?
-            .expect("a blocking reap always has a status"))
+        let mut buf = [0u8; 4];
+        let status = match self.status.read_exact(&mut buf) {
+            Ok(()) => decode(i32::from_ne_bytes(buf)),
+            // No report: the init itself was killed; its own status says how.
+            Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => decode(self.reap_init()?),
+            Err(source) => {
+                return Err(SandboxError::Io {
+                    doing: "reading the sandbox init's report",
+                    source,
+                })
+            }
+        };
+        self.ended = Some(status);
+        Ok(status)
     }
 
     /// The init's pid on the host (the program itself is pid 2 inside).
@@ -394,34 +390,39 @@ impl FullRunning {
         self.group.pids()
     }
 
-    fn reap(&mut self, block: bool) -> Result<Option<Status>, SandboxError> {
-        if let Some(s) = self.reaped {
-            return Ok(Some(s));
-        }
-        let mut raw = 0;
-        if !block {
-            // Peek first (WNOWAIT): the pid must leave the live list before it can be reused.
-            // SAFETY: siginfo_t is plain data; waitid fills it.
-            let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
-            // SAFETY: plain syscall on our own child.
-            let r = unsafe {
-                libc::waitid(
-                    libc::P_PID,
-                    self.pid as libc::id_t,
-                    &mut info,
-                    libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
-                )
-            };
-            // SAFETY: si_pid is initialised when waitid succeeds (0 when nothing ended).
-            if r == 0 && unsafe { info.si_pid() } == 0 {
-                return Ok(None);
+    /// Whether the init's report (or its EOF) can be read without blocking.
+    fn report_ready(&self) -> Result<bool, SandboxError> {
+        let mut fd = libc::pollfd {
+            fd: self.status.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        loop {
+            // SAFETY: one valid pollfd, no timeout.
+            let r = unsafe { libc::poll(&mut fd, 1, 0) };
+            if r >= 0 {
+                return Ok(r > 0);
+            }
+            let e = io::Error::last_os_error();
+            if e.raw_os_error() != Some(libc::EINTR) {
+                return Err(SandboxError::Io {
+                    doing: "polling the sandbox init's report",
+                    source: e,
+                });
             }
         }
+    }
+
+    /// Waits for the init to end and reaps it: its raw wait status.
+    fn reap_init(&mut self) -> Result<i32, SandboxError> {
+        // Off the live list first: once reaped, the pid may be reused.
         crate::sandbox::cleanup::live().remove(&self.pid);
+        self.init_gone = true;
+        let mut raw = 0;
         loop {
             // SAFETY: waiting on our own child with a valid out-pointer.
             if unsafe { libc::waitpid(self.pid, &mut raw, 0) } >= 0 {
-                break;
+                return Ok(raw);
             }
             let e = io::Error::last_os_error();
             if e.raw_os_error() != Some(libc::EINTR) {
@@ -431,14 +432,46 @@ impl FullRunning {
                 });
             }
         }
-        // The init reports the program's own status; without a report the init itself was killed.
-        let mut buf = [0u8; 4];
-        let status = match self.status.read_exact(&mut buf) {
-            Ok(()) => decode(i32::from_ne_bytes(buf)),
-            Err(_) => decode(raw),
-        };
-        self.reaped = Some(status);
-        Ok(Some(status))
+    }
+}
+
+/// Reaps, on a background thread, inits that have reported: each is only tearing its namespaces down
+/// (every process of its run is already dead), which takes a few hundred microseconds no run should
+/// wait for. The pid leaves the interrupt clean-up's live list before it is reaped, as in
+/// [`FullRunning::reap_init`].
+fn reap_later(pid: libc::pid_t) {
+    use std::sync::mpsc::{channel, Sender};
+    use std::sync::Mutex;
+    static QUEUE: OnceLock<Option<Mutex<Sender<libc::pid_t>>>> = OnceLock::new();
+    let queue = QUEUE.get_or_init(|| {
+        let (tx, rx) = channel::<libc::pid_t>();
+        std::thread::Builder::new()
+            .name("grader-init-reaper".into())
+            .spawn(move || {
+                for pid in rx {
+                    crate::sandbox::cleanup::live().remove(&pid);
+                    let mut raw = 0;
+                    // SAFETY: waiting on a child of this process with a valid out-pointer.
+                    while unsafe { libc::waitpid(pid, &mut raw, 0) } < 0
+                        && io::Error::last_os_error().raw_os_error() == Some(libc::EINTR)
+                    {
+                    }
+                }
+            })
+            .ok()
+            .map(|_| Mutex::new(tx))
+    });
+    let sent = queue
+        .as_ref()
+        .is_some_and(|tx| tx.lock().is_ok_and(|tx| tx.send(pid).is_ok()));
+    if !sent {
+        // No thread: reap here, as before.
+        crate::sandbox::cleanup::live().remove(&pid);
+        let mut raw = 0;
+        // SAFETY: as above.
+        while unsafe { libc::waitpid(pid, &mut raw, 0) } < 0
+            && io::Error::last_os_error().raw_os_error() == Some(libc::EINTR)
+        {}
     }
 }
 
@@ -464,26 +497,28 @@ impl Running for FullRunning {
     }
 
     fn try_wait(&mut self) -> Result<Option<Status>, SandboxError> {
-        self.reap(false)
+        if self.ended.is_none() && !self.report_ready()? {
+            return Ok(None);
+        }
+        self.wait().map(Some)
     }
 
     fn terminate(&mut self) {
-        if self.reaped.is_none() {
+        if self.ended.is_none() {
             // SAFETY: our unreaped child; its init forwards SIGTERM to every process in the namespace.
             unsafe { libc::kill(self.pid, libc::SIGTERM) };
         }
     }
 
     fn kill(&mut self) {
-        if self.reaped.is_some() {
-            // The init's end took every process of its pid namespace with it, and only those were
-            // ever in the group: nothing is left to kill.
+        if self.ended.is_some() {
+            // The init killed and reaped every other process of the run before reporting.
             return;
         }
         // SAFETY: our unreaped child. Its death kills the rest of the namespace.
         unsafe { libc::kill(self.pid, libc::SIGKILL) };
         self.group.kill_all();
-        let _ = self.reap(true);
+        let _ = self.wait();
     }
 
     fn usage(&mut self) -> Usage {
@@ -494,6 +529,10 @@ impl Running for FullRunning {
 impl Drop for FullRunning {
     fn drop(&mut self) {
         self.kill();
+        if !self.init_gone {
+            self.init_gone = true;
+            reap_later(self.pid);
+        }
     }
 }
 
