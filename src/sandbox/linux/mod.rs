@@ -7,6 +7,7 @@ mod child;
 mod netns;
 mod plan;
 mod seccomp;
+mod spawner;
 
 use std::fs::File;
 use std::io::{self, Read, Write};
@@ -22,7 +23,8 @@ pub use plan::TOOLCHAIN;
 
 use cgroup::Cgroup;
 use child::Stage;
-use plan::{Layout, Plan};
+use plan::Plan;
+use spawner::Spawner;
 
 /// The host uid (and gid) that root inside the sandbox is: an unprivileged id owning nothing on the host
 /// but the run's working directory.
@@ -43,8 +45,9 @@ pub struct FullSandbox {
     cgroups: cgroup::Version,
     /// Read-only binds every run gets on top of [`TOOLCHAIN`] and the spec's own.
     read_only: Vec<PathBuf>,
-    /// The mount steps every run shares, made at the first run (or the reason they cannot be).
-    layout: OnceLock<Result<Layout, String>>,
+    /// The thread runs are cloned from, with the template root every run shares, made at the first
+    /// run (or the reason it cannot be).
+    spawner: OnceLock<Result<std::sync::Arc<Spawner>, String>>,
 }
 
 impl FullSandbox {
@@ -59,7 +62,7 @@ impl FullSandbox {
         Ok(FullSandbox {
             cgroups,
             read_only: Vec::new(),
-            layout: OnceLock::new(),
+            spawner: OnceLock::new(),
         })
     }
 
@@ -71,7 +74,7 @@ impl FullSandbox {
                 self.read_only.push(dir.clone());
             }
         }
-        self.layout = OnceLock::new();
+        self.spawner = OnceLock::new();
         self
     }
 }
@@ -114,7 +117,7 @@ pub fn probe() -> Result<(), &'static String> {
             let sandbox = FullSandbox {
                 cgroups: version,
                 read_only: Vec::new(),
-                layout: OnceLock::new(),
+                spawner: OnceLock::new(),
             };
             let mut running = sandbox.start(&spec).map_err(|e| error_chain(&e))?;
             let mut stderr = running.take_stderr();
@@ -145,6 +148,30 @@ fn error_chain(e: &dyn std::error::Error) -> String {
         cause = c.source();
     }
     s
+}
+
+/// A detached copy of the mount at `path` (not its submounts), for a run's init to attach.
+fn clone_tree(path: &Path) -> io::Result<OwnedFd> {
+    let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes())
+        .map_err(|_| io::Error::other(format!("`{}` contains a NUL byte", path.display())))?;
+    // SAFETY: a valid C string; open_tree returns a new descriptor or -1.
+    let fd = unsafe {
+        libc::syscall(
+            libc::SYS_open_tree,
+            libc::AT_FDCWD,
+            c.as_ptr(),
+            child::OPEN_TREE_CLONE | libc::O_CLOEXEC as libc::c_uint,
+        )
+    } as libc::c_int;
+    if fd < 0 {
+        let e = io::Error::last_os_error();
+        return Err(io::Error::new(
+            e.kind(),
+            format!("`{}`: {e}", path.display()),
+        ));
+    }
+    // SAFETY: a fresh descriptor owned by nobody else.
+    Ok(unsafe { OwnedFd::from_raw_fd(fd) })
 }
 
 fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
@@ -204,15 +231,22 @@ impl FullSandbox {
             program: program.clone(),
             source,
         };
-        let layout = self
-            .layout
-            .get_or_init(|| Layout::new(&self.read_only).map_err(|e| e.to_string()))
+        let spawner = self
+            .spawner
+            .get_or_init(|| Spawner::shared(&self.read_only))
             .as_ref()
             .map_err(|e| spawn_err(io::Error::other(e.clone())))?;
-        let plan = Plan::new(spec, layout).map_err(|e| spawn_err(io::Error::other(e)))?;
-        std::fs::create_dir_all(plan::ROOT).map_err(io_err("creating the sandbox mount point"))?;
+        let plan = Plan::new(spec, spawner.layout()).map_err(|e| spawn_err(io::Error::other(e)))?;
         give_workdir(&spec.workdir)
             .map_err(io_err("giving the working directory to the sandbox"))?;
+        // Each path the run gets, as a detached copy of its mount made here on the host's side: the
+        // init attaches it in its own namespace, which cannot see the host's tree.
+        let trees = plan
+            .trees
+            .iter()
+            .map(|path| clone_tree(path))
+            .collect::<io::Result<Vec<OwnedFd>>>()
+            .map_err(io_err("cloning a mount for the sandbox"))?;
         // The init counts towards the process limit.
         let group = Cgroup::create(self.cgroups, spec.limits.memory, spec.limits.processes + 1)
             .map_err(|e| spawn_err(io::Error::other(e)))?;
@@ -232,14 +266,17 @@ impl FullSandbox {
         let (error_r, error_w) = pipe().map_err(io_err("creating the error pipe"))?;
         let (status_r, status_w) = pipe().map_err(io_err("creating the status pipe"))?;
         let (sync_r, sync_w) = pipe().map_err(io_err("creating the sync pipe"))?;
-        let fds = [
+        let fds: Vec<libc::c_int> = [
             stdin_r.as_raw_fd(),
             stdout_w.as_raw_fd(),
             stderr_w.as_raw_fd(),
             error_w.as_raw_fd(),
             status_w.as_raw_fd(),
             sync_r.as_raw_fd(),
-        ];
+        ]
+        .into_iter()
+        .chain(trees.iter().map(|t| t.as_raw_fd()))
+        .collect();
 
         let clone = |flags: libc::c_int| {
             // SAFETY: a fork-like clone (no CLONE_VM, no new stack); the child only runs `child::init`,
@@ -260,17 +297,31 @@ impl FullSandbox {
             }
             pid
         };
-        // A ready-made empty network namespace, entered by this thread just for the clone; otherwise a
-        // new one at the clone.
-        let pid = match netns::take() {
-            Some(ns) => netns::within(&ns, || clone(NAMESPACES))
-                .unwrap_or_else(|| clone(NAMESPACES | libc::CLONE_NEWNET)),
-            None => clone(NAMESPACES | libc::CLONE_NEWNET),
+        // On the spawner's thread: a ready-made empty network namespace, entered by that thread just for
+        // the clone; otherwise a new one at the clone.
+        let clone_in_netns = || {
+            let pid = match netns::take() {
+                Some(ns) => netns::within(&ns, || clone(NAMESPACES))
+                    .unwrap_or_else(|| clone(NAMESPACES | libc::CLONE_NEWNET)),
+                None => clone(NAMESPACES | libc::CLONE_NEWNET),
+            };
+            if pid < 0 {
+                -io::Error::last_os_error()
+                    .raw_os_error()
+                    .unwrap_or(libc::EIO)
+            } else {
+                pid
+            }
         };
+        let pid = spawner
+            .clone_init(&plan.anchors, &clone_in_netns)
+            .map_err(spawn_err)?;
         if pid < 0 {
-            return Err(spawn_err(io::Error::last_os_error()));
+            return Err(spawn_err(io::Error::from_raw_os_error(-pid)));
         }
-        drop((stdin_r, stdout_w, stderr_w, error_w, status_w, sync_r));
+        drop((
+            stdin_r, stdout_w, stderr_w, error_w, status_w, sync_r, trees,
+        ));
         // SAFETY: plain syscall on our child (it does the same itself; whichever runs first wins).
         unsafe { libc::setpgid(pid, pid) };
         // On SIGINT/SIGTERM the grader kills every live group: this init, hence the whole namespace.
@@ -290,13 +341,18 @@ impl FullSandbox {
             .map_err(io_err("writing the uid map"))?;
         std::fs::write(format!("/proc/{pid}/gid_map"), &map)
             .map_err(io_err("writing the gid map"))?;
+        // The init mounts the run's paths while the grader puts it in its group (a dear write on cgroup
+        // v1); it forks the program only at the second byte.
+        let mut sync = File::from(sync_w);
+        sync.write_all(&[1])
+            .map_err(io_err("starting the sandbox init"))?;
         running
             .group
             .add(pid)
             .map_err(|e| spawn_err(io::Error::other(e)))?;
-        File::from(sync_w)
-            .write_all(&[1])
+        sync.write_all(&[2])
             .map_err(io_err("starting the sandbox init"))?;
+        drop(sync);
 
         // EOF once the program has been exec'd; a stage and errno if setting up failed.
         let mut report = Vec::new();
