@@ -26,6 +26,10 @@ fn main() {
                 show(w, b, seed, n);
                 return;
             }
+            "--agree" => {
+                agree(seed);
+                return;
+            }
             p => pairs.push(p.to_owned()),
         }
     }
@@ -104,4 +108,29 @@ fn show(white: &str, black: &str, seed: u64, n: usize) {
         g.apply(m);
     }
     println!("outcome {:?}", d.outcome);
+}
+
+/// How often the sign of `evaluate` (for the side to move) matches the exact n = 4 value, over the
+/// positions of 3,000 random games (`--agree`).
+fn agree(seed: u64) {
+    use reference::bots::Playable;
+    let mut rng = Rng::new(seed);
+    let (mut same, mut all) = (0u32, 0u32);
+    for _ in 0..3000 {
+        let mut g = Oska::new(4);
+        while g.outcome().is_none() {
+            let exact = g.solve().expect("n = 4").signum();
+            let est = (g.evaluate() * g.to_move().sign()).signum();
+            if exact != 0 {
+                all += 1;
+                same += u32::from(exact == est);
+            }
+            let ms = g.moves();
+            g.apply(ms[rng.below(ms.len())]);
+        }
+    }
+    println!(
+        "{same} of {all} positions ({:.1}%)",
+        100.0 * f64::from(same) / f64::from(all)
+    );
 }

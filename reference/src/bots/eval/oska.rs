@@ -19,6 +19,10 @@ use crate::rng::Rng;
 const ROW: i32 = 10;
 const TEMPO: i32 = 5;
 const MOBILITY: i32 = 3;
+/// A capture the side could make if it were its turn: a threat the other side must answer, so the
+/// search sees one ply further than its depth. `minimax:6` against `defensive` (200 games): 86.5%
+/// without, 100% with 2 to 8; against it `mcts:5000` won 72% with 2, 94% with 3 or 4, 64% with 5.
+const CAPTURE: i32 = 3;
 
 impl Playable for Oska {
     const NAME: &'static str = "oska";
@@ -103,6 +107,7 @@ impl Playable for Oska {
         let (w, b) = (Player::First, Player::Second);
         ROW * (self.rows_to_go(b) as i32 - self.rows_to_go(w) as i32)
             + MOBILITY * (self.mobility(w) as i32 - self.mobility(b) as i32)
+            + CAPTURE * (self.capture_count(w) as i32 - self.capture_count(b) as i32)
             + TEMPO * self.to_move().sign()
     }
 
