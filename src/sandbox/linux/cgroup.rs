@@ -198,6 +198,28 @@ impl Cgroup {
         Ok(())
     }
 
+    /// v1 only: moves a process into the group's pids and cpuacct directories, not its memory one (a
+    /// descendant joins that itself through [`Cgroup::memory_procs`]). `None` on v2.
+    pub fn add_except_memory(&self, pid: libc::pid_t) -> Option<Result<(), CgroupError>> {
+        (self.version == Version::V1).then(|| {
+            for dir in &self.dirs[1..] {
+                write(&dir.join("cgroup.procs"), &pid.to_string())?;
+            }
+            Ok(())
+        })
+    }
+
+    /// v1 only: the memory directory's `cgroup.procs`, opened for writing. A process writing `0`
+    /// through this descriptor joins the group's memory accounting; the kernel checks the opener's
+    /// credentials (root's), not the writer's.
+    pub fn memory_procs(&self) -> Option<io::Result<fs::File>> {
+        (self.version == Version::V1).then(|| {
+            fs::OpenOptions::new()
+                .write(true)
+                .open(self.dirs[0].join("cgroup.procs"))
+        })
+    }
+
     /// CPU of every process that ever ran in the group, peak memory, and whether the kernel killed for
     /// memory. Unreadable counters read as zero rather than failing a run already done.
     pub fn usage(&self) -> Usage {

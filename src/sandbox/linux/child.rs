@@ -15,6 +15,8 @@ const MOVE_MOUNT_F_EMPTY_PATH: libc::c_uint = 0x4;
 pub const FD_ERROR: libc::c_int = 3;
 pub const FD_STATUS: libc::c_int = 4;
 pub const FD_SYNC: libc::c_int = 5;
+/// The run's memory `cgroup.procs`, opened by the grader, when the program joins it itself.
+pub const FD_MEMCG: libc::c_int = 6;
 
 /// Where a child failed, written with the errno to the error pipe.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,6 +27,7 @@ pub enum Stage {
     Mount,
     MountProc,
     Workdir,
+    Cgroup,
     Fork,
     Session,
     Rlimit,
@@ -43,6 +46,7 @@ impl Stage {
             Mount,
             MountProc,
             Workdir,
+            Cgroup,
             Fork,
             Session,
             Rlimit,
@@ -61,6 +65,7 @@ impl Stage {
             Stage::Ids => "becoming root in the user namespace",
             Stage::Mount => "mounting the scratch space and the working directory",
             Stage::MountProc => "mounting /proc",
+            Stage::Cgroup => "joining the run's memory cgroup",
             Stage::Workdir => "entering the working directory",
             Stage::Fork => "starting the program under the sandbox init",
             Stage::Session => "starting a session",
@@ -101,7 +106,7 @@ fn check(r: libc::c_int, stage: Stage) {
     }
 }
 
-/// Puts the descriptors the child keeps (6 fixed ones, then the run's mount trees) at fixed numbers and
+/// Puts the descriptors the child keeps (7 fixed ones, then the run's mount trees) at fixed numbers and
 /// closes every other one: a copy of another run's pipe kept open here would hold that run's output open.
 ///
 /// # Safety
@@ -123,7 +128,7 @@ unsafe fn arrange_fds(fds: &[libc::c_int]) {
             unsafe { libc::_exit(126) };
         }
     }
-    for fd in [FD_ERROR, FD_STATUS, FD_SYNC] {
+    for fd in [FD_ERROR, FD_STATUS, FD_SYNC, FD_MEMCG] {
         unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) };
     }
     unsafe { libc::syscall(libc::SYS_close_range, fds.len() as u32, u32::MAX, 0u32) };
@@ -149,6 +154,25 @@ unsafe fn reset_signals() {
 extern "C" fn forward_term(_: libc::c_int) {
     // SAFETY: kill is async-signal-safe; -1 from the namespace's init reaches every other process in it.
     unsafe { libc::kill(-1, libc::SIGTERM) };
+}
+
+/// What [`init_entry`] gets: the init's plan and descriptors, owned by the grader's `start`, which waits
+/// until the program is exec'd (or the init is gone) before dropping them.
+pub struct InitArgs {
+    pub plan: *const Plan,
+    pub fds: *const libc::c_int,
+    pub len: usize,
+}
+
+/// The entry of an init cloned with `CLONE_VM` on a stack of its own: it shares the grader's memory
+/// (no page tables to copy, however large the grader has grown), so like [`init`] it makes only raw
+/// system calls, and it touches no memory but its stack and, until the program is exec'd, its plan.
+pub extern "C" fn init_entry(args: *mut libc::c_void) -> libc::c_int {
+    // SAFETY: `start` passes an `InitArgs` that outlives the use (see there).
+    unsafe {
+        let args = &*(args as *const InitArgs);
+        init(&*args.plan, std::slice::from_raw_parts(args.fds, args.len))
+    }
 }
 
 /// The sandbox init: pid 1 of the new namespaces. Never returns.
@@ -340,6 +364,11 @@ extern "C" fn program_entry(plan: *mut libc::c_void) -> libc::c_int {
 unsafe fn program(plan: &Plan) -> ! {
     unsafe {
         libc::close(FD_STATUS);
+        // Into the run's memory cgroup before anything of the program runs, when the init cannot be
+        // there (it shares the grader's memory: the OOM killer, choosing it, would kill the grader).
+        if plan.join_memory && libc::write(FD_MEMCG, c"0".as_ptr().cast(), 1) != 1 {
+            fail(Stage::Cgroup);
+        }
         // The init reset every signal (the grader ignores SIGPIPE, and an ignored signal would stay
         // ignored across exec) but its own SIGTERM handler, which must not run here before `execve`.
         libc::signal(libc::SIGTERM, libc::SIG_DFL);

@@ -236,7 +236,8 @@ impl FullSandbox {
             .get_or_init(|| Spawner::shared(&self.read_only))
             .as_ref()
             .map_err(|e| spawn_err(io::Error::other(e.clone())))?;
-        let plan = Plan::new(spec, spawner.layout()).map_err(|e| spawn_err(io::Error::other(e)))?;
+        let mut plan =
+            Plan::new(spec, spawner.layout()).map_err(|e| spawn_err(io::Error::other(e)))?;
         give_workdir(&spec.workdir)
             .map_err(io_err("giving the working directory to the sandbox"))?;
         // Each path the run gets, as a detached copy of its mount made here on the host's side: the
@@ -266,6 +267,20 @@ impl FullSandbox {
         let (error_r, error_w) = pipe().map_err(io_err("creating the error pipe"))?;
         let (status_r, status_w) = pipe().map_err(io_err("creating the status pipe"))?;
         let (sync_r, sync_w) = pipe().map_err(io_err("creating the sync pipe"))?;
+        // On cgroup v1 the init shares the grader's memory (`CLONE_VM`, on a stack of its own): a fork
+        // would copy the page tables of the whole grader at every run, milliseconds once a grading has
+        // grown. Sharing the grader's memory, it must stay out of the run's memory group (the OOM killer
+        // would pick it, and with it every process sharing its memory: the grader); the program joins
+        // that group itself. On v2, whose single group the program cannot join by itself, a fork.
+        let memcg = group
+            .memory_procs()
+            .transpose()
+            .map_err(io_err("opening the run's memory cgroup"))?;
+        plan.join_memory = memcg.is_some();
+        let stack = match memcg {
+            Some(_) => Some(InitStack::new().map_err(io_err("mapping the sandbox init's stack"))?),
+            None => None,
+        };
         let fds: Vec<libc::c_int> = [
             stdin_r.as_raw_fd(),
             stdout_w.as_raw_fd(),
@@ -273,12 +288,35 @@ impl FullSandbox {
             error_w.as_raw_fd(),
             status_w.as_raw_fd(),
             sync_r.as_raw_fd(),
+            // Unused without a memory group to join: any open descriptor keeps the numbering.
+            memcg
+                .as_ref()
+                .map_or(stdin_r.as_raw_fd(), |m| m.as_raw_fd()),
         ]
         .into_iter()
         .chain(trees.iter().map(|t| t.as_raw_fd()))
         .collect();
+        let args = child::InitArgs {
+            plan: &plan,
+            fds: fds.as_ptr(),
+            len: fds.len(),
+        };
 
         let clone = |flags: libc::c_int| {
+            if let Some(stack) = &stack {
+                // SAFETY: the init runs `child::init_entry` on its own stack, sharing our memory; it
+                // reads `args` (and what it points to) only until the program is exec'd, which this
+                // function waits for (or for the init's end) before dropping them, and its stack is
+                // unmapped only once it is reaped.
+                return unsafe {
+                    libc::clone(
+                        child::init_entry,
+                        stack.top(),
+                        flags | libc::CLONE_VM | libc::SIGCHLD,
+                        (&args as *const child::InitArgs).cast_mut().cast(),
+                    )
+                };
+            }
             // SAFETY: a fork-like clone (no CLONE_VM, no new stack); the child only runs `child::init`,
             // which makes raw system calls on the plan built above and never returns.
             let pid = unsafe {
@@ -320,7 +358,7 @@ impl FullSandbox {
             return Err(spawn_err(io::Error::from_raw_os_error(-pid)));
         }
         drop((
-            stdin_r, stdout_w, stderr_w, error_w, status_w, sync_r, trees,
+            stdin_r, stdout_w, stderr_w, error_w, status_w, sync_r, trees, memcg,
         ));
         // SAFETY: plain syscall on our child (it does the same itself; whichever runs first wins).
         unsafe { libc::setpgid(pid, pid) };
@@ -335,6 +373,7 @@ impl FullSandbox {
             group,
             ended: None,
             init_gone: false,
+            stack,
         };
         let map = format!("0 {SANDBOX_UID} 1\n");
         std::fs::write(format!("/proc/{pid}/uid_map"), &map)
@@ -348,7 +387,8 @@ impl FullSandbox {
             .map_err(io_err("starting the sandbox init"))?;
         running
             .group
-            .add(pid)
+            .add_except_memory(pid)
+            .unwrap_or_else(|| running.group.add(pid))
             .map_err(|e| spawn_err(io::Error::other(e)))?;
         sync.write_all(&[2])
             .map_err(io_err("starting the sandbox init"))?;
@@ -412,6 +452,8 @@ pub struct FullRunning {
     ended: Option<Status>,
     /// Whether the init's pid is no longer ours to wait for (reaped, or handed to [`reap_later`]).
     init_gone: bool,
+    /// The init's own stack when it shares the grader's memory: unmapped only once it is reaped.
+    stack: Option<InitStack>,
 }
 
 impl FullRunning {
@@ -478,10 +520,14 @@ impl FullRunning {
         loop {
             // SAFETY: waiting on our own child with a valid out-pointer.
             if unsafe { libc::waitpid(self.pid, &mut raw, 0) } >= 0 {
+                // Gone: its stack is free.
+                self.stack = None;
                 return Ok(raw);
             }
             let e = io::Error::last_os_error();
             if e.raw_os_error() != Some(libc::EINTR) {
+                // Perhaps still running on its stack: never unmap it.
+                std::mem::forget(self.stack.take());
                 return Err(SandboxError::Io {
                     doing: "waiting for the sandbox init",
                     source: e,
@@ -495,39 +541,101 @@ impl FullRunning {
 /// (every process of its run is already dead), which takes a few hundred microseconds no run should
 /// wait for. The pid leaves the interrupt clean-up's live list before it is reaped, as in
 /// [`FullRunning::reap_init`].
-fn reap_later(pid: libc::pid_t) {
+fn reap_later(pid: libc::pid_t, stack: Option<InitStack>) {
     use std::sync::mpsc::{channel, Sender};
     use std::sync::Mutex;
-    static QUEUE: OnceLock<Option<Mutex<Sender<libc::pid_t>>>> = OnceLock::new();
+    type Ended = (libc::pid_t, Option<InitStack>);
+    static QUEUE: OnceLock<Option<Mutex<Sender<Ended>>>> = OnceLock::new();
     let queue = QUEUE.get_or_init(|| {
-        let (tx, rx) = channel::<libc::pid_t>();
+        let (tx, rx) = channel::<Ended>();
         std::thread::Builder::new()
             .name("grader-init-reaper".into())
             .spawn(move || {
-                for pid in rx {
-                    crate::sandbox::cleanup::live().remove(&pid);
-                    let mut raw = 0;
-                    // SAFETY: waiting on a child of this process with a valid out-pointer.
-                    while unsafe { libc::waitpid(pid, &mut raw, 0) } < 0
-                        && io::Error::last_os_error().raw_os_error() == Some(libc::EINTR)
-                    {
-                    }
+                for (pid, stack) in rx {
+                    reap_now(pid, stack);
                 }
             })
             .ok()
             .map(|_| Mutex::new(tx))
     });
-    let sent = queue
-        .as_ref()
-        .is_some_and(|tx| tx.lock().is_ok_and(|tx| tx.send(pid).is_ok()));
-    if !sent {
-        // No thread: reap here, as before.
-        crate::sandbox::cleanup::live().remove(&pid);
-        let mut raw = 0;
-        // SAFETY: as above.
-        while unsafe { libc::waitpid(pid, &mut raw, 0) } < 0
-            && io::Error::last_os_error().raw_os_error() == Some(libc::EINTR)
-        {}
+    let unsent = match queue {
+        Some(tx) => match tx.lock() {
+            Ok(tx) => tx.send((pid, stack)).err().map(|e| e.0),
+            Err(_) => Some((pid, stack)),
+        },
+        None => Some((pid, stack)),
+    };
+    if let Some((pid, stack)) = unsent {
+        // No thread: reap here.
+        reap_now(pid, stack);
+    }
+}
+
+/// Takes `pid` off the live list, waits for it, and frees its stack once it is gone.
+fn reap_now(pid: libc::pid_t, stack: Option<InitStack>) {
+    crate::sandbox::cleanup::live().remove(&pid);
+    let mut raw = 0;
+    loop {
+        // SAFETY: waiting on a child of this process with a valid out-pointer.
+        if unsafe { libc::waitpid(pid, &mut raw, 0) } >= 0 {
+            drop(stack);
+            return;
+        }
+        if io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
+            std::mem::forget(stack);
+            return;
+        }
+    }
+}
+
+/// The stack of an init that shares the grader's memory, with a guard page below it.
+#[derive(Debug)]
+struct InitStack {
+    base: *mut libc::c_void,
+}
+
+// SAFETY: a mapping owned by one value; only its address is shared (with the init, which is the point).
+unsafe impl Send for InitStack {}
+unsafe impl Sync for InitStack {}
+
+/// Room for `child::init`: raw system calls over the plan, a few frames deep, with a wide margin.
+const INIT_STACK: usize = 256 * 1024;
+const PAGE: usize = 4096;
+
+impl InitStack {
+    fn new() -> io::Result<InitStack> {
+        // SAFETY: a fresh anonymous mapping; nothing else refers to it.
+        let base = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                INIT_STACK,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_STACK,
+                -1,
+                0,
+            )
+        };
+        if base == libc::MAP_FAILED {
+            return Err(io::Error::last_os_error());
+        }
+        let stack = InitStack { base };
+        // SAFETY: the lowest page of our own mapping: an overflow faults instead of writing below it.
+        if unsafe { libc::mprotect(base, PAGE, libc::PROT_NONE) } != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(stack)
+    }
+
+    /// Where the stack starts (it grows down), 16-byte aligned.
+    fn top(&self) -> *mut libc::c_void {
+        self.base.cast::<u8>().wrapping_add(INIT_STACK).cast()
+    }
+}
+
+impl Drop for InitStack {
+    fn drop(&mut self) {
+        // SAFETY: our own mapping, no longer used by anyone (see the callers).
+        unsafe { libc::munmap(self.base, INIT_STACK) };
     }
 }
 
@@ -587,7 +695,7 @@ impl Drop for FullRunning {
         self.kill();
         if !self.init_gone {
             self.init_gone = true;
-            reap_later(self.pid);
+            reap_later(self.pid, self.stack.take());
         }
     }
 }
