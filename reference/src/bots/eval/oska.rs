@@ -1,12 +1,14 @@
-//! Oska for the bots: the race to the far row, with mobility and the tempo of the side to move.
+//! Oska for the bots: the race to the far row, with mobility, capture threats and the tempo of the
+//! side to move; `defensive`'s race-aware threat; win-taking playouts; Oska's own `minimax:D`.
 //!
 //! Every move advances a piece, so both sides race at the same pace; what decides the race is the
 //! rows still to go, and the side to move finishes first when the rows are equal. A piece is worth
 //! nothing by itself: a capture shortens the victim's race (the handout's remark on sacrifices), so a
 //! capture pays only when the victim was nearly home. A blocked side passes and loses a tempo, hence
 //! mobility. The weights were fitted against the exact n = 4 values (`oska_solve`): on the positions
-//! of 3,000 random games the sign of this evaluation matches the exact result in 82% of them (rows
-//! alone: 49%; rows and tempo: 77%).
+//! of 3,000 random games the sign of this evaluation matched the exact result in 82% of them (rows
+//! alone: 49%; rows and tempo: 77%); the capture threats, chosen by play rather than by this fit
+//! (`reference/rules/ladder.md`), leave it at 80.9% (`examples/oska_lab.rs --agree`).
 
 use super::oska_search::OskaMinimax;
 use super::oska_solve;
