@@ -80,12 +80,16 @@ impl Playable for Oska {
         }
     }
 
-    /// Measured with `mcts:2000` (100 games each): against `minimax:6` 70% with √2, 92% with 10;
-    /// `perfect` still beats it 91–93%.
+    /// `mcts:2000` against `minimax:6` (with the evaluation before capture threats): 50% with √2 and
+    /// random playouts (40 games); with win-taking playouts and C = 4, 6, 10 everywhere 85%, 90%,
+    /// 92%, and with 10 for the replies only 97% (100 games each).
     const EXPLORE_REPLIES: f64 = 10.0;
 
-    /// Random moves, except that a side able to win at once does: otherwise a playout from a won
-    /// position keeps missing the win and the search cannot tell it from a lost one.
+    /// Random moves, except that a side able to win at once by bringing its last piece home or by
+    /// taking the opponent's last piece does: otherwise a playout from a won position keeps missing
+    /// the win and the search cannot tell it from a lost one. Only positions where such a win can
+    /// exist (at most two rows to go, or one enemy piece left) try the moves, which keeps playouts
+    /// at about half the speed of purely random ones instead of a quarter.
     fn playout(&mut self, rng: &mut Rng, max_plies: usize) -> Option<Outcome> {
         let mut moves = Vec::new();
         for _ in 0..max_plies {
@@ -95,10 +99,16 @@ impl Playable for Oska {
             moves.clear();
             self.legal_moves(&mut moves);
             let me = self.to_move();
-            let m = moves
-                .iter()
-                .copied()
-                .find(|&m| self.after(m).outcome() == Some(Outcome::Win(me)))
+            let may_win = self.rows_to_go(me) <= 2 || self.pieces_left(me.opponent()) == 1;
+            let win = || {
+                moves
+                    .iter()
+                    .copied()
+                    .find(|&m| self.after(m).outcome() == Some(Outcome::Win(me)))
+            };
+            let m = may_win
+                .then(win)
+                .flatten()
                 .unwrap_or_else(|| moves[rng.below(moves.len())]);
             self.apply(m);
         }
