@@ -241,7 +241,7 @@ const LADDERS: [(&str, &[&str]); 5] = [
             "offensive",
             "defensive",
             "minimax:6",
-            "mcts:10000",
+            "mcts:5000",
             "perfect",
         ],
     ),
