@@ -13,6 +13,7 @@ mod minimax;
 mod perfect;
 mod random;
 pub mod solve;
+mod split;
 
 use std::time::Duration;
 
@@ -22,6 +23,7 @@ pub use mcts::{Mcts, MctsBudget};
 pub use minimax::Minimax;
 pub use perfect::Perfect;
 pub use random::RandomBot;
+pub use split::{Split, SplitTurn, TurnSearch};
 
 use crate::game::{Game, Notation, Outcome, Player};
 use crate::rng::Rng;
@@ -116,6 +118,29 @@ pub trait Playable: Game + Notation + Send + Sync + 'static {
             .into_iter()
             .any(|m| self.after(m).outcome() == Some(Outcome::Win(me)))
     }
+
+    /// The moves a search tries: the legal moves, less any that only reach a position another of
+    /// them reaches too (Super-TTT: the same two placements in the other order).
+    fn search_moves(&self) -> Vec<Self::Move> {
+        self.moves()
+    }
+
+    /// Puts the moves most likely to be best first, so alpha-beta prunes more (the search's result
+    /// does not depend on it). Called on the legal moves of inner search nodes; the default keeps the
+    /// game's order.
+    fn order_moves(&self, _moves: &mut [Self::Move]) {}
+
+    /// `Some(k)` when the side to move surely wins within `k` more plies whatever the opponent does
+    /// (searches then stop there); the default never knows.
+    fn won_within(&self) -> Option<u32> {
+        None
+    }
+
+    /// The game's own bot for `spec` (already checked by [`bot`]), when it plays a bot kind its own
+    /// way (Super-TTT searches one placement at a time); `None` builds the generic one.
+    fn own_bot(_spec: &str, _seed: u64) -> Option<Box<dyn Bot<Self>>> {
+        None
+    }
 }
 
 /// A bot spec that cannot be built.
@@ -139,6 +164,12 @@ pub enum BotSpecError {
 /// # Errors
 /// An unknown name, a bad parameter, or `perfect` for a game without a solver.
 pub fn bot<G: Playable>(spec: &str, seed: u64) -> Result<Box<dyn Bot<G>>, BotSpecError> {
+    let generic = generic_bot::<G>(spec, seed)?;
+    Ok(G::own_bot(spec, seed).unwrap_or(generic))
+}
+
+/// [`bot`] as every game plays it, unless [`Playable::own_bot`] says otherwise; also checks the spec.
+fn generic_bot<G: Playable>(spec: &str, seed: u64) -> Result<Box<dyn Bot<G>>, BotSpecError> {
     let bad = |reason: &str| BotSpecError::BadParameter {
         spec: spec.to_owned(),
         reason: reason.to_owned(),

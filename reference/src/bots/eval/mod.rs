@@ -6,5 +6,6 @@ mod nested;
 mod oska;
 pub mod oska_solve;
 mod sttt;
+mod sttt_steps;
 mod tictactoe;
 mod ut3;
