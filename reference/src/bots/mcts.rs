@@ -1,4 +1,4 @@
-//! `mcts:N`: UCT (Kocsis and Szepesvári 2006) with uniformly random playouts, N iterations a move or a
+//! `mcts:N`: UCT (Kocsis and Szepesvári 2006) with the game's playouts and exploration constant, N iterations a move or a
 //! wall-clock budget. Children are expanded in a seeded random order; the move played is the most
 //! visited child (first in expansion order on ties).
 
@@ -16,9 +16,6 @@ pub enum MctsBudget {
     /// As many iterations as fit in this time (not reproducible across machines or loads).
     Time(Duration),
 }
-
-/// The exploration constant: √2 for rewards in [0, 1].
-const C: f64 = std::f64::consts::SQRT_2;
 
 struct Node<M> {
     mv: Option<M>,
@@ -86,7 +83,7 @@ impl Mcts {
             // Selection: descend through fully expanded nodes by UCB1.
             while nodes[cur as usize].untried.is_empty() && !nodes[cur as usize].children.is_empty()
             {
-                let explore = C * f64::from(nodes[cur as usize].visits).ln().sqrt();
+                let explore = G::EXPLORATION * f64::from(nodes[cur as usize].visits).ln().sqrt();
                 let mut best = f64::NEG_INFINITY;
                 let mut pick = 0;
                 for &c in &nodes[cur as usize].children {

@@ -34,11 +34,11 @@ pub(crate) fn terminal_value(o: Outcome, side: Player, ply: u32) -> i32 {
 /// trait leaves unspecified.
 pub fn negamax<G: Playable>(g: &G, depth: u32, mut alpha: i32, beta: i32, ply: u32) -> i32 {
     debug_assert!(g.outcome().is_none(), "negamax on a finished position");
-    if let Some(k) = g.won_within() {
-        return WIN - (ply + k) as i32;
-    }
     if depth == 0 {
         return g.evaluate() * g.to_move().sign();
+    }
+    if let Some(k) = g.won_within() {
+        return WIN - (ply + k) as i32;
     }
     let me = g.to_move();
     let mut best = -WIN - 1;

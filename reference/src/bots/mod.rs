@@ -52,6 +52,9 @@ pub trait Playable: Game + Notation + Send + Sync + 'static {
     /// How much more the `defensive` bot weighs spoiling the opponent's prospects than building its own
     /// (tuned per game with `examples/ladder.rs`).
     const DEFENCE: i32 = 2;
+    /// UCT's exploration constant for `mcts:N`: √2 suits rewards in [0, 1]; a game whose playouts
+    /// are informative enough may explore less.
+    const EXPLORATION: f64 = std::f64::consts::SQRT_2;
     /// Whether [`Playable::solve`] answers for some positions of the game (and so whether there can be
     /// a `perfect` bot); [`Playable::solvable`] says which.
     const SOLVABLE: bool = false;

@@ -14,7 +14,11 @@ impl Sttt {
     /// A placement that wins the game at once for the side to move: a square completing a little line
     /// on a board that completes a big line.
     pub(crate) fn winning_placement(&self) -> Option<Placement> {
-        let me = self.to_move();
+        self.winning_placement_for(self.to_move())
+    }
+
+    /// A placement that would win the game at once for `me`.
+    pub(crate) fn winning_placement_for(&self, me: Player) -> Option<Placement> {
         let (own, other) = self.cell_masks(me);
         let won = self.won_mask(me);
         for b in 0..9 {
@@ -31,6 +35,63 @@ impl Sttt {
             }
         }
         None
+    }
+
+    /// Can the side to move, with `left` placements, leave the opponent (whose cost per little board
+    /// is `theirs`) needing three or more placements for every big line? Only squares on boards of
+    /// the opponent's cheap lines can help, so at most a few hundred pairs are tried.
+    fn can_hold_off(&self, theirs: &[u32; 9], left: u32) -> bool {
+        let (own, other) = self.cell_masks(self.to_move());
+        let mut squares = Vec::with_capacity(27);
+        for bs in &LINE_BOARDS {
+            if bs.iter().map(|&b| theirs[b]).sum::<u32>() > 2 {
+                continue;
+            }
+            for &b in bs {
+                let mut open = self.open_cells(b);
+                if squares.iter().any(|&(sb, _)| sb == b) {
+                    continue;
+                }
+                while open != 0 {
+                    squares.push((b, 1u16 << open.trailing_zeros()));
+                    open &= open - 1;
+                }
+            }
+        }
+        // The opponent's cost of board `b` once we hold `mine` there (only that board changes).
+        let cost_after = |b: usize, mine: u16| {
+            if has_line(mine) || (mine | other[b]) == FULL {
+                FAR
+            } else {
+                board_cost(other[b], mine)
+            }
+        };
+        let held = |t: &[u32; 9]| cheapest_line(t) > 2;
+        for &(b, bit) in &squares {
+            let mut t = *theirs;
+            t[b] = cost_after(b, own[b] | bit);
+            if held(&t) {
+                return true;
+            }
+        }
+        if left < 2 {
+            return false;
+        }
+        for (i, &(b1, bit1)) in squares.iter().enumerate() {
+            for &(b2, bit2) in &squares[i + 1..] {
+                let mut t = *theirs;
+                if b1 == b2 {
+                    t[b1] = cost_after(b1, own[b1] | bit1 | bit2);
+                } else {
+                    t[b1] = cost_after(b1, own[b1] | bit1);
+                    t[b2] = cost_after(b2, own[b2] | bit2);
+                }
+                if held(&t) {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// The `k`-th open square (0-based, in index order).
@@ -130,14 +191,18 @@ impl Playable for SttSteps {
     const NAME: &'static str = "sttt";
     /// 81 squares, one placement a ply: above the longest game.
     const MAX_PLIES: usize = 81;
+    /// With playouts that take every win in one, exploring less pays: `mcts:5000` against
+    /// `defensive` won 27–2 (1 draw) at 0.35, 23–7 at √2, 22–7 at 0.7, 33–7 at 0.2, 28–10 at 0.1.
+    const EXPLORATION: f64 = 0.35;
 
     fn own_score(&self, side: Player) -> i32 {
         self.pos.own_score(side)
     }
 
-    /// A side to move within its remaining placements of a big line has won; otherwise each side's
-    /// big lines by the placements they still need ([`LINE_WORTH`]), the side to move's less the
-    /// opponent's.
+    /// A side to move within its remaining placements of a big line has won; one that cannot keep
+    /// the opponent from coming within two placements of a big line (which wins on its next turn) has
+    /// lost; otherwise each side's big lines by the placements they still need ([`LINE_WORTH`]), the
+    /// side to move's less the opponent's.
     fn evaluate(&self) -> i32 {
         let me = self.to_move();
         let mine = self.pos.board_costs(me);
@@ -145,6 +210,9 @@ impl Playable for SttSteps {
             return me.sign() * (WIN / 4);
         }
         let theirs = self.pos.board_costs(me.opponent());
+        if cheapest_line(&theirs) <= 2 && !self.pos.can_hold_off(&theirs, self.left()) {
+            return -me.sign() * (WIN / 4);
+        }
         (line_worth(&mine) - line_worth(&theirs)) * me.sign()
     }
 
@@ -191,8 +259,15 @@ impl Playable for SttSteps {
         });
     }
 
-    /// Random placements, except that a placement winning the game at once is always taken.
+    /// Random placements, except that a placement winning the game at once is always taken, and a
+    /// playout starting where the side to move is within its placements of a big line is scored a
+    /// win for it at once (against `defensive`, `mcts:5000` won 88 of 99 decided games over 100
+    /// without this, 55 of 59 over 60 with it).
     fn playout(&mut self, rng: &mut Rng, max_plies: usize) -> Option<Outcome> {
+        // A side to move within its placements of a big line has won: no need to play it out.
+        if self.pos.outcome().is_none() && self.won_within().is_some() {
+            return Some(Outcome::Win(self.to_move()));
+        }
         for _ in 0..max_plies {
             if self.pos.outcome().is_some() {
                 break;
@@ -210,5 +285,40 @@ impl Playable for SttSteps {
 
     fn can_win_now(&self) -> bool {
         self.won_within().is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn winning_placement_agrees_with_trying_every_square() {
+        let mut rng = Rng::new(4);
+        let (mut wins, mut none) = (0, 0);
+        for _ in 0..60 {
+            let mut s = SttSteps::at_turn_start(Sttt::new());
+            while s.outcome().is_none() {
+                let me = s.to_move();
+                let ms = s.moves();
+                let winners: Vec<Placement> = ms
+                    .iter()
+                    .copied()
+                    .filter(|&p| s.after(p).outcome() == Some(Outcome::Win(me)))
+                    .collect();
+                match s.pos.winning_placement() {
+                    Some(p) => {
+                        assert!(winners.contains(&p), "{p:?} does not win: {s:?}");
+                        wins += 1;
+                    }
+                    None => {
+                        assert!(winners.is_empty(), "missed {winners:?}: {s:?}");
+                        none += 1;
+                    }
+                }
+                s.apply(ms[rng.below(ms.len())]);
+            }
+        }
+        assert!(wins >= 30 && none >= 300, "{wins} wins, {none} without");
     }
 }
