@@ -107,6 +107,21 @@ fn full(n: usize, spec: &Spec, bare: Duration) {
                 bare,
                 "   (with the driver's pipes and drain)",
             );
+            // The init is cloned from the grader, whose page tables the clone copies: a grader holding
+            // more memory starts runs more slowly. A grading of a whole class holds ~150 MB.
+            let ballast: Vec<u8> = (0..150usize << 20).map(|i| i as u8).collect();
+            let heavy = timed(n, || {
+                let mut r = full.start(&spec).unwrap();
+                assert_eq!(r.wait().unwrap(), Status::Exited(0));
+            });
+            std::hint::black_box(&ballast);
+            drop(ballast);
+            line(
+                "full, 150 MB",
+                heavy,
+                bare,
+                "   (spawn, with the grader holding 150 MB more)",
+            );
             let verdict = |ok: bool| if ok { "PASS" } else { "MISS" };
             println!(
                 "target, full (spawn) median ≤ 3 ms: {} ({:.3} ms); ≤ 4x bare: {} ({:.2}x)",

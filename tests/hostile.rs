@@ -173,7 +173,12 @@ pub struct Ground {
 
 impl Ground {
     pub fn new() -> Ground {
-        let root = tempfile::tempdir().expect("a temporary directory");
+        Ground::new_in(&std::env::temp_dir())
+    }
+
+    /// A ground in `dir` rather than the temporary directory (a class's results folder, say).
+    pub fn new_in(dir: &Path) -> Ground {
+        let root = tempfile::tempdir_in(dir).expect("a temporary directory");
         std::fs::create_dir(root.path().join("work")).unwrap();
         std::fs::create_dir(root.path().join("neighbour")).unwrap();
         std::fs::create_dir(root.path().join("suite")).unwrap();

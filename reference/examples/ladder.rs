@@ -233,9 +233,16 @@ const LADDERS: [(&str, &[&str]); 5] = [
     ),
     (
         "oska4",
-        // White wins n = 4 and black's only hope is a white mistake: of the bots, only `perfect`
-        // (which, lost, makes the win hardest to find) wins 90% as black against `offensive`.
-        &["random", "offensive", "perfect"],
+        // White wins n = 4, so each rung must win most of its games as black: the searches set
+        // traps when they see themselves lost (`reference/rules/ladder.md`).
+        &[
+            "random",
+            "offensive",
+            "defensive",
+            "minimax:6",
+            "mcts:10000",
+            "perfect",
+        ],
     ),
 ];
 

@@ -2,6 +2,7 @@
 
 use std::ffi::OsString;
 use std::net::TcpListener;
+use std::path::Path;
 use std::time::Duration;
 
 use grader::sandbox::{LimitHit, Limits, Status, Stdin, Tier};
@@ -491,6 +492,37 @@ fn writes_outside_the_working_dir_fail() {
                 assert!(planted.exists());
             }
         }
+    }
+}
+
+/// Under `full`, a working directory outside `/tmp` (a class's results folder) gets its mount point in a
+/// fresh tmpfs over the first folder the sandbox lacks: the run sees no neighbour there and can write
+/// nowhere beside its own folder.
+#[test]
+fn a_workdir_outside_tmp_sees_no_neighbour_and_writes_nowhere_else() {
+    for sb in sandboxes().into_iter().filter(|s| s.tier() == Tier::Full) {
+        let ground = Ground::new_in(Path::new(env!("CARGO_TARGET_TMPDIR")));
+        let script = "ls -a ..; cat ../neighbour/tictactoe.c && echo READ; \
+                      echo x > ../escape.txt && echo WROTE; echo y > mine.txt && echo OWN";
+        let r = run_in(
+            ground,
+            &*sb,
+            Path::new("/bin/sh"),
+            &args(&[&"-c", &script]),
+            Stdin::Null,
+            super::limits(),
+        );
+        let out = r.stdout();
+        assert!(out.contains("OWN"), "{out}");
+        assert!(out.lines().any(|l| l == "work"), "{out}");
+        assert!(!out.contains("READ") && !out.contains("WROTE"), "{out}");
+        assert!(
+            !out.lines().any(|l| l == "neighbour" || l == "suite"),
+            "{out}"
+        );
+        assert!(!r.root.path().join("escape.txt").exists());
+        assert!(r.root.path().join("work/mine.txt").exists());
+        r.assert_contained();
     }
 }
 

@@ -1,6 +1,8 @@
-//! `mcts:N`: UCT (Kocsis and Szepesvári 2006) with the game's playouts and exploration constant, N iterations a move or a
-//! wall-clock budget. Children are expanded in a seeded random order; the move played is the most
-//! visited child (first in expansion order on ties).
+//! `mcts:N`: UCT (Kocsis and Szepesvári 2006) with the game's playouts (uniformly random unless the
+//! game says otherwise), N iterations a move or a wall-clock budget. Children are expanded in a seeded
+//! random order; the move played is the most visited child (first in expansion order on ties). The
+//! exploration constant is the game's ([`Playable::EXPLORATION`]), and where the opponent moves a
+//! game may explore more widely ([`Playable::EXPLORE_REPLIES`]).
 
 use std::time::{Duration, Instant};
 
@@ -83,7 +85,12 @@ impl Mcts {
             // Selection: descend through fully expanded nodes by UCB1.
             while nodes[cur as usize].untried.is_empty() && !nodes[cur as usize].children.is_empty()
             {
-                let explore = G::EXPLORATION * f64::from(nodes[cur as usize].visits).ln().sqrt();
+                let c = if state.to_move() == root.to_move() {
+                    G::EXPLORATION
+                } else {
+                    G::EXPLORE_REPLIES
+                };
+                let explore = c * f64::from(nodes[cur as usize].visits).ln().sqrt();
                 let mut best = f64::NEG_INFINITY;
                 let mut pick = 0;
                 for &c in &nodes[cur as usize].children {

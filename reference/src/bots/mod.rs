@@ -52,9 +52,15 @@ pub trait Playable: Game + Notation + Send + Sync + 'static {
     /// How much more the `defensive` bot weighs spoiling the opponent's prospects than building its own
     /// (tuned per game with `examples/ladder.rs`).
     const DEFENCE: i32 = 2;
-    /// UCT's exploration constant for `mcts:N`: √2 suits rewards in [0, 1]; a game whose playouts
-    /// are informative enough may explore less.
+    /// UCT's exploration constant for `mcts:N` where the searching side moves: √2 suits rewards in
+    /// [0, 1]; a game whose playouts are informative enough may explore less.
     const EXPLORATION: f64 = std::f64::consts::SQRT_2;
+    /// MCTS's exploration constant where the opponent of the searching side moves
+    /// ([`Playable::EXPLORATION`] unless a game says otherwise). Larger values average over more of
+    /// the opponent's replies instead of assuming its best one: in a game won for the other side from
+    /// the start (Oska n = 4), that steers towards the moves where a fallible opponent goes wrong
+    /// most often.
+    const EXPLORE_REPLIES: f64 = Self::EXPLORATION;
     /// Whether [`Playable::solve`] answers for some positions of the game (and so whether there can be
     /// a `perfect` bot); [`Playable::solvable`] says which.
     const SOLVABLE: bool = false;
@@ -111,6 +117,12 @@ pub trait Playable: Game + Notation + Send + Sync + 'static {
     /// [`Playable::SOLVABLE`], except where it depends on the board (Oska: n = 4 only).
     fn solvable(&self) -> bool {
         Self::SOLVABLE
+    }
+
+    /// This game's own `minimax:D` when it has a stronger search than the generic alpha-beta (Oska:
+    /// iterative deepening with a transposition table); `None` builds the generic [`Minimax`].
+    fn own_minimax(_depth: u32, _seed: u64) -> Option<Box<dyn Bot<Self>>> {
+        None
     }
 
     /// Can the side to move win with its very next move? The `defensive` bot asks this of every reply;
@@ -205,7 +217,7 @@ fn generic_bot<G: Playable>(spec: &str, seed: u64) -> Result<Box<dyn Bot<G>>, Bo
                 .ok()
                 .filter(|d| (1..=12).contains(d))
                 .ok_or_else(|| bad(&format!("depth `{p}` is not a whole number in 1..=12")))?;
-            Ok(Box::new(Minimax::new(d, seed)))
+            Ok(G::own_minimax(d, seed).unwrap_or_else(|| Box::new(Minimax::new(d, seed))))
         }
         "mcts" => {
             let p = param.ok_or_else(|| {

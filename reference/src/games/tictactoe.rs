@@ -253,7 +253,7 @@ impl Notation for TicTacToe {
         } else {
             match text.parse::<usize>() {
                 Ok(i) if i < 9 => i,
-                _ => return Err(format!("expected a cell number 0..8, got `{text}`")),
+                _ => return Err("expected a cell number 0..8".into()),
             }
         };
         if self.outcome().is_some() {

@@ -372,11 +372,7 @@ impl Notation for Morris {
         let mv = match numbers.as_deref() {
             Ok([c]) => MorrisMove::Place(*c),
             Ok([f, t]) => MorrisMove::Step(*f, *t),
-            _ => {
-                return Err(format!(
-                    "expected a cell number or two cell numbers, got `{text}`"
-                ))
-            }
+            _ => return Err("expected a cell number or two cell numbers".into()),
         };
         if moves.contains(&mv) {
             Ok(mv)

@@ -506,10 +506,10 @@ impl Notation for Ut3 {
             .filter(|s| !s.is_empty())
             .collect();
         let [r, c] = nums[..] else {
-            return Err(format!("expected `(row, col)`, got `{}`", text.trim()));
+            return Err("expected `(row, col)`".into());
         };
         let (Ok(r), Ok(c)) = (r.parse::<i64>(), c.parse::<i64>()) else {
-            return Err(format!("expected two whole numbers, got `{}`", text.trim()));
+            return Err("expected two whole numbers".into());
         };
         if !(0..9).contains(&r) || !(0..9).contains(&c) {
             return Err(format!(

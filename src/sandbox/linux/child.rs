@@ -1,10 +1,15 @@
-//! The code that runs between `clone` and `execve`: the sandbox's init (pid 1 of the new namespaces) sets
-//! up the root and forks the student program, then reaps until that program ends and reports its status.
+//! The code that runs between `clone` and `execve`: the sandbox's init (pid 1 of the new namespaces),
+//! cloned from the spawner thread inside its copy of the template root, mounts the run's own paths and
+//! forks the student program, then reaps until that program ends and reports its status.
 //!
 //! This runs in a copy of a multi-threaded process, so it may only make raw system calls: no allocation,
 //! no locks, no panics. Everything it needs is in the [`Plan`], built before the clone.
 
-use super::plan::{Plan, Step, FIRST_SOURCE_FD};
+use super::plan::{Plan, RunStep, FIRST_SOURCE_FD, MAX_TREES};
+
+/// `open_tree`/`move_mount` flags (linux/mount.h), absent from the libc crate.
+pub const OPEN_TREE_CLONE: libc::c_uint = 1;
+const MOVE_MOUNT_F_EMPTY_PATH: libc::c_uint = 0x4;
 
 /// Fixed descriptor numbers in the child. 0, 1 and 2 are the program's stdio.
 pub const FD_ERROR: libc::c_int = 3;
@@ -17,12 +22,8 @@ pub const FD_SYNC: libc::c_int = 5;
 pub enum Stage {
     Sync = 1,
     Ids,
-    MountPrivate,
-    MountRoot,
-    Step,
+    Mount,
     MountProc,
-    PivotRoot,
-    RemountRoot,
     Workdir,
     Fork,
     Session,
@@ -39,12 +40,8 @@ impl Stage {
         [
             Sync,
             Ids,
-            MountPrivate,
-            MountRoot,
-            Step,
+            Mount,
             MountProc,
-            PivotRoot,
-            RemountRoot,
             Workdir,
             Fork,
             Session,
@@ -62,12 +59,8 @@ impl Stage {
         match self {
             Stage::Sync => "waiting for the grader",
             Stage::Ids => "becoming root in the user namespace",
-            Stage::MountPrivate => "making mounts private",
-            Stage::MountRoot => "mounting the new root",
-            Stage::Step => "binding the toolchains and the working directory",
+            Stage::Mount => "mounting the scratch space and the working directory",
             Stage::MountProc => "mounting /proc",
-            Stage::PivotRoot => "switching to the new root",
-            Stage::RemountRoot => "making the root read-only",
             Stage::Workdir => "entering the working directory",
             Stage::Fork => "starting the program under the sandbox init",
             Stage::Session => "starting a session",
@@ -108,13 +101,17 @@ fn check(r: libc::c_int, stage: Stage) {
     }
 }
 
-/// Puts the descriptors the child keeps at fixed numbers and closes every other one: a copy of another
-/// run's pipe kept open here would hold that run's output open.
+/// Puts the descriptors the child keeps (6 fixed ones, then the run's mount trees) at fixed numbers and
+/// closes every other one: a copy of another run's pipe kept open here would hold that run's output open.
 ///
 /// # Safety
 /// Only in the freshly cloned child.
-unsafe fn arrange_fds(fds: &[libc::c_int; 6]) {
-    let mut high = [0; 6];
+unsafe fn arrange_fds(fds: &[libc::c_int]) {
+    let mut high = [0; FIRST_SOURCE_FD + MAX_TREES];
+    if fds.len() > high.len() {
+        unsafe { libc::_exit(126) };
+    }
+    let high = &mut high[..fds.len()];
     for (i, fd) in fds.iter().enumerate() {
         high[i] = unsafe { libc::fcntl(*fd, libc::F_DUPFD_CLOEXEC, 64) };
         if high[i] < 0 {
@@ -129,7 +126,7 @@ unsafe fn arrange_fds(fds: &[libc::c_int; 6]) {
     for fd in [FD_ERROR, FD_STATUS, FD_SYNC] {
         unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) };
     }
-    unsafe { libc::syscall(libc::SYS_close_range, 6u32, u32::MAX, 0u32) };
+    unsafe { libc::syscall(libc::SYS_close_range, fds.len() as u32, u32::MAX, 0u32) };
 }
 
 /// Every signal back to its default action, none blocked.
@@ -158,7 +155,7 @@ extern "C" fn forward_term(_: libc::c_int) {
 ///
 /// # Safety
 /// Only in the child of the namespace `clone`, with `plan` built before it.
-pub unsafe fn init(plan: &Plan, fds: &[libc::c_int; 6]) -> ! {
+pub unsafe fn init(plan: &Plan, fds: &[libc::c_int]) -> ! {
     unsafe {
         // Handlers the grader installed (Rust's stack-overflow guard, interrupt clean-up) must not run in
         // this copy of it.
@@ -166,18 +163,11 @@ pub unsafe fn init(plan: &Plan, fds: &[libc::c_int; 6]) -> ! {
         // Its own process group, so the grader's interrupt clean-up (`killpg`) reaches it.
         libc::setpgid(0, 0);
         arrange_fds(fds);
-        // Still the grader's uid on the host: open what we will bind while we may walk into `/root`.
-        for (i, source) in plan.sources.iter().enumerate() {
-            let fd = libc::open(source.as_ptr(), libc::O_PATH | libc::O_CLOEXEC);
-            if fd != (FIRST_SOURCE_FD + i) as libc::c_int {
-                fail(Stage::Step);
-            }
-        }
+        // First byte: the id maps are written. (The second: we are in the run's cgroup.)
         let mut go = 0u8;
         if libc::read(FD_SYNC, (&mut go as *mut u8).cast(), 1) != 1 {
             fail(Stage::Sync);
         }
-        libc::close(FD_SYNC);
         // This copy of the grader holds the grader's memory: no core dumps, and not readable through
         // /proc by the program.
         libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
@@ -201,31 +191,11 @@ pub unsafe fn init(plan: &Plan, fds: &[libc::c_int; 6]) -> ! {
             Stage::Ids,
         );
 
-        let null = std::ptr::null::<libc::c_char>();
-        check(
-            libc::mount(
-                null,
-                c"/".as_ptr(),
-                null,
-                libc::MS_REC | libc::MS_PRIVATE,
-                std::ptr::null(),
-            ),
-            Stage::MountPrivate,
-        );
-        check(
-            libc::mount(
-                c"tmpfs".as_ptr(),
-                plan.root.as_ptr(),
-                c"tmpfs".as_ptr(),
-                libc::MS_NOSUID | libc::MS_NODEV,
-                c"size=1m,mode=0755".as_ptr().cast(),
-            ),
-            Stage::MountRoot,
-        );
-        for step in &plan.steps {
+        // A copy of the template, sealed and read-only: the run's own mounts go on top.
+        for step in &plan.mounts {
             run_step(step);
         }
-        // The bind sources are mounted; the program must not find host directories among our fds.
+        // The trees are attached; the program must not find them among our fds.
         libc::syscall(
             libc::SYS_close_range,
             FIRST_SOURCE_FD as u32,
@@ -235,40 +205,21 @@ pub unsafe fn init(plan: &Plan, fds: &[libc::c_int; 6]) -> ! {
         check(
             libc::mount(
                 c"proc".as_ptr(),
-                plan.proc_dir.as_ptr(),
+                c"/proc".as_ptr(),
                 c"proc".as_ptr(),
                 libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
                 std::ptr::null(),
             ),
             Stage::MountProc,
         );
-        check(libc::chdir(plan.root.as_ptr()), Stage::PivotRoot);
-        check(
-            libc::syscall(libc::SYS_pivot_root, c".".as_ptr(), c".".as_ptr()) as libc::c_int,
-            Stage::PivotRoot,
-        );
-        check(
-            libc::umount2(c".".as_ptr(), libc::MNT_DETACH),
-            Stage::PivotRoot,
-        );
-        check(libc::chdir(c"/".as_ptr()), Stage::PivotRoot);
-        check(
-            libc::mount(
-                null,
-                c"/".as_ptr(),
-                null,
-                libc::MS_REMOUNT
-                    | libc::MS_BIND
-                    | libc::MS_RDONLY
-                    | libc::MS_NOSUID
-                    | libc::MS_NODEV,
-                std::ptr::null(),
-            ),
-            Stage::RemountRoot,
-        );
         libc::sethostname(c"sandbox".as_ptr(), 7);
         check(libc::chdir(plan.workdir.as_ptr()), Stage::Workdir);
 
+        // Second byte: in the run's cgroup, so the program and all it starts are counted there.
+        if libc::read(FD_SYNC, (&mut go as *mut u8).cast(), 1) != 1 {
+            fail(Stage::Sync);
+        }
+        libc::close(FD_SYNC);
         let mut action: libc::sigaction = std::mem::zeroed();
         action.sa_sigaction = forward_term as extern "C" fn(libc::c_int) as libc::sighandler_t;
         action.sa_flags = libc::SA_RESTART;
@@ -296,8 +247,14 @@ pub unsafe fn init(plan: &Plan, fds: &[libc::c_int; 6]) -> ! {
             let mut status = 0;
             let r = libc::wait4(-1, &mut status, 0, std::ptr::null_mut());
             if r == pid {
+                // The program's end is the run's end. Whatever it left behind dies and is reaped
+                // before the status goes out, so no process of the run outlives the report; tearing
+                // the namespaces down when we leave then happens off the grader's path.
+                libc::kill(-1, libc::SIGKILL);
+                while libc::wait4(-1, std::ptr::null_mut(), 0, std::ptr::null_mut()) >= 0
+                    || errno() == libc::EINTR
+                {}
                 libc::write(FD_STATUS, (&status as *const i32).cast(), 4);
-                // Leaving tears the namespace down: the kernel kills every process left in it.
                 libc::_exit(0);
             }
             if r < 0 && errno() != libc::EINTR {
@@ -307,64 +264,68 @@ pub unsafe fn init(plan: &Plan, fds: &[libc::c_int; 6]) -> ! {
     }
 }
 
-/// One mount step. Errors on `Touch`/`Mkdir` of something that exists are ignored.
-unsafe fn run_step(step: &Step) {
+/// One of the run's mounts. `Mkdir` of something that exists is fine.
+unsafe fn run_step(step: &RunStep) {
+    let null = std::ptr::null::<libc::c_char>();
     unsafe {
         match step {
-            Step::Mkdir(dir) => {
+            RunStep::Tmpfs { target, options } => check(
+                libc::mount(
+                    c"tmpfs".as_ptr(),
+                    target.as_ptr(),
+                    c"tmpfs".as_ptr(),
+                    libc::MS_NOSUID | libc::MS_NODEV,
+                    options.as_ptr().cast(),
+                ),
+                Stage::Mount,
+            ),
+            RunStep::Mkdir(dir) => {
                 if libc::mkdir(dir.as_ptr(), 0o755) < 0 && errno() != libc::EEXIST {
-                    fail(Stage::Step);
+                    fail(Stage::Mount);
                 }
             }
-            Step::Touch(file) => {
+            RunStep::Touch(file) => {
                 let fd = libc::open(
                     file.as_ptr(),
                     libc::O_CREAT | libc::O_WRONLY | libc::O_CLOEXEC,
                     0o644,
                 );
                 if fd < 0 {
-                    fail(Stage::Step);
+                    fail(Stage::Mount);
                 }
                 libc::close(fd);
             }
-            Step::Symlink { target, link } => {
-                check(libc::symlink(target.as_ptr(), link.as_ptr()), Stage::Step);
-            }
-            Step::Bind {
-                source,
+            RunStep::Move {
+                fd,
                 target,
                 remount,
             } => {
-                let null = std::ptr::null::<libc::c_char>();
                 check(
-                    libc::mount(
-                        source.as_ptr(),
+                    libc::syscall(
+                        libc::SYS_move_mount,
+                        *fd,
+                        c"".as_ptr(),
+                        libc::AT_FDCWD,
                         target.as_ptr(),
-                        null,
-                        libc::MS_BIND | libc::MS_REC,
-                        std::ptr::null(),
-                    ),
-                    Stage::Step,
+                        MOVE_MOUNT_F_EMPTY_PATH,
+                    ) as libc::c_int,
+                    Stage::Mount,
                 );
-                if let Some(flags) = remount {
-                    check(
-                        libc::mount(null, target.as_ptr(), null, *flags, std::ptr::null()),
-                        Stage::Step,
-                    );
-                }
-            }
-            Step::Tmpfs { target, options } => {
                 check(
-                    libc::mount(
-                        c"tmpfs".as_ptr(),
-                        target.as_ptr(),
-                        c"tmpfs".as_ptr(),
-                        libc::MS_NOSUID | libc::MS_NODEV,
-                        options.as_ptr().cast(),
-                    ),
-                    Stage::Step,
+                    libc::mount(null, target.as_ptr(), null, *remount, std::ptr::null()),
+                    Stage::Mount,
                 );
             }
+            RunStep::Seal(target) => check(
+                libc::mount(
+                    null,
+                    target.as_ptr(),
+                    null,
+                    libc::MS_REMOUNT | libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV,
+                    std::ptr::null(),
+                ),
+                Stage::Mount,
+            ),
         }
     }
 }
@@ -379,8 +340,9 @@ extern "C" fn program_entry(plan: *mut libc::c_void) -> libc::c_int {
 unsafe fn program(plan: &Plan) -> ! {
     unsafe {
         libc::close(FD_STATUS);
-        // The grader ignores SIGPIPE; an ignored signal would stay ignored across exec.
-        reset_signals();
+        // The init reset every signal (the grader ignores SIGPIPE, and an ignored signal would stay
+        // ignored across exec) but its own SIGTERM handler, which must not run here before `execve`.
+        libc::signal(libc::SIGTERM, libc::SIG_DFL);
 
         if libc::setsid() < 0 {
             fail(Stage::Session);

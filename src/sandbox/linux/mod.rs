@@ -7,6 +7,7 @@ mod child;
 mod netns;
 mod plan;
 mod seccomp;
+mod spawner;
 
 use std::fs::File;
 use std::io::{self, Read, Write};
@@ -22,7 +23,8 @@ pub use plan::TOOLCHAIN;
 
 use cgroup::Cgroup;
 use child::Stage;
-use plan::{Layout, Plan};
+use plan::Plan;
+use spawner::Spawner;
 
 /// The host uid (and gid) that root inside the sandbox is: an unprivileged id owning nothing on the host
 /// but the run's working directory.
@@ -43,8 +45,9 @@ pub struct FullSandbox {
     cgroups: cgroup::Version,
     /// Read-only binds every run gets on top of [`TOOLCHAIN`] and the spec's own.
     read_only: Vec<PathBuf>,
-    /// The mount steps every run shares, made at the first run (or the reason they cannot be).
-    layout: OnceLock<Result<Layout, String>>,
+    /// The thread runs are cloned from, with the template root every run shares, made at the first
+    /// run (or the reason it cannot be).
+    spawner: OnceLock<Result<std::sync::Arc<Spawner>, String>>,
 }
 
 impl FullSandbox {
@@ -59,7 +62,7 @@ impl FullSandbox {
         Ok(FullSandbox {
             cgroups,
             read_only: Vec::new(),
-            layout: OnceLock::new(),
+            spawner: OnceLock::new(),
         })
     }
 
@@ -71,7 +74,7 @@ impl FullSandbox {
                 self.read_only.push(dir.clone());
             }
         }
-        self.layout = OnceLock::new();
+        self.spawner = OnceLock::new();
         self
     }
 }
@@ -114,7 +117,7 @@ pub fn probe() -> Result<(), &'static String> {
             let sandbox = FullSandbox {
                 cgroups: version,
                 read_only: Vec::new(),
-                layout: OnceLock::new(),
+                spawner: OnceLock::new(),
             };
             let mut running = sandbox.start(&spec).map_err(|e| error_chain(&e))?;
             let mut stderr = running.take_stderr();
@@ -145,6 +148,30 @@ fn error_chain(e: &dyn std::error::Error) -> String {
         cause = c.source();
     }
     s
+}
+
+/// A detached copy of the mount at `path` (not its submounts), for a run's init to attach.
+fn clone_tree(path: &Path) -> io::Result<OwnedFd> {
+    let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes())
+        .map_err(|_| io::Error::other(format!("`{}` contains a NUL byte", path.display())))?;
+    // SAFETY: a valid C string; open_tree returns a new descriptor or -1.
+    let fd = unsafe {
+        libc::syscall(
+            libc::SYS_open_tree,
+            libc::AT_FDCWD,
+            c.as_ptr(),
+            child::OPEN_TREE_CLONE | libc::O_CLOEXEC as libc::c_uint,
+        )
+    } as libc::c_int;
+    if fd < 0 {
+        let e = io::Error::last_os_error();
+        return Err(io::Error::new(
+            e.kind(),
+            format!("`{}`: {e}", path.display()),
+        ));
+    }
+    // SAFETY: a fresh descriptor owned by nobody else.
+    Ok(unsafe { OwnedFd::from_raw_fd(fd) })
 }
 
 fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
@@ -204,15 +231,22 @@ impl FullSandbox {
             program: program.clone(),
             source,
         };
-        let layout = self
-            .layout
-            .get_or_init(|| Layout::new(&self.read_only).map_err(|e| e.to_string()))
+        let spawner = self
+            .spawner
+            .get_or_init(|| Spawner::shared(&self.read_only))
             .as_ref()
             .map_err(|e| spawn_err(io::Error::other(e.clone())))?;
-        let plan = Plan::new(spec, layout).map_err(|e| spawn_err(io::Error::other(e)))?;
-        std::fs::create_dir_all(plan::ROOT).map_err(io_err("creating the sandbox mount point"))?;
+        let plan = Plan::new(spec, spawner.layout()).map_err(|e| spawn_err(io::Error::other(e)))?;
         give_workdir(&spec.workdir)
             .map_err(io_err("giving the working directory to the sandbox"))?;
+        // Each path the run gets, as a detached copy of its mount made here on the host's side: the
+        // init attaches it in its own namespace, which cannot see the host's tree.
+        let trees = plan
+            .trees
+            .iter()
+            .map(|path| clone_tree(path))
+            .collect::<io::Result<Vec<OwnedFd>>>()
+            .map_err(io_err("cloning a mount for the sandbox"))?;
         // The init counts towards the process limit.
         let group = Cgroup::create(self.cgroups, spec.limits.memory, spec.limits.processes + 1)
             .map_err(|e| spawn_err(io::Error::other(e)))?;
@@ -232,14 +266,17 @@ impl FullSandbox {
         let (error_r, error_w) = pipe().map_err(io_err("creating the error pipe"))?;
         let (status_r, status_w) = pipe().map_err(io_err("creating the status pipe"))?;
         let (sync_r, sync_w) = pipe().map_err(io_err("creating the sync pipe"))?;
-        let fds = [
+        let fds: Vec<libc::c_int> = [
             stdin_r.as_raw_fd(),
             stdout_w.as_raw_fd(),
             stderr_w.as_raw_fd(),
             error_w.as_raw_fd(),
             status_w.as_raw_fd(),
             sync_r.as_raw_fd(),
-        ];
+        ]
+        .into_iter()
+        .chain(trees.iter().map(|t| t.as_raw_fd()))
+        .collect();
 
         let clone = |flags: libc::c_int| {
             // SAFETY: a fork-like clone (no CLONE_VM, no new stack); the child only runs `child::init`,
@@ -260,17 +297,31 @@ impl FullSandbox {
             }
             pid
         };
-        // A ready-made empty network namespace, entered by this thread just for the clone; otherwise a
-        // new one at the clone.
-        let pid = match netns::take() {
-            Some(ns) => netns::within(&ns, || clone(NAMESPACES))
-                .unwrap_or_else(|| clone(NAMESPACES | libc::CLONE_NEWNET)),
-            None => clone(NAMESPACES | libc::CLONE_NEWNET),
+        // On the spawner's thread: a ready-made empty network namespace, entered by that thread just for
+        // the clone; otherwise a new one at the clone.
+        let clone_in_netns = || {
+            let pid = match netns::take() {
+                Some(ns) => netns::within(&ns, || clone(NAMESPACES))
+                    .unwrap_or_else(|| clone(NAMESPACES | libc::CLONE_NEWNET)),
+                None => clone(NAMESPACES | libc::CLONE_NEWNET),
+            };
+            if pid < 0 {
+                -io::Error::last_os_error()
+                    .raw_os_error()
+                    .unwrap_or(libc::EIO)
+            } else {
+                pid
+            }
         };
+        let pid = spawner
+            .clone_init(&plan.anchors, &clone_in_netns)
+            .map_err(spawn_err)?;
         if pid < 0 {
-            return Err(spawn_err(io::Error::last_os_error()));
+            return Err(spawn_err(io::Error::from_raw_os_error(-pid)));
         }
-        drop((stdin_r, stdout_w, stderr_w, error_w, status_w, sync_r));
+        drop((
+            stdin_r, stdout_w, stderr_w, error_w, status_w, sync_r, trees,
+        ));
         // SAFETY: plain syscall on our child (it does the same itself; whichever runs first wins).
         unsafe { libc::setpgid(pid, pid) };
         // On SIGINT/SIGTERM the grader kills every live group: this init, hence the whole namespace.
@@ -282,20 +333,26 @@ impl FullSandbox {
             stdout: Some(File::from(stdout_r)),
             stderr: Some(File::from(stderr_r)),
             group,
-            reaped: None,
+            ended: None,
+            init_gone: false,
         };
         let map = format!("0 {SANDBOX_UID} 1\n");
         std::fs::write(format!("/proc/{pid}/uid_map"), &map)
             .map_err(io_err("writing the uid map"))?;
         std::fs::write(format!("/proc/{pid}/gid_map"), &map)
             .map_err(io_err("writing the gid map"))?;
+        // The init mounts the run's paths while the grader puts it in its group (a dear write on cgroup
+        // v1); it forks the program only at the second byte.
+        let mut sync = File::from(sync_w);
+        sync.write_all(&[1])
+            .map_err(io_err("starting the sandbox init"))?;
         running
             .group
             .add(pid)
             .map_err(|e| spawn_err(io::Error::other(e)))?;
-        File::from(sync_w)
-            .write_all(&[1])
+        sync.write_all(&[2])
             .map_err(io_err("starting the sandbox init"))?;
+        drop(sync);
 
         // EOF once the program has been exec'd; a stage and errno if setting up failed.
         let mut report = Vec::new();
@@ -338,50 +395,45 @@ use crate::sandbox::Outcome;
 
 /// A program running in the `full` sandbox. The handle is its init: killing the init tears the whole pid
 /// namespace down.
+///
+/// The init reports the program's status only after killing and reaping everything else in the run, so
+/// a known status means no process of the run is left but the init itself, which is then only tearing
+/// its namespaces down; that is left to a background thread (see [`reap_later`]) rather than waited for.
 #[derive(Debug)]
 pub struct FullRunning {
     pid: libc::pid_t,
+    /// The init's report: 4 bytes of wait status, or EOF when the init was killed first.
     status: File,
     stdin: Option<File>,
     stdout: Option<File>,
     stderr: Option<File>,
     group: Cgroup,
-    reaped: Option<Status>,
+    /// The program's status, once known.
+    ended: Option<Status>,
+    /// Whether the init's pid is no longer ours to wait for (reaped, or handed to [`reap_later`]).
+    init_gone: bool,
 }
 
 impl FullRunning {
     /// Blocks until the program ends.
     pub fn wait(&mut self) -> Result<Status, SandboxError> {
-        if self.reaped.is_none() {
-            // Block until the init ends without reaping it (WNOWAIT): its pid stays ours, and in the live
-            // list for the interrupt clean-up, until `reap` takes it off that list first.
-            loop {
-                // SAFETY: siginfo_t is plain data; waitid fills it.
-                let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
-                // SAFETY: plain syscall on our own child.
-                let r = unsafe {
-                    libc::waitid(
-                        libc::P_PID,
-                        self.pid as libc::id_t,
-                        &mut info,
-                        libc::WEXITED | libc::WNOWAIT,
-                    )
-                };
-                if r == 0 {
-                    break;
-                }
-                let e = io::Error::last_os_error();
-                if e.raw_os_error() != Some(libc::EINTR) {
-                    return Err(SandboxError::Io {
-                        doing: "waiting for the sandbox init",
-                        source: e,
-                    });
-                }
-            }
+        if let Some(s) = self.ended {
+            return Ok(s);
         }
-        Ok(self
-            .reap(true)?
-            .expect("a blocking reap always has a status"))
+        let mut buf = [0u8; 4];
+        let status = match self.status.read_exact(&mut buf) {
+            Ok(()) => decode(i32::from_ne_bytes(buf)),
+            // No report: the init itself was killed; its own status says how.
+            Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => decode(self.reap_init()?),
+            Err(source) => {
+                return Err(SandboxError::Io {
+                    doing: "reading the sandbox init's report",
+                    source,
+                })
+            }
+        };
+        self.ended = Some(status);
+        Ok(status)
     }
 
     /// The init's pid on the host (the program itself is pid 2 inside).
@@ -394,34 +446,39 @@ impl FullRunning {
         self.group.pids()
     }
 
-    fn reap(&mut self, block: bool) -> Result<Option<Status>, SandboxError> {
-        if let Some(s) = self.reaped {
-            return Ok(Some(s));
-        }
-        let mut raw = 0;
-        if !block {
-            // Peek first (WNOWAIT): the pid must leave the live list before it can be reused.
-            // SAFETY: siginfo_t is plain data; waitid fills it.
-            let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
-            // SAFETY: plain syscall on our own child.
-            let r = unsafe {
-                libc::waitid(
-                    libc::P_PID,
-                    self.pid as libc::id_t,
-                    &mut info,
-                    libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
-                )
-            };
-            // SAFETY: si_pid is initialised when waitid succeeds (0 when nothing ended).
-            if r == 0 && unsafe { info.si_pid() } == 0 {
-                return Ok(None);
+    /// Whether the init's report (or its EOF) can be read without blocking.
+    fn report_ready(&self) -> Result<bool, SandboxError> {
+        let mut fd = libc::pollfd {
+            fd: self.status.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        loop {
+            // SAFETY: one valid pollfd, no timeout.
+            let r = unsafe { libc::poll(&mut fd, 1, 0) };
+            if r >= 0 {
+                return Ok(r > 0);
+            }
+            let e = io::Error::last_os_error();
+            if e.raw_os_error() != Some(libc::EINTR) {
+                return Err(SandboxError::Io {
+                    doing: "polling the sandbox init's report",
+                    source: e,
+                });
             }
         }
+    }
+
+    /// Waits for the init to end and reaps it: its raw wait status.
+    fn reap_init(&mut self) -> Result<i32, SandboxError> {
+        // Off the live list first: once reaped, the pid may be reused.
         crate::sandbox::cleanup::live().remove(&self.pid);
+        self.init_gone = true;
+        let mut raw = 0;
         loop {
             // SAFETY: waiting on our own child with a valid out-pointer.
             if unsafe { libc::waitpid(self.pid, &mut raw, 0) } >= 0 {
-                break;
+                return Ok(raw);
             }
             let e = io::Error::last_os_error();
             if e.raw_os_error() != Some(libc::EINTR) {
@@ -431,14 +488,46 @@ impl FullRunning {
                 });
             }
         }
-        // The init reports the program's own status; without a report the init itself was killed.
-        let mut buf = [0u8; 4];
-        let status = match self.status.read_exact(&mut buf) {
-            Ok(()) => decode(i32::from_ne_bytes(buf)),
-            Err(_) => decode(raw),
-        };
-        self.reaped = Some(status);
-        Ok(Some(status))
+    }
+}
+
+/// Reaps, on a background thread, inits that have reported: each is only tearing its namespaces down
+/// (every process of its run is already dead), which takes a few hundred microseconds no run should
+/// wait for. The pid leaves the interrupt clean-up's live list before it is reaped, as in
+/// [`FullRunning::reap_init`].
+fn reap_later(pid: libc::pid_t) {
+    use std::sync::mpsc::{channel, Sender};
+    use std::sync::Mutex;
+    static QUEUE: OnceLock<Option<Mutex<Sender<libc::pid_t>>>> = OnceLock::new();
+    let queue = QUEUE.get_or_init(|| {
+        let (tx, rx) = channel::<libc::pid_t>();
+        std::thread::Builder::new()
+            .name("grader-init-reaper".into())
+            .spawn(move || {
+                for pid in rx {
+                    crate::sandbox::cleanup::live().remove(&pid);
+                    let mut raw = 0;
+                    // SAFETY: waiting on a child of this process with a valid out-pointer.
+                    while unsafe { libc::waitpid(pid, &mut raw, 0) } < 0
+                        && io::Error::last_os_error().raw_os_error() == Some(libc::EINTR)
+                    {
+                    }
+                }
+            })
+            .ok()
+            .map(|_| Mutex::new(tx))
+    });
+    let sent = queue
+        .as_ref()
+        .is_some_and(|tx| tx.lock().is_ok_and(|tx| tx.send(pid).is_ok()));
+    if !sent {
+        // No thread: reap here, as before.
+        crate::sandbox::cleanup::live().remove(&pid);
+        let mut raw = 0;
+        // SAFETY: as above.
+        while unsafe { libc::waitpid(pid, &mut raw, 0) } < 0
+            && io::Error::last_os_error().raw_os_error() == Some(libc::EINTR)
+        {}
     }
 }
 
@@ -464,26 +553,28 @@ impl Running for FullRunning {
     }
 
     fn try_wait(&mut self) -> Result<Option<Status>, SandboxError> {
-        self.reap(false)
+        if self.ended.is_none() && !self.report_ready()? {
+            return Ok(None);
+        }
+        self.wait().map(Some)
     }
 
     fn terminate(&mut self) {
-        if self.reaped.is_none() {
+        if self.ended.is_none() {
             // SAFETY: our unreaped child; its init forwards SIGTERM to every process in the namespace.
             unsafe { libc::kill(self.pid, libc::SIGTERM) };
         }
     }
 
     fn kill(&mut self) {
-        if self.reaped.is_some() {
-            // The init's end took every process of its pid namespace with it, and only those were
-            // ever in the group: nothing is left to kill.
+        if self.ended.is_some() {
+            // The init killed and reaped every other process of the run before reporting.
             return;
         }
         // SAFETY: our unreaped child. Its death kills the rest of the namespace.
         unsafe { libc::kill(self.pid, libc::SIGKILL) };
         self.group.kill_all();
-        let _ = self.reap(true);
+        let _ = self.wait();
     }
 
     fn usage(&mut self) -> Usage {
@@ -494,6 +585,10 @@ impl Running for FullRunning {
 impl Drop for FullRunning {
     fn drop(&mut self) {
         self.kill();
+        if !self.init_gone {
+            self.init_gone = true;
+            reap_later(self.pid);
+        }
     }
 }
 

@@ -1,6 +1,8 @@
-//! Everything the `full` sandbox's child needs, computed in the parent before the clone: mount steps for
-//! the minimal root, the command line, rlimits and the seccomp program. The child may not allocate (it is
-//! a copy of a multi-threaded process), so it only walks this plan.
+//! What the `full` sandbox builds, computed before it is built: the [`Layout`] of the template root every
+//! run shares (toolchains bound read-only, devices, empty mount points: built once by the
+//! [`spawner`](super::spawner)), and each run's [`Plan`]: its own mounts on top of that template
+//! (scratch tmpfs, the working directory), the command line, rlimits and the seccomp program. A run's
+//! init may not allocate (it is a copy of a multi-threaded process), so it only walks its plan.
 
 use std::ffi::{CString, OsStr, OsString};
 use std::io;
@@ -34,20 +36,30 @@ pub const TOOLCHAIN: &[&str] = &[
 /// Device nodes bound from the host.
 const DEVICES: &[&str] = &["null", "zero", "full", "random", "urandom"];
 
-/// The empty host directory the new root's tmpfs is mounted over, inside the child's own mount
+/// The empty host directory the template's tmpfs is mounted over, inside the spawner's own mount
 /// namespace (so nothing is ever mounted on the host).
 pub const ROOT: &str = "/tmp/.grader-sandbox-root";
 
-/// The descriptor number of the first bind source in the child (0–5 are taken, see `child`).
+/// The descriptor number, in a run's init, of the first mount tree the grader cloned for it (0–5 are
+/// taken, see `child`).
 pub const FIRST_SOURCE_FD: usize = 6;
+
+/// At most this many trees a run (its working directory and its own read-only paths).
+pub const MAX_TREES: usize = 32;
+
+/// A run's tmpfs over a template directory, holding the mount points of its own paths (sealed
+/// read-only once they are mounted).
+const ANCHOR_OPTIONS: &str = "size=64k,mode=0755";
 
 const DEFAULT_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
 
 /// Private scratch space: `/tmp` and `/dev/shm` are tmpfs, charged to the run's memory cgroup.
-const TMP_OPTIONS: &str = "size=64m,mode=1777";
-const SHM_OPTIONS: &str = "size=16m,mode=1777";
+const SCRATCH: [(&str, &str); 2] = [
+    ("/tmp", "size=64m,mode=1777"),
+    ("/dev/shm", "size=16m,mode=1777"),
+];
 
-/// One thing to do inside the new root, before `pivot_root`. Paths are already prefixed with [`ROOT`].
+/// One step of building the template, before its `pivot_root`. Paths are prefixed with [`ROOT`].
 #[derive(Clone, Debug)]
 pub enum Step {
     Mkdir(CString),
@@ -57,27 +69,51 @@ pub enum Step {
         target: CString,
         link: CString,
     },
-    /// A bind from a descriptor the child opened before giving up the grader's uid (so it could reach
-    /// sources under `/root`): `source` is `/proc/self/fd/N`.
+    /// A bind of a host path.
     Bind {
         source: CString,
         target: CString,
         /// Flags for the read-only (or nosuid) remount that follows the bind; a bind alone ignores them.
         remount: Option<libc::c_ulong>,
     },
+}
+
+/// One of a run's own mounts, made by its init inside its copy of the template. Paths are the
+/// sandbox's (the host's, for what is bound).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RunStep {
     Tmpfs {
         target: CString,
         options: CString,
     },
+    Mkdir(CString),
+    Touch(CString),
+    /// Attaches the mount tree the grader cloned as descriptor `fd`, then remounts it with `remount`.
+    Move {
+        fd: libc::c_int,
+        target: CString,
+        remount: libc::c_ulong,
+    },
+    /// Makes an anchor's tmpfs read-only once the mount points in it are used.
+    Seal(CString),
+}
+
+/// A path the template must have (an empty directory, or an empty file when `dir` is false) for a
+/// run's mounts; the spawner makes it once, on first need.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Anchor {
+    pub path: PathBuf,
+    pub dir: bool,
 }
 
 /// The child's whole job, precomputed.
 pub struct Plan {
-    pub root: CString,
-    /// Host paths the child opens with `O_PATH`, in order, as descriptors `FIRST_SOURCE_FD + i`.
-    pub sources: Vec<CString>,
-    pub steps: Vec<Step>,
-    pub proc_dir: CString,
+    /// Host paths the grader clones as mount trees, in order: descriptor `FIRST_SOURCE_FD + i` in the
+    /// init.
+    pub trees: Vec<PathBuf>,
+    pub mounts: Vec<RunStep>,
+    /// What the template needs for `mounts`.
+    pub anchors: Vec<Anchor>,
     pub workdir: CString,
     pub program: CString,
     _argv: Vec<CString>,
@@ -122,6 +158,8 @@ pub enum PlanError {
         #[source]
         source: io::Error,
     },
+    #[error("more than {MAX_TREES} paths to bind into one run")]
+    TooMany,
 }
 
 fn cstring(bytes: &[u8]) -> Result<CString, PlanError> {
@@ -236,14 +274,13 @@ fn inspect(path: &Path) -> Result<Option<Found>, PlanError> {
         .and_then(|(_, f)| f.clone()))
 }
 
-/// The mount steps every run of one sandbox shares: tmpfs scratch, devices, toolchains and the sandbox's
-/// own read-only trees, with what they made and bound. Built once per sandbox (walking these paths cost
-/// more than any other part of a plan); each run adds its own paths to a copy.
+/// The template root every run of one sandbox shares: devices, toolchains and the sandbox's own
+/// read-only trees, and empty mount points for a run's scratch space, with what they made and bound.
+/// Built once per sandbox by its spawner; each run mounts its own paths on a copy.
 #[derive(Clone, Debug)]
 pub struct Layout {
-    steps: Vec<Step>,
-    sources: Vec<CString>,
-    /// Directories that exist in the new root because we made them or mounted them.
+    pub steps: Vec<Step>,
+    /// Directories that exist in the template because we made them or mounted them.
     made: Vec<PathBuf>,
     bound: Vec<(PathBuf, Access)>,
     linked: Vec<PathBuf>,
@@ -254,25 +291,19 @@ impl Layout {
     pub fn new(read_only: &[PathBuf]) -> Result<Layout, PlanError> {
         let mut layout = Layout {
             steps: Vec::new(),
-            sources: Vec::new(),
             made: vec![PathBuf::from("/")],
             bound: Vec::new(),
             linked: Vec::new(),
         };
-        for (dir, options) in [("/tmp", TMP_OPTIONS), ("/dev/shm", SHM_OPTIONS)] {
+        for (dir, _) in SCRATCH {
             layout.mkdirs(Path::new(dir))?;
-            layout.steps.push(Step::Tmpfs {
-                target: in_root(Path::new(dir))?,
-                options: cstring(options.as_bytes())?,
-            });
         }
         for dev in DEVICES {
             let host = Path::new("/dev").join(dev);
             if host.exists() {
                 layout.steps.push(Step::Touch(in_root(&host)?));
-                let source = layout.source(&host)?;
                 layout.steps.push(Step::Bind {
-                    source,
+                    source: cstring(host.as_os_str().as_bytes())?,
                     target: in_root(&host)?,
                     remount: None,
                 });
@@ -298,12 +329,6 @@ impl Layout {
                 .collect(),
         )?;
         Ok(layout)
-    }
-
-    /// A bind source: the host path the child opens, and the name of that descriptor in its `/proc`.
-    fn source(&mut self, path: &Path) -> Result<CString, PlanError> {
-        self.sources.push(cstring(path.as_os_str().as_bytes())?);
-        cstring(format!("/proc/self/fd/{}", FIRST_SOURCE_FD + self.sources.len() - 1).as_bytes())
     }
 
     fn mkdirs(&mut self, dir: &Path) -> Result<(), PlanError> {
@@ -369,9 +394,8 @@ impl Layout {
                 Access::ReadOnly => base | libc::MS_RDONLY,
                 Access::Writable => base,
             } | found.locked;
-            let source = self.source(&path)?;
             self.steps.push(Step::Bind {
-                source,
+                source: cstring(path.as_os_str().as_bytes())?,
                 target: in_root(&path)?,
                 remount: Some(remount),
             });
@@ -381,21 +405,153 @@ impl Layout {
     }
 }
 
-/// The mount steps of one run: the shared `layout`, then the run's own read-only paths and its writable
-/// working directory (a run's paths are never above a toolchain's: see `give_workdir`).
-fn steps(
+/// A run's own mounts on its copy of the template: fresh scratch tmpfs, then its read-only paths and its
+/// writable working directory (a run's paths are never above a toolchain's: see `give_workdir`), each the
+/// tree the grader cloned for it. A path's mount point is made in the scratch tmpfs when the path is
+/// there, and otherwise in a fresh tmpfs over its *anchor*: its shallowest ancestor the template lacks
+/// (an empty directory the spawner adds to the template once). Anchors are sealed read-only at the end,
+/// so the program can write only where it could before: its working directory and the scratch space.
+fn run_mounts(
     layout: &Layout,
     workdir: &Path,
     read_only: &[PathBuf],
-) -> Result<(Vec<Step>, Vec<CString>), PlanError> {
-    let mut layout = layout.clone();
+) -> Result<RunMounts, PlanError> {
+    let mut steps = Vec::new();
+    for (dir, options) in SCRATCH {
+        steps.push(RunStep::Tmpfs {
+            target: cstring(dir.as_bytes())?,
+            options: cstring(options.as_bytes())?,
+        });
+    }
     let mut wanted: Vec<(PathBuf, Access)> = read_only
         .iter()
         .map(|p| (absolute(p), Access::ReadOnly))
         .collect();
     wanted.push((absolute(workdir), Access::Writable));
-    layout.add(wanted)?;
-    Ok((layout.steps, layout.sources))
+    // The stable sort keeps the working directory after an equal read-only path, so it wins.
+    wanted.sort_by_key(|w| w.0.components().count());
+
+    let mut trees: Vec<PathBuf> = Vec::new();
+    let mut mounted: Vec<(PathBuf, Access)> = Vec::new();
+    let mut anchors: Vec<Anchor> = Vec::new();
+    let mut sealed: Vec<PathBuf> = Vec::new();
+    // Directories already made in a tmpfs of this run.
+    let mut made: Vec<PathBuf> = Vec::new();
+    for (path, access) in wanted {
+        let Some(found) = inspect(&path)? else {
+            continue;
+        };
+        if layout.linked.iter().any(|l| path.starts_with(l)) {
+            continue;
+        }
+        let covering = layout
+            .bound
+            .iter()
+            .chain(mounted.iter())
+            .filter(|(b, _)| path.starts_with(b))
+            .max_by_key(|(b, _)| b.components().count());
+        match covering {
+            Some((_, a)) if *a == access => continue,
+            // Inside a tree already there: the path exists in it.
+            Some(_) => {}
+            None => {
+                let scratch = SCRATCH
+                    .iter()
+                    .map(|(d, _)| Path::new(*d))
+                    .find(|d| path.starts_with(d) && path != *d);
+                let base = match scratch {
+                    Some(d) => d.to_owned(),
+                    None => {
+                        let Some(anchor) = path
+                            .ancestors()
+                            .collect::<Vec<_>>()
+                            .into_iter()
+                            .rev()
+                            .find(|a| !layout.made.iter().any(|m| m == a))
+                        else {
+                            // The path is one of the template's own directories.
+                            continue;
+                        };
+                        let anchor = anchor.to_owned();
+                        if anchor == path {
+                            if !anchors.iter().any(|a| a.path == anchor) {
+                                anchors.push(Anchor {
+                                    path: anchor.clone(),
+                                    dir: found.is_dir,
+                                });
+                            }
+                            PathBuf::new()
+                        } else {
+                            if !sealed.contains(&anchor) {
+                                anchors.push(Anchor {
+                                    path: anchor.clone(),
+                                    dir: true,
+                                });
+                                steps.push(RunStep::Tmpfs {
+                                    target: cstring(anchor.as_os_str().as_bytes())?,
+                                    options: cstring(ANCHOR_OPTIONS.as_bytes())?,
+                                });
+                                sealed.push(anchor.clone());
+                            }
+                            anchor
+                        }
+                    }
+                };
+                if !base.as_os_str().is_empty() {
+                    // Mount points from below `base` down to the path.
+                    let mut chain: Vec<&Path> = path
+                        .ancestors()
+                        .skip(1)
+                        .take_while(|a| *a != base)
+                        .collect();
+                    chain.reverse();
+                    for dir in chain {
+                        if !made.iter().any(|m| m == dir) {
+                            steps.push(RunStep::Mkdir(cstring(dir.as_os_str().as_bytes())?));
+                            made.push(dir.to_owned());
+                        }
+                    }
+                    let target = cstring(path.as_os_str().as_bytes())?;
+                    steps.push(if found.is_dir {
+                        made.push(path.clone());
+                        RunStep::Mkdir(target)
+                    } else {
+                        RunStep::Touch(target)
+                    });
+                }
+            }
+        }
+        if trees.len() == MAX_TREES {
+            return Err(PlanError::TooMany);
+        }
+        let base = libc::MS_REMOUNT | libc::MS_BIND | libc::MS_NOSUID | libc::MS_NODEV;
+        let remount = match access {
+            Access::ReadOnly => base | libc::MS_RDONLY,
+            Access::Writable => base,
+        } | found.locked;
+        steps.push(RunStep::Move {
+            fd: (FIRST_SOURCE_FD + trees.len()) as libc::c_int,
+            target: cstring(path.as_os_str().as_bytes())?,
+            remount,
+        });
+        trees.push(path.clone());
+        mounted.push((path, access));
+    }
+    for anchor in sealed {
+        steps.push(RunStep::Seal(cstring(anchor.as_os_str().as_bytes())?));
+    }
+    Ok(RunMounts {
+        trees,
+        steps,
+        anchors,
+    })
+}
+
+/// What [`run_mounts`] plans: see the fields of the same names in [`Plan`].
+struct RunMounts {
+    trees: Vec<PathBuf>,
+    steps: Vec<RunStep>,
+    anchors: Vec<Anchor>,
 }
 
 /// Finds `program` the way `execvp` would, on the host side (the sandbox sees the same paths).
@@ -470,12 +626,11 @@ impl Plan {
                 .chain(std::iter::once(std::ptr::null()))
                 .collect::<Vec<_>>()
         };
-        let (steps, sources) = steps(layout, &workdir, &spec.read_only)?;
+        let run = run_mounts(layout, &workdir, &spec.read_only)?;
         Ok(Plan {
-            root: cstring(ROOT.as_bytes())?,
-            sources,
-            steps,
-            proc_dir: in_root(Path::new("/proc"))?,
+            trees: run.trees,
+            mounts: run.steps,
+            anchors: run.anchors,
             workdir: cstring(workdir.as_os_str().as_bytes())?,
             program: cstring(program.as_os_str().as_bytes())?,
             argv: ptrs(&argv),
@@ -515,23 +670,109 @@ mod tests {
             .collect()
     }
 
+    fn shown(steps: &[RunStep]) -> Vec<String> {
+        steps
+            .iter()
+            .map(|s| match s {
+                RunStep::Tmpfs { target, .. } => format!("tmpfs {}", target.to_string_lossy()),
+                RunStep::Mkdir(d) => format!("mkdir {}", d.to_string_lossy()),
+                RunStep::Touch(f) => format!("touch {}", f.to_string_lossy()),
+                RunStep::Move {
+                    fd,
+                    target,
+                    remount,
+                } => format!(
+                    "move {fd} {} {}",
+                    target.to_string_lossy(),
+                    if remount & libc::MS_RDONLY != 0 {
+                        "ro"
+                    } else {
+                        "rw"
+                    }
+                ),
+                RunStep::Seal(t) => format!("seal {}", t.to_string_lossy()),
+            })
+            .collect()
+    }
+
     #[test]
-    fn workdir_is_the_only_writable_bind_and_nested_toolchains_are_not_bound_twice() {
-        let work = tempfile::tempdir().unwrap();
+    fn the_template_binds_toolchains_read_only_and_nothing_of_the_host_else() {
         let layout = Layout::new(&[]).unwrap();
-        let (steps, sources) = steps(&layout, work.path(), &[PathBuf::from("/usr/share")]).unwrap();
-        let t = targets(&steps);
-        assert_eq!(sources.len(), t.len());
-        let work = absolute(work.path());
-        assert!(t.contains(&format!("{} rw", work.display())), "{t:?}");
-        assert_eq!(t.iter().filter(|s| s.ends_with(" rw")).count(), 1, "{t:?}");
+        let t = targets(&layout.steps);
         assert!(t.contains(&"/usr ro".to_string()), "{t:?}");
-        assert!(!t.iter().any(|s| s.starts_with("/usr/share")), "{t:?}");
         assert!(t.contains(&"/dev/null dev".to_string()), "{t:?}");
-        // The host's other folders are simply absent.
+        assert!(!t.iter().any(|s| s.ends_with(" rw")), "{t:?}");
         assert!(!t
             .iter()
-            .any(|s| s.starts_with("/home") || s.starts_with("/etc/shadow")));
+            .any(|s| s.starts_with("/home") || s.starts_with("/etc/shadow") || s == "/tmp"));
+    }
+
+    #[test]
+    fn a_workdir_in_tmp_gets_its_mount_point_in_the_runs_own_tmp() {
+        let work = tempfile::tempdir().unwrap();
+        let work = absolute(work.path());
+        let layout = Layout::new(&[]).unwrap();
+        let RunMounts {
+            trees,
+            steps,
+            anchors,
+        } = run_mounts(&layout, &work, &[PathBuf::from("/usr/share")]).unwrap();
+        // `/usr/share` is in the template's `/usr` already: only the working directory is cloned.
+        assert_eq!(trees, vec![work.clone()]);
+        assert!(anchors.is_empty(), "{anchors:?}");
+        let s = shown(&steps);
+        assert_eq!(s[..2], ["tmpfs /tmp", "tmpfs /dev/shm"], "{s:?}");
+        assert_eq!(
+            s.last().unwrap(),
+            &format!("move {FIRST_SOURCE_FD} {} rw", work.display())
+        );
+        assert!(s.contains(&format!("mkdir {}", work.display())), "{s:?}");
+        assert!(!s.iter().any(|x| x.starts_with("seal")), "{s:?}");
+    }
+
+    #[test]
+    fn a_workdir_elsewhere_gets_an_anchor_tmpfs_sealed_after_its_mounts() {
+        let here = std::env::current_dir().unwrap();
+        let work = tempfile::tempdir_in(&here).unwrap();
+        let work = absolute(work.path());
+        let extra = tempfile::tempdir_in(&here).unwrap();
+        let extra = absolute(extra.path());
+        let layout = Layout::new(&[]).unwrap();
+        let RunMounts {
+            trees,
+            steps,
+            anchors,
+        } = run_mounts(&layout, &work, std::slice::from_ref(&extra)).unwrap();
+        let top: PathBuf = here.components().take(2).collect();
+        assert_eq!(
+            anchors,
+            vec![Anchor {
+                path: top.clone(),
+                dir: true
+            }]
+        );
+        // Both paths share one anchor; both are cloned, the read-only one first (equal depth).
+        assert_eq!(trees, vec![extra.clone(), work.clone()]);
+        let s = shown(&steps);
+        let pos = |x: &str| {
+            s.iter()
+                .position(|y| y == x)
+                .unwrap_or_else(|| panic!("{x} in {s:?}"))
+        };
+        let anchor = pos(&format!("tmpfs {}", top.display()));
+        let moved_extra = pos(&format!("move {FIRST_SOURCE_FD} {} ro", extra.display()));
+        let moved_work = pos(&format!(
+            "move {} {} rw",
+            FIRST_SOURCE_FD + 1,
+            work.display()
+        ));
+        let sealed = pos(&format!("seal {}", top.display()));
+        assert!(anchor < moved_extra && moved_extra < moved_work && moved_work < sealed);
+        assert_eq!(
+            s.iter().filter(|x| x.starts_with("tmpfs")).count(),
+            3,
+            "{s:?}"
+        );
     }
 
     #[test]

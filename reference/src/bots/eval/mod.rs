@@ -4,6 +4,7 @@
 mod morris;
 mod nested;
 mod oska;
+mod oska_search;
 pub mod oska_solve;
 mod sttt;
 mod sttt_steps;
