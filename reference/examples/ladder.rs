@@ -222,8 +222,14 @@ const LADDERS: [(&str, &[&str]); 5] = [
     ),
     (
         "ut3",
-        // `mcts:10000` won only 78.8% of decided games against `minimax:4`.
-        &["random", "offensive", "defensive", "minimax:4"],
+        // `mcts:10000` needs its playouts to take a win in one and less exploration (0.7).
+        &[
+            "random",
+            "offensive",
+            "defensive",
+            "minimax:4",
+            "mcts:10000",
+        ],
     ),
     (
         "sttt",
