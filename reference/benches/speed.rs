@@ -40,7 +40,9 @@ fn playouts_per_sec<G: Playable>(start: &G, budget: Duration) -> f64 {
 
 fn main() {
     let budget = Duration::from_millis(1500);
-    println!("random playouts per CPU second (thread CPU time; the machine is shared)");
+    println!(
+        "playouts per CPU second (UT3's take a win in one; thread CPU time, the machine is shared)"
+    );
     let rows: [(&str, f64); 7] = [
         ("tictactoe", playouts_per_sec(&TicTacToe::new(), budget)),
         (
@@ -57,7 +59,7 @@ fn main() {
         println!("  {name:<22} {rate:>12.0} /s");
     }
 
-    println!("UT3 MCTS from the empty board (UCT, random playouts), one core");
+    println!("UT3 MCTS from the empty board (UCT, playouts taking a win in one), one core");
     for n in [20_000u32, 200_000] {
         let mut m = Mcts::new(MctsBudget::Playouts(n), 7, format!("mcts:{n}"));
         let (t, wall) = (cpu_time(), Instant::now());
