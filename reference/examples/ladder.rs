@@ -222,15 +222,20 @@ const LADDERS: [(&str, &[&str]); 5] = [
     ),
     (
         "ut3",
-        // `mcts:10000` won only 78.8% of decided games against `minimax:4`.
-        &["random", "offensive", "defensive", "minimax:4"],
+        // `mcts:10000` needs its playouts to take a win in one and less exploration (0.7).
+        &[
+            "random",
+            "offensive",
+            "defensive",
+            "minimax:4",
+            "mcts:10000",
+        ],
     ),
     (
         "sttt",
-        // `defensive` (60%) and `minimax:1` (62%) are no surer of beating `offensive`, and
-        // `minimax:2` takes 20 s of CPU a game: with two placements a turn, one-ply greed is hard to
-        // beat cheaply.
-        &["random", "offensive"],
+        // `minimax:D` and `mcts:N` search one placement at a time; `minimax:D` counts placements,
+        // and odd depths stop mid-turn (`minimax:3` lost to `mcts:5000`).
+        &["random", "offensive", "defensive", "mcts:5000", "minimax:4"],
     ),
     (
         "oska4",

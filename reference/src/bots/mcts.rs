@@ -1,7 +1,8 @@
 //! `mcts:N`: UCT (Kocsis and Szepesvári 2006) with the game's playouts (uniformly random unless the
 //! game says otherwise), N iterations a move or a wall-clock budget. Children are expanded in a seeded
-//! random order; the move played is the most visited child (first in expansion order on ties). Where
-//! the opponent moves, a game may explore more widely ([`Playable::EXPLORE_REPLIES`]).
+//! random order; the move played is the most visited child (first in expansion order on ties). The
+//! exploration constant is the game's ([`Playable::EXPLORATION`]), and where the opponent moves a
+//! game may explore more widely ([`Playable::EXPLORE_REPLIES`]).
 
 use std::time::{Duration, Instant};
 
@@ -17,9 +18,6 @@ pub enum MctsBudget {
     /// As many iterations as fit in this time (not reproducible across machines or loads).
     Time(Duration),
 }
-
-/// The exploration constant: √2 for rewards in [0, 1].
-const C: f64 = std::f64::consts::SQRT_2;
 
 struct Node<M> {
     mv: Option<M>,
@@ -88,7 +86,7 @@ impl Mcts {
             while nodes[cur as usize].untried.is_empty() && !nodes[cur as usize].children.is_empty()
             {
                 let c = if state.to_move() == root.to_move() {
-                    C
+                    G::EXPLORATION
                 } else {
                     G::EXPLORE_REPLIES
                 };

@@ -37,12 +37,19 @@ pub fn negamax<G: Playable>(g: &G, depth: u32, mut alpha: i32, beta: i32, ply: u
     if depth == 0 {
         return g.evaluate() * g.to_move().sign();
     }
+    if let Some(k) = g.won_within() {
+        return WIN - (ply + k) as i32;
+    }
     let me = g.to_move();
     let mut best = -WIN - 1;
-    for m in g.moves() {
+    let mut moves = g.search_moves();
+    g.order_moves(&mut moves);
+    for m in moves {
         let child = g.after(m);
         let v = match child.outcome() {
             Some(o) => terminal_value(o, me, ply + 1),
+            // A game split into steps (Super-TTT's placements) moves the same side twice running.
+            None if child.to_move() == me => negamax(&child, depth - 1, alpha, beta, ply + 1),
             None => -negamax(&child, depth - 1, -beta, -alpha, ply + 1),
         };
         if v > best {

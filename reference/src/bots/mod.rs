@@ -13,6 +13,7 @@ mod minimax;
 mod perfect;
 mod random;
 pub mod solve;
+mod split;
 
 use std::time::Duration;
 
@@ -22,6 +23,7 @@ pub use mcts::{Mcts, MctsBudget};
 pub use minimax::Minimax;
 pub use perfect::Perfect;
 pub use random::RandomBot;
+pub use split::{Split, SplitTurn, TurnSearch};
 
 use crate::game::{Game, Notation, Outcome, Player};
 use crate::rng::Rng;
@@ -50,11 +52,15 @@ pub trait Playable: Game + Notation + Send + Sync + 'static {
     /// How much more the `defensive` bot weighs spoiling the opponent's prospects than building its own
     /// (tuned per game with `examples/ladder.rs`).
     const DEFENCE: i32 = 2;
-    /// MCTS's exploration constant where the opponent of the searching side moves (√2, UCT's own,
-    /// where it moves). Larger values average over more of the opponent's replies instead of
-    /// assuming its best one: in a game won for the other side from the start (Oska n = 4), that
-    /// steers towards the moves where a fallible opponent goes wrong most often.
-    const EXPLORE_REPLIES: f64 = std::f64::consts::SQRT_2;
+    /// UCT's exploration constant for `mcts:N` where the searching side moves: √2 suits rewards in
+    /// [0, 1]; a game whose playouts are informative enough may explore less.
+    const EXPLORATION: f64 = std::f64::consts::SQRT_2;
+    /// MCTS's exploration constant where the opponent of the searching side moves
+    /// ([`Playable::EXPLORATION`] unless a game says otherwise). Larger values average over more of
+    /// the opponent's replies instead of assuming its best one: in a game won for the other side from
+    /// the start (Oska n = 4), that steers towards the moves where a fallible opponent goes wrong
+    /// most often.
+    const EXPLORE_REPLIES: f64 = Self::EXPLORATION;
     /// Whether [`Playable::solve`] answers for some positions of the game (and so whether there can be
     /// a `perfect` bot); [`Playable::solvable`] says which.
     const SOLVABLE: bool = false;
@@ -127,6 +133,29 @@ pub trait Playable: Game + Notation + Send + Sync + 'static {
             .into_iter()
             .any(|m| self.after(m).outcome() == Some(Outcome::Win(me)))
     }
+
+    /// The moves a search tries: the legal moves, less any that only reach a position another of
+    /// them reaches too (Super-TTT: the same two placements in the other order).
+    fn search_moves(&self) -> Vec<Self::Move> {
+        self.moves()
+    }
+
+    /// Puts the moves most likely to be best first, so alpha-beta prunes more (the search's result
+    /// does not depend on it). Called on the legal moves of inner search nodes; the default keeps the
+    /// game's order.
+    fn order_moves(&self, _moves: &mut [Self::Move]) {}
+
+    /// `Some(k)` when the side to move surely wins within `k` more plies whatever the opponent does
+    /// (searches then stop there); the default never knows.
+    fn won_within(&self) -> Option<u32> {
+        None
+    }
+
+    /// The game's own bot for `spec` (already checked by [`bot`]), when it plays a bot kind its own
+    /// way (Super-TTT searches one placement at a time); `None` builds the generic one.
+    fn own_bot(_spec: &str, _seed: u64) -> Option<Box<dyn Bot<Self>>> {
+        None
+    }
 }
 
 /// A bot spec that cannot be built.
@@ -150,6 +179,12 @@ pub enum BotSpecError {
 /// # Errors
 /// An unknown name, a bad parameter, or `perfect` for a game without a solver.
 pub fn bot<G: Playable>(spec: &str, seed: u64) -> Result<Box<dyn Bot<G>>, BotSpecError> {
+    let generic = generic_bot::<G>(spec, seed)?;
+    Ok(G::own_bot(spec, seed).unwrap_or(generic))
+}
+
+/// [`bot`] as every game plays it, unless [`Playable::own_bot`] says otherwise; also checks the spec.
+fn generic_bot<G: Playable>(spec: &str, seed: u64) -> Result<Box<dyn Bot<G>>, BotSpecError> {
     let bad = |reason: &str| BotSpecError::BadParameter {
         spec: spec.to_owned(),
         reason: reason.to_owned(),

@@ -229,30 +229,29 @@ impl Sttt {
     /// off): each little board is independent, so the costs of a line's boards add up.
     #[must_use]
     pub fn placements_to_win(&self, side: Player) -> u32 {
-        const FAR: u32 = 9;
+        let costs = self.board_costs(side);
+        LINES
+            .iter()
+            .map(|&l| line_cost(&costs, l))
+            .min()
+            .unwrap_or(FAR)
+    }
+
+    /// Per little board, the fewest placements `side` needs to win it: 0 when won, [`FAR`] when
+    /// closed or every line in it is blocked. An array, not a Vec: searches ask at every node.
+    pub(crate) fn board_costs(&self, side: Player) -> [u32; 9] {
         let (own, other) = self.cell_masks(side);
         let won_own = self.won_mask(side);
         let closed = won_own | self.won_mask(side.opponent()) | self.dead_boards();
-        let cost = |b: usize| -> u32 {
+        let mut costs = [FAR; 9];
+        for (b, c) in costs.iter_mut().enumerate() {
             if won_own >> b & 1 == 1 {
-                0
-            } else if closed >> b & 1 == 1 {
-                FAR
-            } else {
-                LINES
-                    .iter()
-                    .filter(|&&l| l & other[b] == 0)
-                    .map(|&l| 3 - (l & own[b]).count_ones())
-                    .min()
-                    .unwrap_or(FAR)
+                *c = 0;
+            } else if closed >> b & 1 == 0 {
+                *c = board_cost(own[b], other[b]);
             }
-        };
-        let costs: Vec<u32> = (0..9).map(cost).collect();
-        LINES
-            .iter()
-            .map(|&l| (0..9).filter(|b| l >> b & 1 == 1).map(|b| costs[b]).sum())
-            .min()
-            .unwrap_or(FAR)
+        }
+        costs
     }
 
     /// Ends the turn: the other side moves next.
@@ -437,6 +436,30 @@ impl Sttt {
             .map(Placement::from_index)
             .filter(|p| self.open_cells(p.big.into()) >> p.little & 1 == 1)
     }
+}
+
+/// A little board's cost when it cannot be won.
+pub(crate) const FAR: u32 = 9;
+
+/// The fewest placements needed to win a little board in play holding `own` and `other`: [`FAR`]
+/// when every line in it is blocked.
+#[inline]
+pub(crate) fn board_cost(own: u16, other: u16) -> u32 {
+    LINES
+        .iter()
+        .filter(|&&l| l & other == 0)
+        .map(|&l| 3 - (l & own).count_ones())
+        .min()
+        .unwrap_or(FAR)
+}
+
+/// The placements a big line (a mask of little boards) still needs, given each board's cost.
+#[inline]
+pub(crate) fn line_cost(costs: &[u32; 9], line: u16) -> u32 {
+    (0..9)
+        .filter(|b| line >> b & 1 == 1)
+        .map(|b| costs[b])
+        .sum()
 }
 
 fn show(sx: &Sx) -> String {

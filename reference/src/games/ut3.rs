@@ -227,41 +227,36 @@ impl Ut3 {
         self.allowed = if target == 0 { open } else { target };
     }
 
-    /// Uniformly random moves until the game ends or `max_plies` moves are made, without allocating.
-    pub(crate) fn random_playout(&mut self, rng: &mut Rng, max_plies: usize) -> Option<Outcome> {
-        for _ in 0..max_plies {
-            if self.outcome.is_some() {
-                break;
-            }
-            let a = self.allowed;
-            if a & (a - 1) == 0 {
-                // One block allowed (every non-corner move): no need to weigh blocks.
-                let b = a.trailing_zeros() as usize;
-                let cells = self.open_cells(b);
-                let k = rng.below(cells.count_ones() as usize) as u32;
-                self.place(b, tri::nth_bit(cells, k));
-                continue;
-            }
-            let mut open = [0u16; 9];
-            let mut total = 0;
-            let mut a = a;
-            while a != 0 {
-                let b = a.trailing_zeros() as usize;
-                a &= a - 1;
-                open[b] = self.open_cells(b);
-                total += open[b].count_ones();
-            }
-            let mut k = rng.below(total as usize) as u32;
-            for (b, &cells) in open.iter().enumerate() {
-                let c = cells.count_ones();
-                if k < c {
-                    self.place(b, tri::nth_bit(cells, k));
-                    break;
-                }
-                k -= c;
-            }
+    /// Plays one uniformly random legal move (the game must not be over), without allocating: the
+    /// step of the bots' playouts.
+    pub(crate) fn random_move(&mut self, rng: &mut Rng) {
+        let a = self.allowed;
+        if a & (a - 1) == 0 {
+            // One block allowed (every non-corner move): no need to weigh blocks.
+            let b = a.trailing_zeros() as usize;
+            let cells = self.open_cells(b);
+            let k = rng.below(cells.count_ones() as usize) as u32;
+            self.place(b, tri::nth_bit(cells, k));
+            return;
         }
-        self.outcome
+        let mut open = [0u16; 9];
+        let mut total = 0;
+        let mut a = a;
+        while a != 0 {
+            let b = a.trailing_zeros() as usize;
+            a &= a - 1;
+            open[b] = self.open_cells(b);
+            total += open[b].count_ones();
+        }
+        let mut k = rng.below(total as usize) as u32;
+        for (b, &cells) in open.iter().enumerate() {
+            let c = cells.count_ones();
+            if k < c {
+                self.place(b, tri::nth_bit(cells, k));
+                return;
+            }
+            k -= c;
+        }
     }
 
     /// Whether `mv` is legal here (inside the board, empty, in an allowed block, game not over).

@@ -7,5 +7,6 @@ mod oska;
 mod oska_search;
 pub mod oska_solve;
 mod sttt;
+mod sttt_steps;
 mod tictactoe;
 mod ut3;
