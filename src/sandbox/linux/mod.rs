@@ -337,9 +337,10 @@ impl FullSandbox {
         };
         // On the spawner's thread: a ready-made empty network namespace, entered by that thread just for
         // the clone; otherwise a new one at the clone.
+        let ready = netns::take();
         let clone_in_netns = || {
-            let pid = match netns::take() {
-                Some(ns) => netns::within(&ns, || clone(NAMESPACES))
+            let pid = match &ready {
+                Some(ns) => netns::within(ns, || clone(NAMESPACES))
                     .unwrap_or_else(|| clone(NAMESPACES | libc::CLONE_NEWNET)),
                 None => clone(NAMESPACES | libc::CLONE_NEWNET),
             };
@@ -374,6 +375,7 @@ impl FullSandbox {
             ended: None,
             init_gone: false,
             stack,
+            netns: ready,
         };
         let map = format!("0 {SANDBOX_UID} 1\n");
         std::fs::write(format!("/proc/{pid}/uid_map"), &map)
@@ -454,6 +456,8 @@ pub struct FullRunning {
     init_gone: bool,
     /// The init's own stack when it shares the grader's memory: unmapped only once it is reaped.
     stack: Option<InitStack>,
+    /// The ready-made network namespace the run got (if it got one), handed back when it is over.
+    netns: Option<OwnedFd>,
 }
 
 impl FullRunning {
@@ -697,6 +701,10 @@ impl Drop for FullRunning {
             self.init_gone = true;
             reap_later(self.pid, self.stack.take());
         }
+        // Every process of the run is dead now (`kill` saw to it): its namespace is empty again.
+        if let Some(ns) = self.netns.take() {
+            netns::give_back(ns);
+        }
     }
 }
 
@@ -710,7 +718,7 @@ mod tests {
     }
 
     /// Every run has a network namespace of its own, ready-made or not: never the grader's, never
-    /// another run's.
+    /// another live run's (a finished run's is handed back for reuse).
     #[test]
     fn each_run_has_its_own_network_namespace() {
         let Ok(sandbox) = FullSandbox::new() else {
@@ -718,19 +726,76 @@ mod tests {
             return;
         };
         let host = std::fs::read_link("/proc/self/ns/net").unwrap();
+        let dirs: Vec<_> = (0..6).map(|_| tempfile::tempdir().unwrap()).collect();
+        // Six runs alive at once (each waits on its stdin), more than the pool keeps ready.
+        let mut live: Vec<FullRunning> = dirs
+            .iter()
+            .map(|dir| {
+                let spec = Spec {
+                    program: "/bin/sh".into(),
+                    args: vec![
+                        "-c".into(),
+                        "readlink /proc/self/ns/net; read x; exit 0".into(),
+                    ],
+                    workdir: dir.path().to_owned(),
+                    env: vec![],
+                    stdin: Stdin::Piped,
+                    limits: crate::sandbox::Limits {
+                        cpu: std::time::Duration::from_secs(5),
+                        wall: std::time::Duration::from_secs(5),
+                        memory: 64 << 20,
+                        output: 1 << 16,
+                        file_size: 1 << 20,
+                        processes: 8,
+                        open_files: 64,
+                        stack: 8 << 20,
+                        address_space: None,
+                    },
+                    read_only: vec![],
+                };
+                sandbox.start(&spec).unwrap()
+            })
+            .collect();
         let mut seen = Vec::new();
-        for _ in 0..4 {
+        for running in &mut live {
+            let mut line = String::new();
+            let mut out = std::io::BufReader::new(running.take_stdout().unwrap());
+            std::io::BufRead::read_line(&mut out, &mut line).unwrap();
+            let ns = line.trim().to_owned();
+            assert!(ns.starts_with("net:["), "{ns}");
+            assert_ne!(Path::new(&ns), host, "a run shares the grader's network");
+            assert!(
+                !seen.contains(&ns),
+                "two live runs share network namespace {ns}"
+            );
+            seen.push(ns);
+        }
+        for mut running in live {
+            drop(running.take_stdin());
+            assert_eq!(running.wait().unwrap(), Status::Exited(0));
+        }
+    }
+
+    /// A namespace handed back by a finished run is reused, and holds nothing of that run: an abstract
+    /// unix socket it listened on is gone with it.
+    #[test]
+    fn a_recycled_network_namespace_holds_nothing_of_the_run_before() {
+        let Ok(sandbox) = FullSandbox::new() else {
+            eprintln!("skipping: the full tier is unavailable here");
+            return;
+        };
+        let python = |code: &str| {
             let dir = tempfile::tempdir().unwrap();
             let spec = Spec {
-                program: "/usr/bin/readlink".into(),
-                args: vec!["/proc/self/ns/net".into()],
+                program: "/usr/bin/python3".into(),
+                args: vec!["-c".into(), code.into()],
                 workdir: dir.path().to_owned(),
                 env: vec![],
                 stdin: Stdin::Null,
                 limits: crate::sandbox::Limits {
                     cpu: std::time::Duration::from_secs(5),
-                    wall: std::time::Duration::from_secs(5),
-                    memory: 64 << 20,
+                    wall: std::time::Duration::from_secs(10),
+                    memory: 256 << 20,
                     output: 1 << 16,
                     file_size: 1 << 20,
                     processes: 8,
@@ -742,12 +807,24 @@ mod tests {
             };
             let out = sandbox.run(&spec).unwrap();
             assert_eq!(out.status, Status::Exited(0), "{out:?}");
-            let ns = String::from_utf8(out.stdout).unwrap().trim().to_owned();
-            assert!(ns.starts_with("net:["), "{ns}");
-            assert_ne!(Path::new(&ns), host, "a run shares the grader's network");
-            assert!(!seen.contains(&ns), "two runs share network namespace {ns}");
-            seen.push(ns);
+            String::from_utf8(out.stdout).unwrap()
+        };
+        let ns = "import os; print(os.readlink('/proc/self/ns/net'))";
+        let mut reused = 0;
+        // Other tests of this process take namespaces too: try until the second run got the first's.
+        for _ in 0..10 {
+            let first = python(&format!(
+                "import socket; s = socket.socket(socket.AF_UNIX); s.bind('\\0grader-left'); s.listen(); {ns}"
+            ));
+            let second = python(&format!(
+                "import socket\ntry:\n    socket.socket(socket.AF_UNIX).connect('\\0grader-left'); print('connected')\nexcept OSError: print('refused')\n{ns}"
+            ));
+            assert!(second.starts_with("refused"), "{second}");
+            if second.lines().nth(1) == first.lines().next() {
+                reused += 1;
+            }
         }
+        assert!(reused > 0, "no namespace was ever reused");
     }
 
     /// Spawning from many threads at once, while others allocate, must never deadlock or crash a child.

@@ -1,13 +1,20 @@
-//! Empty network namespaces made ahead of time: creating one is the dearest part of a run's start, so a
-//! background thread keeps a few ready and each run takes one (never shared: abstract unix sockets live
-//! in a network namespace, and two runs in one could talk).
+//! Empty network namespaces made ahead of time and recycled: creating one is the dearest part of a run's
+//! start and destroying one dearer still (the kernel's clean-up runs on a worker thread, but it takes a
+//! core for a millisecond or more), so a background thread keeps a few ready, each run takes one, and a
+//! run hands its namespace back once every process of it is dead. Never shared by two live runs
+//! (abstract unix sockets live in a network namespace, and two runs in one could talk). A namespace a
+//! finished run leaves holds nothing of it: its sockets closed with its processes, and nothing else
+//! there can be changed without `CAP_NET_ADMIN` over it, which no run has (the namespaces belong to the
+//! host's user namespace).
 
 use std::fs::File;
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::sync::{Condvar, Mutex, OnceLock};
 
-/// How many namespaces wait ready.
+/// How many namespaces the filler keeps ready.
 const READY: usize = 2;
+/// How many handed-back namespaces are kept for reuse at most (the rest are dropped).
+const KEPT: usize = 16;
 
 struct Pool {
     ready: Mutex<Vec<OwnedFd>>,
@@ -53,7 +60,16 @@ fn fill(pool: &Pool) {
     }
 }
 
-/// A fresh, empty network namespace nobody else has or will get, when one is ready.
+/// Hands back the namespace of a run whose processes are all dead, for another run to use.
+pub fn give_back(ns: OwnedFd) {
+    let pool = pool();
+    let mut ready = pool.ready.lock().unwrap_or_else(|e| e.into_inner());
+    if ready.len() < KEPT {
+        ready.push(ns);
+    }
+}
+
+/// An empty network namespace no live run has, when one is ready.
 pub fn take() -> Option<OwnedFd> {
     let pool = pool();
     let ns = pool.ready.lock().unwrap_or_else(|e| e.into_inner()).pop();
