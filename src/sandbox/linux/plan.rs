@@ -713,7 +713,7 @@ mod tests {
 
     #[test]
     fn a_workdir_in_tmp_gets_its_mount_point_in_the_runs_own_tmp() {
-        let work = tempfile::tempdir().unwrap();
+        let work = tempfile::tempdir_in("/tmp").unwrap();
         let work = absolute(work.path());
         let layout = Layout::new(&[]).unwrap();
         let RunMounts {
@@ -736,7 +736,8 @@ mod tests {
 
     #[test]
     fn a_workdir_elsewhere_gets_an_anchor_tmpfs_sealed_after_its_mounts() {
-        let here = std::env::current_dir().unwrap();
+        // Outside `/tmp` (the run's own scratch) and outside the template: a class's results folder.
+        let here = PathBuf::from("/var/tmp");
         let work = tempfile::tempdir_in(&here).unwrap();
         let work = absolute(work.path());
         let extra = tempfile::tempdir_in(&here).unwrap();
