@@ -119,12 +119,6 @@ pub trait Playable: Game + Notation + Send + Sync + 'static {
         Self::SOLVABLE
     }
 
-    /// This game's own `minimax:D` when it has a stronger search than the generic alpha-beta (Oska:
-    /// iterative deepening with a transposition table); `None` builds the generic [`Minimax`].
-    fn own_minimax(_depth: u32, _seed: u64) -> Option<Box<dyn Bot<Self>>> {
-        None
-    }
-
     /// Can the side to move win with its very next move? The `defensive` bot asks this of every reply;
     /// games with many moves a turn override it with something faster than trying them all.
     fn can_win_now(&self) -> bool {
@@ -152,7 +146,8 @@ pub trait Playable: Game + Notation + Send + Sync + 'static {
     }
 
     /// The game's own bot for `spec` (already checked by [`bot`]), when it plays a bot kind its own
-    /// way (Super-TTT searches one placement at a time); `None` builds the generic one.
+    /// way (Super-TTT searches one placement at a time; Oska's `minimax:D` deepens iteratively with a
+    /// transposition table); `None` builds the generic one.
     fn own_bot(_spec: &str, _seed: u64) -> Option<Box<dyn Bot<Self>>> {
         None
     }
@@ -217,7 +212,7 @@ fn generic_bot<G: Playable>(spec: &str, seed: u64) -> Result<Box<dyn Bot<G>>, Bo
                 .ok()
                 .filter(|d| (1..=12).contains(d))
                 .ok_or_else(|| bad(&format!("depth `{p}` is not a whole number in 1..=12")))?;
-            Ok(G::own_minimax(d, seed).unwrap_or_else(|| Box::new(Minimax::new(d, seed))))
+            Ok(Box::new(Minimax::new(d, seed)))
         }
         "mcts" => {
             let p = param.ok_or_else(|| {

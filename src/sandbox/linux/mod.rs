@@ -517,27 +517,11 @@ impl FullRunning {
 
     /// Waits for the init to end and reaps it: its raw wait status.
     fn reap_init(&mut self) -> Result<i32, SandboxError> {
-        // Off the live list first: once reaped, the pid may be reused.
-        crate::sandbox::cleanup::live().remove(&self.pid);
         self.init_gone = true;
-        let mut raw = 0;
-        loop {
-            // SAFETY: waiting on our own child with a valid out-pointer.
-            if unsafe { libc::waitpid(self.pid, &mut raw, 0) } >= 0 {
-                // Gone: its stack is free.
-                self.stack = None;
-                return Ok(raw);
-            }
-            let e = io::Error::last_os_error();
-            if e.raw_os_error() != Some(libc::EINTR) {
-                // Perhaps still running on its stack: never unmap it.
-                std::mem::forget(self.stack.take());
-                return Err(SandboxError::Io {
-                    doing: "waiting for the sandbox init",
-                    source: e,
-                });
-            }
-        }
+        reap_now(self.pid, self.stack.take()).map_err(|source| SandboxError::Io {
+            doing: "waiting for the sandbox init",
+            source,
+        })
     }
 }
 
@@ -556,7 +540,7 @@ fn reap_later(pid: libc::pid_t, stack: Option<InitStack>) {
             .name("grader-init-reaper".into())
             .spawn(move || {
                 for (pid, stack) in rx {
-                    reap_now(pid, stack);
+                    let _ = reap_now(pid, stack);
                 }
             })
             .ok()
@@ -571,23 +555,25 @@ fn reap_later(pid: libc::pid_t, stack: Option<InitStack>) {
     };
     if let Some((pid, stack)) = unsent {
         // No thread: reap here.
-        reap_now(pid, stack);
+        let _ = reap_now(pid, stack);
     }
 }
 
-/// Takes `pid` off the live list, waits for it, and frees its stack once it is gone.
-fn reap_now(pid: libc::pid_t, stack: Option<InitStack>) {
+/// Takes `pid` off the live list (once reaped, the pid may be reused), waits for it, and frees its
+/// stack once it is gone (never while it may still run on it): its raw wait status.
+fn reap_now(pid: libc::pid_t, stack: Option<InitStack>) -> io::Result<i32> {
     crate::sandbox::cleanup::live().remove(&pid);
     let mut raw = 0;
     loop {
         // SAFETY: waiting on a child of this process with a valid out-pointer.
         if unsafe { libc::waitpid(pid, &mut raw, 0) } >= 0 {
             drop(stack);
-            return;
+            return Ok(raw);
         }
-        if io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
+        let e = io::Error::last_os_error();
+        if e.raw_os_error() != Some(libc::EINTR) {
             std::mem::forget(stack);
-            return;
+            return Err(e);
         }
     }
 }

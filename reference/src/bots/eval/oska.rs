@@ -123,7 +123,9 @@ impl Playable for Oska {
             + TEMPO * self.to_move().sign()
     }
 
-    fn own_minimax(depth: u32, seed: u64) -> Option<Box<dyn Bot<Oska>>> {
+    /// `minimax:D` is Oska's own search; the other bots are the generic ones.
+    fn own_bot(spec: &str, seed: u64) -> Option<Box<dyn Bot<Oska>>> {
+        let depth = spec.strip_prefix("minimax:")?.parse().ok()?;
         Some(Box::new(OskaMinimax::new(depth, seed)))
     }
 
