@@ -18,3 +18,4 @@ pub mod sandbox;
 pub mod solve;
 pub mod suite;
 pub mod toolchain;
+pub mod untrusted;
