@@ -5,6 +5,7 @@ mod build;
 mod check;
 mod examples;
 mod hostile;
+mod hostile_class;
 mod morris;
 mod oska;
 mod oska_examples;
