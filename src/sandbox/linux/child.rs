@@ -184,6 +184,10 @@ pub unsafe fn init(plan: &Plan, fds: &[libc::c_int]) -> ! {
         // Handlers the grader installed (Rust's stack-overflow guard, interrupt clean-up) must not run in
         // this copy of it.
         reset_signals();
+        // The grader's death (even SIGKILL) kills us, and with us the whole pid namespace. Our parent is
+        // the spawner thread, which lives as long as the grader. Should the grader have died before
+        // this line, the first read below sees EOF and we leave.
+        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
         // Its own process group, so the grader's interrupt clean-up (`killpg`) reaches it.
         libc::setpgid(0, 0);
         arrange_fds(fds);
@@ -226,13 +230,16 @@ pub unsafe fn init(plan: &Plan, fds: &[libc::c_int]) -> ! {
             u32::MAX,
             0u32,
         );
+        // hidepid=2: a process the program may not ptrace is absent from /proc. We are one (not
+        // dumpable, and the program has no capabilities), so /proc/1 with the grader's command line,
+        // environment and maps (we share its memory) does not exist for it.
         check(
             libc::mount(
                 c"proc".as_ptr(),
                 c"/proc".as_ptr(),
                 c"proc".as_ptr(),
                 libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
-                std::ptr::null(),
+                c"hidepid=2".as_ptr().cast(),
             ),
             Stage::MountProc,
         );
