@@ -5,6 +5,7 @@
 //! (or skipped, with the reason printed, when trying them would harm the machine).
 
 mod attacks;
+mod class;
 mod leftovers;
 
 use std::ffi::OsString;

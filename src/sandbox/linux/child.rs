@@ -184,10 +184,6 @@ pub unsafe fn init(plan: &Plan, fds: &[libc::c_int]) -> ! {
         // Handlers the grader installed (Rust's stack-overflow guard, interrupt clean-up) must not run in
         // this copy of it.
         reset_signals();
-        // The grader's death (even SIGKILL) kills us, and with us the whole pid namespace. Our parent is
-        // the spawner thread, which lives as long as the grader. Should the grader have died before
-        // this line, the first read below sees EOF and we leave.
-        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
         // Its own process group, so the grader's interrupt clean-up (`killpg`) reaches it.
         libc::setpgid(0, 0);
         arrange_fds(fds);
@@ -218,6 +214,11 @@ pub unsafe fn init(plan: &Plan, fds: &[libc::c_int]) -> ! {
             raw(libc::syscall(libc::SYS_setresuid, 0u32, 0u32, 0u32)),
             Stage::Ids,
         );
+        // The grader's death (even SIGKILL) kills us, and with us the whole pid namespace. Our parent is
+        // the spawner thread, which lives as long as the grader. Set only now: a change of credentials
+        // (the calls above) clears it. Should the grader have died before this line, the second read
+        // of the sync pipe below sees EOF and we leave.
+        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
 
         // A copy of the template, sealed and read-only: the run's own mounts go on top.
         for step in &plan.mounts {
