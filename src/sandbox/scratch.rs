@@ -289,6 +289,51 @@ fn move_up(from: RawFd, name: &CStr, root: RawFd, mut n: u64) -> io::Result<u64>
     }
 }
 
+/// Folders [`chown_tree`] descends into at most; below that, a tree was made by a run (the grader's own
+/// copies are never that deep), hence already the sandbox's.
+const CHOWN_DEPTH: usize = 128;
+
+/// Gives `dir` and everything in it to `uid`:`gid`, links not followed (changed themselves), without
+/// recursion and with at most [`CHOWN_DEPTH`] descriptors: a run's working folder may hold whatever
+/// an earlier run there (a build step) left, however deep.
+pub fn chown_tree(dir: &Path, uid: u32, gid: u32) -> io::Result<()> {
+    let c = cstr(dir.as_os_str())?;
+    if !give(libc::AT_FDCWD, &c, uid, gid)? {
+        return Ok(());
+    }
+    let mut stack = vec![Dir::new(open_dir(libc::AT_FDCWD, &c)?)?];
+    while let Some(top) = stack.last_mut() {
+        let Some((name, _)) = top.next()? else {
+            stack.pop();
+            continue;
+        };
+        let at = top.fd();
+        if give(at, &name, uid, gid)? && stack.len() < CHOWN_DEPTH {
+            let child = Dir::new(open_dir(at, &name)?)?;
+            stack.push(child);
+        }
+    }
+    Ok(())
+}
+
+/// Gives `name` in `at` to `uid`:`gid` if it is not theirs yet: whether it is a folder.
+fn give(at: RawFd, name: &CStr, uid: u32, gid: u32) -> io::Result<bool> {
+    // SAFETY: a zeroed stat is a valid out-parameter.
+    let mut st: libc::stat = unsafe { std::mem::zeroed() };
+    // SAFETY: valid descriptor, C string and out-pointer; links are not followed.
+    if unsafe { libc::fstatat(at, name.as_ptr(), &mut st, libc::AT_SYMLINK_NOFOLLOW) } != 0 {
+        return Err(last());
+    }
+    if st.st_uid != uid || st.st_gid != gid {
+        // SAFETY: as above.
+        let r = unsafe { libc::fchownat(at, name.as_ptr(), uid, gid, libc::AT_SYMLINK_NOFOLLOW) };
+        if r != 0 {
+            return Err(last());
+        }
+    }
+    Ok(st.st_mode & libc::S_IFMT == libc::S_IFDIR)
+}
+
 /// The prefix of every scratch folder a grader makes in the temporary folder.
 const PREFIX: &str = "grader-run-";
 

@@ -184,3 +184,25 @@ fn mountinfo_escapes_are_undone() {
     assert_eq!(unescape(r"/tmp/a\040b\134c"), b"/tmp/a b\\c");
     assert_eq!(unescape(r"/tmp/x\0"), b"/tmp/x\\0");
 }
+
+#[test]
+fn a_tree_changes_hands_without_following_links() {
+    // SAFETY: getuid has no preconditions.
+    if unsafe { libc::getuid() } != 0 {
+        return; // only root gives files away
+    }
+    use std::os::unix::fs::MetadataExt;
+    let dir = tempfile::tempdir().unwrap();
+    let outside = dir.path().join("outside.txt");
+    std::fs::write(&outside, b"x").unwrap();
+    let top = dir.path().join("work");
+    std::fs::create_dir_all(top.join("a/b")).unwrap();
+    std::fs::write(top.join("a/b/f"), b"x").unwrap();
+    std::os::unix::fs::symlink(&outside, top.join("a/link")).unwrap();
+    chown_tree(&top, 60999, 60999).unwrap();
+    for p in ["", "a", "a/b", "a/b/f", "a/link"] {
+        let meta = std::fs::symlink_metadata(top.join(p)).unwrap();
+        assert_eq!((meta.uid(), meta.gid()), (60999, 60999), "{p}");
+    }
+    assert_eq!(std::fs::metadata(&outside).unwrap().uid(), 0);
+}

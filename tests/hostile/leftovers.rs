@@ -46,6 +46,34 @@ fn a_chain_thirty_thousand_deep_is_removed_and_the_next_run_goes_on() {
     }
 }
 
+/// A build runs its commands one after another in one folder: a chain left by the first must not
+/// stop the sandbox from starting the next.
+#[test]
+fn a_chain_left_in_the_working_directory_does_not_stop_the_next_run_there() {
+    for sb in sandboxes() {
+        let r = run(&*sb, &c("deep"), &[], Stdin::Null, slow_limits());
+        assert_eq!(r.stdout(), "made 30000\n", "{}: {:?}", r.tier, r.outcome);
+        let ground = Ground { root: r.root };
+        let again = run_in(
+            ground,
+            &*sb,
+            &c("deep"),
+            &args(&[&"2"]),
+            Stdin::Null,
+            slow_limits(),
+        );
+        // The first chain's top `d` is there: the second run's mkdir fails, and says so.
+        assert_eq!(
+            again.outcome.status,
+            Status::Exited(1),
+            "{}: {:?}",
+            again.tier,
+            again.outcome
+        );
+        remove_tree(&again.work()).unwrap_or_else(|e| panic!("{}: {e}", again.tier));
+    }
+}
+
 #[test]
 fn a_million_tiny_files_stop_at_the_inode_cap_under_full_and_are_removed_under_basic() {
     for sb in sandboxes() {
