@@ -171,7 +171,16 @@ fn main() {
             dir: scratch.path().join(format!("results-{jobs}")),
         };
         let started = Instant::now();
-        let (results, error) = grade_class(&env.sandbox, &*env.prepare, &suite, &class, jobs, &out);
+        let bounds = Config::load(None).unwrap().scratch;
+        let (results, error) = grade_class(
+            &env.sandbox,
+            &*env.prepare,
+            &suite,
+            &class,
+            jobs,
+            &out,
+            bounds,
+        );
         let secs = started.elapsed().as_secs_f64();
         assert!(error.is_none(), "{error:?}");
         assert_eq!(results.len(), 20);

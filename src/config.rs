@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
+use crate::sandbox::scratch::Bounds;
 use crate::sandbox::{Limits, Tier};
 
 /// The commented defaults shipped in the binary.
@@ -172,6 +173,15 @@ struct RawConfig {
     build: RawLimits,
     #[serde(default)]
     run: RawRun,
+    #[serde(default)]
+    scratch: RawScratch,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawScratch {
+    size: Option<toml::Spanned<String>>,
+    inodes: Option<toml::Spanned<u64>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -192,6 +202,9 @@ pub struct Config {
     pub jobs: usize,
     /// The weakest sandbox `run` accepts without `--sandbox`.
     pub sandbox: Tier,
+    /// What one submission's scratch folder (its build and its runs' working folders) may hold: under
+    /// `full`, the caps of the tmpfs it sits on.
+    pub scratch: Bounds,
 }
 
 /// The floor every layer starts from, before the built-in file fills it in.
@@ -217,6 +230,10 @@ impl Config {
             build: floor(),
             jobs: 1,
             sandbox: Tier::Basic,
+            scratch: Bounds {
+                bytes: 256 << 20,
+                inodes: 16_384,
+            },
         };
         config.layer(Path::new("<built-in grader.toml>"), DEFAULTS)?;
         if let Some(path) = user {
@@ -246,6 +263,17 @@ impl Config {
             } else {
                 jobs
             };
+        }
+        if let Some(v) = &raw.scratch.size {
+            self.scratch.bytes =
+                parse_size(v.get_ref()).map_err(|m| located(path, text, Some(v.span()), &m))?;
+        }
+        if let Some(v) = &raw.scratch.inodes {
+            if *v.get_ref() < 64 {
+                let m = "`inodes` must be at least 64 (a build alone makes a few dozen files)";
+                return Err(located(path, text, Some(v.span()), m));
+            }
+            self.scratch.inodes = *v.get_ref();
         }
         if let Some(tier) = &raw.run.sandbox {
             self.sandbox = parse_tier(tier.get_ref())
@@ -295,6 +323,30 @@ mod tests {
         let config = Config::load(Some(&path)).unwrap();
         assert_eq!(config.limits.cpu, Duration::from_secs(3));
         assert_eq!(config.limits.wall, Duration::from_secs(20));
+    }
+
+    #[test]
+    fn scratch_bounds_default_and_layer() {
+        let config = Config::load(None).unwrap();
+        assert_eq!(
+            config.scratch,
+            Bounds {
+                bytes: 256 << 20,
+                inodes: 16_384
+            }
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("grader.toml");
+        std::fs::write(&path, "[scratch]\nsize = \"64M\"\ninodes = 1000\n").unwrap();
+        let config = Config::load(Some(&path)).unwrap();
+        assert_eq!(config.scratch.bytes, 64 << 20);
+        assert_eq!(config.scratch.inodes, 1000);
+        std::fs::write(&path, "[scratch]\ninodes = 3\n").unwrap();
+        let e = Config::load(Some(&path)).unwrap_err().to_string();
+        assert!(
+            e.contains("grader.toml:2:10: `inodes` must be at least 64"),
+            "{e}"
+        );
     }
 
     #[test]

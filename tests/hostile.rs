@@ -5,6 +5,8 @@
 //! (or skipped, with the reason printed, when trying them would harm the machine).
 
 mod attacks;
+mod class;
+mod leftovers;
 
 use std::ffi::OsString;
 use std::os::unix::fs::PermissionsExt;
@@ -36,6 +38,10 @@ const C_PROGRAMS: &[&str] = &[
     "ignore_stdin",
     "outside",
     "escape_ns",
+    "deep",
+    "tinyfiles",
+    "locked",
+    "cmdline",
 ];
 
 /// Short limits keep the corpus fast: 1 s CPU, 2 s wall, 64 MB.

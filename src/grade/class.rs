@@ -11,7 +11,8 @@ use anyhow::Context;
 use super::pipeline::{grade, Graded, Prepare};
 use crate::report::result::SubmissionResult;
 use crate::report::{csv, write_atomic};
-use crate::sandbox::Sandbox;
+use crate::sandbox::scratch::{remove_tree, Bounds, Scratch};
+use crate::sandbox::{Sandbox, Tier};
 use crate::suite::Suite;
 
 /// The student folders in `dir`: every sub-folder not starting with `.`, sorted by name.
@@ -52,12 +53,8 @@ impl Outputs {
 pub fn save_student(dir: &Path, graded: &Graded) -> anyhow::Result<()> {
     let mut first: Option<anyhow::Error> = None;
     let games = dir.join("games");
-    if games.is_dir() {
-        if let Err(e) = std::fs::remove_dir_all(&games) {
-            first.get_or_insert(
-                anyhow::Error::new(e).context(format!("cannot clear `{}`", games.display())),
-            );
-        }
+    if let Err(e) = remove_tree(&games) {
+        first.get_or_insert(anyhow::Error::new(e));
     }
     for a in &graded.artifacts {
         let path = dir.join(&a.path);
@@ -77,7 +74,8 @@ pub fn save_student(dir: &Path, graded: &Graded) -> anyhow::Result<()> {
     first.map_or(Ok(()), Err)
 }
 
-/// Grades every student with `jobs` threads. Returns the results in student order, and the first error
+/// Grades every student with `jobs` threads, each in a scratch folder of its own (under `full`, a tmpfs
+/// capped to `bounds`) removed once graded. Returns the results in student order, and the first error
 /// met while writing results (grading carries on regardless).
 pub fn grade_class(
     sandbox: &Arc<dyn Sandbox>,
@@ -86,6 +84,7 @@ pub fn grade_class(
     students: &[(String, PathBuf)],
     jobs: usize,
     out: &Outputs,
+    bounds: Bounds,
 ) -> (Vec<SubmissionResult>, Option<anyhow::Error>) {
     let next = AtomicUsize::new(0);
     let done: Mutex<Vec<Option<SubmissionResult>>> = Mutex::new(vec![None; students.len()]);
@@ -102,8 +101,7 @@ pub fn grade_class(
     } else {
         indicatif::ProgressBar::hidden()
     };
-    let scratch_root = tempfile::Builder::new().prefix("grader-run-").tempdir();
-    let scratch_root = match scratch_root {
+    let scratch_root = match Scratch::new() {
         Ok(d) => d,
         Err(e) => {
             return (
@@ -120,9 +118,17 @@ pub fn grade_class(
                     break;
                 };
                 bar.set_message(name.clone());
-                let scratch = scratch_root.path().join(format!("s{i}"));
+                let bounded = (sandbox.tier() == Tier::Full).then_some(bounds);
+                // Should the folder not be made, the build's own attempt reports why.
+                let scratch = scratch_root
+                    .sub(&format!("s{i}"), bounded)
+                    .unwrap_or_else(|_| scratch_root.path().join(format!("s{i}")));
                 let graded = grade(sandbox, prepare, suite, name, dir, &scratch, &|_| true);
-                let _ = std::fs::remove_dir_all(&scratch);
+                // What the program left cannot stop the class: a tree that will not go is reported and
+                // left for the end of the run (or the next grader's sweep).
+                if let Err(e) = scratch_root.release(&scratch) {
+                    bar.suspend(|| eprintln!("warning: {e:#}"));
+                }
                 let written = save_student(&out.dir.join(name), &graded);
                 let result = graded.result;
                 let mut all = done.lock().expect("results lock");

@@ -136,8 +136,15 @@ pub fn run(args: Args) -> CmdResult {
             suite.cases().count(),
             env.sandbox.tier()
         );
-        let (results, write_error) =
-            grade_class(&env.sandbox, &*env.prepare, suite, &class, jobs, &out);
+        let (results, write_error) = grade_class(
+            &env.sandbox,
+            &*env.prepare,
+            suite,
+            &class,
+            jobs,
+            &out,
+            config.scratch,
+        );
         let groups: Vec<String> = suite.groups.iter().map(|g| g.name.clone()).collect();
         let max: Vec<f64> = suite.groups.iter().map(|g| g.points).collect();
         let manual: Vec<(String, f64)> = suite
@@ -182,9 +189,12 @@ pub fn check(args: CheckArgs) -> CmdResult {
     }
     let env = wire::environment(tier(args.sandbox.as_deref(), &config)?, true)?;
     let student = name_of(&args.dir);
-    let scratch = tempfile::Builder::new()
-        .prefix("grader-check-")
-        .tempdir()
+    let scratch = crate::sandbox::scratch::Scratch::new()
+        .context("cannot make a scratch folder")
+        .map_err(CliError::internal)?;
+    let bounded = (env.sandbox.tier() == crate::sandbox::Tier::Full).then_some(config.scratch);
+    let work = scratch
+        .sub("s", bounded)
         .context("cannot make a scratch folder")
         .map_err(CliError::internal)?;
     eprintln!(
@@ -199,7 +209,7 @@ pub fn check(args: CheckArgs) -> CmdResult {
         &suite,
         &student,
         &args.dir,
-        &scratch.path().join("s"),
+        &work,
         &|v| v == Visibility::Public,
     );
     if !graded.artifacts.is_empty() {

@@ -205,7 +205,8 @@ pub fn grade(
                         ),
                     };
                     // Traces can be large; a class's worth must not pile up.
-                    let _ = std::fs::remove_dir_all(&dir);
+                    // A tree that will not go is left for the submission's scratch to take.
+                    let _ = crate::sandbox::scratch::remove_tree(&dir);
                     result
                 })
                 .collect();

@@ -15,6 +15,7 @@ impl BasicSandbox {
         super::reaper::enable();
         let mut cmd = process::command(spec);
         process::apply_rlimits(&mut cmd, process::rlimits(&spec.limits));
+        process::die_with_parent(&mut cmd);
         process::spawn(cmd, spec)
     }
 }

@@ -15,6 +15,7 @@ pub mod line;
 pub mod linux;
 pub mod process;
 pub mod reaper;
+pub mod scratch;
 
 pub use basic::{BasicSandbox, NoSandbox};
 pub use drive::drive;

@@ -214,6 +214,11 @@ pub unsafe fn init(plan: &Plan, fds: &[libc::c_int]) -> ! {
             raw(libc::syscall(libc::SYS_setresuid, 0u32, 0u32, 0u32)),
             Stage::Ids,
         );
+        // The grader's death (even SIGKILL) kills us, and with us the whole pid namespace. Our parent is
+        // the spawner thread, which lives as long as the grader. Set only now: a change of credentials
+        // (the calls above) clears it. Should the grader have died before this line, the second read
+        // of the sync pipe below sees EOF and we leave.
+        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
 
         // A copy of the template, sealed and read-only: the run's own mounts go on top.
         for step in &plan.mounts {
@@ -226,13 +231,16 @@ pub unsafe fn init(plan: &Plan, fds: &[libc::c_int]) -> ! {
             u32::MAX,
             0u32,
         );
+        // hidepid=2: a process the program may not ptrace is absent from /proc. We are one (not
+        // dumpable, and the program has no capabilities), so /proc/1 with the grader's command line,
+        // environment and maps (we share its memory) does not exist for it.
         check(
             libc::mount(
                 c"proc".as_ptr(),
                 c"/proc".as_ptr(),
                 c"proc".as_ptr(),
                 libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
-                std::ptr::null(),
+                c"hidepid=2".as_ptr().cast(),
             ),
             Stage::MountProc,
         );

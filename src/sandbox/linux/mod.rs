@@ -12,7 +12,6 @@ mod spawner;
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -207,20 +206,7 @@ fn give_workdir(dir: &Path) -> io::Result<()> {
             abs.display()
         )));
     }
-    chown_tree(dir)
-}
-
-fn chown_tree(dir: &Path) -> io::Result<()> {
-    let meta = std::fs::symlink_metadata(dir)?;
-    if meta.uid() != SANDBOX_UID || meta.gid() != SANDBOX_UID {
-        std::os::unix::fs::lchown(dir, Some(SANDBOX_UID), Some(SANDBOX_UID))?;
-    }
-    if meta.is_dir() {
-        for entry in std::fs::read_dir(dir)? {
-            chown_tree(&entry?.path())?;
-        }
-    }
-    Ok(())
+    crate::sandbox::scratch::chown_tree(dir, SANDBOX_UID, SANDBOX_UID)
 }
 
 impl FullSandbox {
