@@ -77,6 +77,20 @@ pub struct GroupScore {
     pub cases: usize,
 }
 
+/// The most characters of one summary or detail kept in `result.json`.
+pub const TEXT_CAP: usize = 2000;
+/// The most detail lines of one case kept in `result.json`.
+pub const MAX_DETAILS: usize = 100;
+
+/// Cuts `text` to `max` characters, saying how much was cut.
+fn cap(text: &mut String, max: usize) {
+    if let Some((at, _)) = text.char_indices().nth(max) {
+        let rest = text.len() - at;
+        text.truncate(at);
+        text.push_str(&format!("… ({rest} more bytes)"));
+    }
+}
+
 impl SubmissionResult {
     /// Cases that did not earn full credit.
     pub fn failures(&self) -> impl Iterator<Item = &CaseResult> {
@@ -92,9 +106,23 @@ impl SubmissionResult {
                 .any(|c| c.verdict == Verdict::InternalError)
     }
 
-    /// The result as pretty JSON with a final newline.
+    /// The result as pretty JSON with a final newline. Text that may quote a program (summaries,
+    /// details, the build log) is capped, so no submission can make a result file huge.
     pub fn to_json(&self) -> String {
-        let mut text = serde_json::to_string_pretty(self).expect("results serialize");
+        let mut capped = self.clone();
+        cap(&mut capped.build.log, TEXT_CAP * 8);
+        for c in &mut capped.cases {
+            cap(&mut c.summary, TEXT_CAP);
+            if c.details.len() > MAX_DETAILS {
+                let cut = c.details.len() - MAX_DETAILS;
+                c.details.truncate(MAX_DETAILS);
+                c.details.push(format!("… ({cut} more lines)"));
+            }
+            for d in &mut c.details {
+                cap(d, TEXT_CAP);
+            }
+        }
+        let mut text = serde_json::to_string_pretty(&capped).expect("results serialize");
         text.push('\n');
         text
     }
