@@ -267,3 +267,40 @@ fn check_shows_a_program_s_escape_sequences_escaped_and_cut() {
         "a line over the cap:\n{stdout}"
     );
 }
+
+/// A player whose move is an OSC title, a screen clear, a raw CSI and a line of 60 KB (just under the
+/// arena's flood limit, so it is read as a move and quoted).
+const ESCAPING_PLAYER: &str = r#"def move(board, side):
+    return "\x1b]0;pwned\x07\x1b[2J\u009b31m" + "A" * 60000
+"#;
+
+#[test]
+fn fault_reasons_quoting_a_player_are_escaped_and_cut_in_check_and_in_results() {
+    let dir = scratch();
+    let student = dir.path().join("students/escaper");
+    std::fs::create_dir_all(&student).unwrap();
+    std::fs::write(student.join("player.py"), ESCAPING_PLAYER).unwrap();
+    let play = repo().join("tests/fixtures/play-ttt");
+    let run = grader()
+        .arg("check")
+        .arg(&play)
+        .arg(&student)
+        .timeout(std::time::Duration::from_secs(200))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert_eq!(run.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("wrong answer"), "{stdout}");
+    assert!(stdout.contains("\\x1b]0;pwned"), "{stdout}");
+    assert_nothing_leaks("stdout", &stdout);
+    assert_nothing_leaks("stderr", &String::from_utf8_lossy(&run.stderr));
+    assert!(
+        stdout.lines().all(|l| l.chars().count() <= 600),
+        "a line over the cap:\n{stdout}"
+    );
+
+    let out = crate::util::grade_class(dir.path(), &play, &dir.path().join("students"));
+    let text = read(&out.join("escaper/result.json"));
+    assert!(text.contains("pwned"), "{text}");
+    assert_nothing_leaks("result.json", &text);
+}
