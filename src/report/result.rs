@@ -169,12 +169,12 @@ impl serde_json::ser::Formatter for SafePretty {
                 || ('\u{202a}'..='\u{202e}').contains(&c)
                 || ('\u{2066}'..='\u{2069}').contains(&c);
             if hidden {
-                w.write_all(fragment[start..at].as_bytes())?;
+                w.write_all(&fragment.as_bytes()[start..at])?;
                 write!(w, "\\u{:04x}", u32::from(c))?;
                 start = at + c.len_utf8();
             }
         }
-        w.write_all(fragment[start..].as_bytes())
+        w.write_all(&fragment.as_bytes()[start..])
     }
 }
 
