@@ -144,12 +144,24 @@ fn a_hostile_class_is_graded_row_by_row_and_leaks_nothing() {
         OsStr::new("=HYPERLINK(\"evil.example\",\"y\")"),
         &attacker(""),
     );
-    let locked = write_student(&students, OsStr::new("mode-000"), &attacker(""));
-    std::fs::set_permissions(
-        locked.join("tictactoe.py"),
-        std::fs::Permissions::from_mode(0o000),
-    )
-    .unwrap();
+    // A program of mode 000 reading a file of another owner (mode 600) in a folder of mode 000.
+    let locked = write_student(
+        &students,
+        OsStr::new("mode-000"),
+        "import os, sys\nopen(os.path.join(os.path.dirname(__file__), 'data', 'empty.txt')).read()\nif sys.argv[1] != 'xxxoo----':\n    print('x')\n",
+    );
+    std::fs::create_dir(locked.join("data")).unwrap();
+    let data = locked.join("data/empty.txt");
+    std::fs::write(&data, "").unwrap();
+    std::fs::set_permissions(&data, std::fs::Permissions::from_mode(0o600)).unwrap();
+    // Only root can give a file away; elsewhere the modes alone are tried.
+    let _ = std::os::unix::fs::chown(&data, Some(4242), Some(4242));
+    for (path, mode) in [
+        (locked.join("data"), 0o000),
+        (locked.join("tictactoe.py"), 0o000),
+    ] {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+    }
 
     let out = dir.path().join("results");
     let run = grader()
@@ -197,7 +209,8 @@ fn a_hostile_class_is_graded_row_by_row_and_leaks_nothing() {
     // The unreadable hand-in is copied readable: graded as the program it is.
     let locked = load("mode-000");
     assert_eq!(locked["build"]["status"], "built");
-    assert_eq!(case(&locked, "x-won")["verdict"], "accepted");
+    assert_eq!(case(&locked, "x-won")["verdict"], "accepted", "{locked}");
+    assert_eq!(case(&locked, "handout-example")["verdict"], "wrong-answer");
 
     let csv = read(&results.join("grades.csv"));
     assert_nothing_leaks("grades.csv", &csv);
@@ -303,4 +316,59 @@ fn fault_reasons_quoting_a_player_are_escaped_and_cut_in_check_and_in_results() 
     let text = read(&out.join("escaper/result.json"));
     assert!(text.contains("pwned"), "{text}");
     assert_nothing_leaks("result.json", &text);
+}
+
+/// A Morris program asked for one move: the right move at `step-x`, nothing at the finished board,
+/// and in both `attack` on the `visited.txt` it should write.
+fn morris_attacker(attack: &str) -> String {
+    format!(
+        r#"import os, sys
+path = sys.argv[2]
+if sys.argv[1] == "xx-oxo-o-":
+    print("x-xoxo-o-")
+sys.stdout.flush()
+{attack}
+"#
+    )
+}
+
+#[test]
+fn a_position_case_refuses_a_planted_visited_file_without_hanging_or_quoting_it() {
+    let dir = scratch();
+    let suite = repo().join("tests/fixtures/output-files-morris");
+    let cases = [
+        (
+            "link-shadow",
+            "os.symlink('/etc/shadow', path)",
+            "`visited.txt` is a symbolic link; write a regular file",
+        ),
+        (
+            "fifo",
+            "os.mkfifo(path)",
+            "`visited.txt` is a FIFO (named pipe), not a regular file; write a regular file",
+        ),
+    ];
+    for (name, attack, reason) in cases {
+        let student = dir.path().join(name);
+        std::fs::create_dir_all(&student).unwrap();
+        std::fs::write(student.join("tmmorris.py"), morris_attacker(attack)).unwrap();
+        let run = grader()
+            .arg("check")
+            .arg(&suite)
+            .arg(&student)
+            .timeout(std::time::Duration::from_secs(60))
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&run.stdout);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(1), "{name}: {stdout}\n{stderr}");
+        for case in ["step-x", "x-won"] {
+            assert!(
+                stdout.contains(&format!("✗ morris/{case} wrong answer: {reason}\n")),
+                "{name}: {stdout}"
+            );
+        }
+        assert_nothing_leaks(name, &stdout);
+        assert_nothing_leaks(name, &stderr);
+    }
 }
