@@ -45,7 +45,8 @@ pub struct Capped {
 
 /// Reads `rel` (a relative path) inside `dir` the way every file a run left must be read: no symbolic
 /// link is followed anywhere on the path (nor a `..` out of `dir`), the open never blocks (a FIFO or a
-/// device is refused before any read), the file must be a regular file, and at most `cap` bytes are read.
+/// device is refused before any read), the file must be a regular file with no other name (a hard link
+/// shares its content with a file the run may not own), and at most `cap` bytes are read.
 ///
 /// # Errors
 /// An [`OutputFileError`] naming the file and what is wrong with it.

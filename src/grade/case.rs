@@ -418,12 +418,16 @@ enum FileJudgement {
     Refused(String),
 }
 
-/// A file the run left that the grader refuses to read: the submission's doing, so a wrong answer for
-/// this case whose first line is the reason; only a failure to read a file that is fine is the grader's.
+/// A file the run left that the grader refuses to read: the submission's doing (a link, a FIFO, a
+/// folder made unreadable or replaced), so a wrong answer for this case whose first line is the reason;
+/// only the machine running short (descriptors, memory, a disk error) is the grader's.
 fn refused(e: OutputFileError) -> FileJudgement {
     match e {
         OutputFileError::Io { ref source, .. }
-            if !matches!(source.raw_os_error(), Some(libc::EACCES | libc::EPERM)) =>
+            if matches!(
+                source.raw_os_error(),
+                Some(libc::EMFILE | libc::ENFILE | libc::ENOMEM | libc::EIO | libc::EINTR)
+            ) =>
         {
             FileJudgement::Internal(format!("the grader could not read a file: {e}"))
         }
