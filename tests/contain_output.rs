@@ -144,6 +144,9 @@ fn a_hostile_class_is_graded_row_by_row_and_leaks_nothing() {
         OsStr::new("=HYPERLINK(\"evil.example\",\"y\")"),
         &attacker(""),
     );
+    // A newline and an ESC in a name, and a name a spreadsheet would read as a number.
+    write_student(&students, OsStr::new("two\nlines\x1b[2J"), &attacker(""));
+    write_student(&students, OsStr::new("-1"), &attacker(""));
     // A program of mode 000 reading a file of another owner (mode 600) in a folder of mode 000.
     let locked = write_student(
         &students,
@@ -215,7 +218,10 @@ fn a_hostile_class_is_graded_row_by_row_and_leaks_nothing() {
     let csv = read(&results.join("grades.csv"));
     assert_nothing_leaks("grades.csv", &csv);
     let rows: Vec<&str> = csv.lines().skip(1).collect();
-    assert_eq!(rows.len(), attacks().len() + 6, "{csv}");
+    assert_eq!(rows.len(), attacks().len() + 8, "{csv}");
+    assert!(rows.contains(&"two%0Alines%1B[2J,1,1"), "{csv}");
+    assert!(rows.contains(&"'-1,1,1"), "{csv}");
+    assert_eq!(load("two%0Alines%1B[2J")["student"], "two%0Alines%1B[2J");
     assert!(rows.contains(&"bob%FE,0,0"), "{csv}");
     assert!(rows.contains(&"bob%FF,1,1"), "{csv}");
     assert!(
