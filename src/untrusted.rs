@@ -19,6 +19,11 @@ pub enum OutputFileError {
     Link { name: String },
     #[error("`{name}` is {kind}, not a regular file; write a regular file")]
     NotRegular { name: String, kind: &'static str },
+    /// A hard link shares its content with another file, which may be anything the run could reach.
+    #[error("`{name}` is a hard link to another file; write a regular file")]
+    HardLink { name: String },
+    #[error("`{name}` is larger than the {cap} bytes the grader reads; write less")]
+    TooLarge { name: String, cap: u64 },
     #[error(
         "`{name}` is a path the grader does not read (it must stay inside the working folder)"
     )]
@@ -40,11 +45,35 @@ pub struct Capped {
 
 /// Reads `rel` (a relative path) inside `dir` the way every file a run left must be read: no symbolic
 /// link is followed anywhere on the path (nor a `..` out of `dir`), the open never blocks (a FIFO or a
-/// device is refused before any read), the file must be a regular file, and at most `cap` bytes are read.
+/// device is refused before any read), the file must be a regular file with no other name (a hard link
+/// shares its content with a file the run may not own), and at most `cap` bytes are read.
 ///
 /// # Errors
 /// An [`OutputFileError`] naming the file and what is wrong with it.
 pub fn read_output(dir: &Path, rel: &Path, cap: u64) -> Result<Capped, OutputFileError> {
+    let name = rel.display().to_string();
+    let mut file = open_output(dir, rel)?;
+    let io_err = |source: io::Error| OutputFileError::Io {
+        name: name.clone(),
+        source,
+    };
+    let len = file.metadata().map_err(io_err)?.len();
+    let mut bytes = Vec::with_capacity(usize::try_from(len.min(cap)).unwrap_or(0));
+    (&mut file)
+        .take(cap.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(io_err)?;
+    let truncated = bytes.len() as u64 > cap;
+    bytes.truncate(usize::try_from(cap).unwrap_or(usize::MAX));
+    Ok(Capped { bytes, truncated })
+}
+
+/// Opens `rel` inside `dir` as [`read_output`] does (no link followed, never blocking, a regular file
+/// with no other name), for a caller that streams the file itself and so applies its own cap.
+///
+/// # Errors
+/// An [`OutputFileError`] naming the file and what is wrong with it.
+pub fn open_output(dir: &Path, rel: &Path) -> Result<std::fs::File, OutputFileError> {
     let name = rel.display().to_string();
     if rel.is_absolute()
         || rel
@@ -70,7 +99,7 @@ pub fn read_output(dir: &Path, rel: &Path, cap: u64) -> Result<Capped, OutputFil
         },
         _ => io_err(e),
     })?;
-    let mut file = std::fs::File::from(fd);
+    let file = std::fs::File::from(fd);
     let meta = file.metadata().map_err(io_err)?;
     if !meta.is_file() {
         return Err(OutputFileError::NotRegular {
@@ -78,14 +107,10 @@ pub fn read_output(dir: &Path, rel: &Path, cap: u64) -> Result<Capped, OutputFil
             name,
         });
     }
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len().min(cap)).unwrap_or(0));
-    (&mut file)
-        .take(cap.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(io_err)?;
-    let truncated = bytes.len() as u64 > cap;
-    bytes.truncate(usize::try_from(cap).unwrap_or(usize::MAX));
-    Ok(Capped { bytes, truncated })
+    if std::os::unix::fs::MetadataExt::nlink(&meta) > 1 {
+        return Err(OutputFileError::HardLink { name });
+    }
+    Ok(file)
 }
 
 fn kind_of(meta: &std::fs::Metadata) -> &'static str {
@@ -309,6 +334,8 @@ mod tests {
             matches!(fifo, OutputFileError::NotRegular { kind, .. } if kind.contains("FIFO")),
             "{fifo}"
         );
+        std::fs::hard_link(&secret, run.join("hard.txt")).unwrap();
+        assert!(matches!(err("hard.txt"), OutputFileError::HardLink { .. }));
         assert_eq!(
             err("link.txt").to_string(),
             "`link.txt` is a symbolic link; write a regular file"

@@ -3,6 +3,7 @@
 mod arena;
 mod build;
 mod check;
+mod contain_output;
 mod examples;
 mod hostile;
 mod hostile_class;

@@ -3,6 +3,7 @@
 
 use std::fs;
 use std::io::{self, Read};
+use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
 
 use super::BuildError;
@@ -51,9 +52,12 @@ fn copy_dir(
     depth: usize,
     copied: &mut Copied,
 ) -> Result<(), BuildError> {
+    // A file of the hand-in the grader cannot read (mode 000, another owner, without root) is the
+    // machine's problem, never the student's: an internal error naming it, not a missing program.
     let read_err = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| BuildError::Submission { path, source }
+        let from = path.to_path_buf();
+        let to = to.to_path_buf();
+        move |source| BuildError::Copy { from, to, source }
     };
     let mut entries = fs::read_dir(dir)
         .map_err(read_err(dir))?
@@ -121,6 +125,10 @@ fn copy_dir(
             to: dst.clone(),
             source,
         })?;
+        // The copy keeps the student's modes but is always readable (and writable by the build): a file
+        // handed in with mode 000 must not become a compile error under the sandbox's own uid.
+        let mode = meta.permissions().mode() & 0o777 | 0o644;
+        fs::set_permissions(&dst, fs::Permissions::from_mode(mode)).map_err(scratch_err(&dst))?;
         if let Ok(modified) = meta.modified() {
             // Timestamps only steer `make`; failing to keep one is not worth failing the build.
             if let Ok(file) = fs::File::options().write(true).open(&dst) {

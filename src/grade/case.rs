@@ -8,6 +8,7 @@ use crate::judge::{trace, Comparator, Mismatch, Verdict};
 use crate::report::result::CaseResult;
 use crate::sandbox::{LimitHit, Outcome, Sandbox, Spec, Status, Stdin};
 use crate::suite::{Case, Expect, Group, Run, Suite};
+use crate::untrusted::{self, OutputFileError};
 
 /// A built submission, ready to run.
 #[derive(Clone, Debug)]
@@ -299,7 +300,7 @@ fn judge_outputs(suite: &Suite, case: &Case, run: &Run, stdout: &[u8], work: &Pa
     let mut notes = Vec::new();
     let mut variant_seen = None;
     for (name, expect) in &run.files {
-        match judge_file(suite, case, run, name, expect, &work.join(name)) {
+        match judge_file(suite, case, run, name, expect, work) {
             FileJudgement::Pass => {}
             FileJudgement::Fail(m) => {
                 return (
@@ -312,6 +313,9 @@ fn judge_outputs(suite: &Suite, case: &Case, run: &Run, stdout: &[u8], work: &Pa
             }
             FileJudgement::Internal(why) => {
                 return (Verdict::InternalError, 0.0, why, Vec::new(), None)
+            }
+            FileJudgement::Refused(why) => {
+                return (Verdict::WrongAnswer, 0.0, why, Vec::new(), None)
             }
             FileJudgement::Variant {
                 name: vname,
@@ -365,7 +369,7 @@ fn explained_by_variant(
             credit,
             summary,
             details,
-        } = judge_file(suite, case, run, name, expect, &work.join(name))
+        } = judge_file(suite, case, run, name, expect, work)
         else {
             continue;
         };
@@ -410,6 +414,25 @@ enum FileJudgement {
         details: Vec<String>,
     },
     Internal(String),
+    /// The file is not one the grader reads (a link, a FIFO, too large): the message says why.
+    Refused(String),
+}
+
+/// A file the run left that the grader refuses to read: the submission's doing (a link, a FIFO, a
+/// folder made unreadable or replaced), so a wrong answer for this case whose first line is the reason;
+/// only the machine running short (descriptors, memory, a disk error) is the grader's.
+fn refused(e: OutputFileError) -> FileJudgement {
+    match e {
+        OutputFileError::Io { ref source, .. }
+            if matches!(
+                source.raw_os_error(),
+                Some(libc::EMFILE | libc::ENFILE | libc::ENOMEM | libc::EIO | libc::EINTR)
+            ) =>
+        {
+            FileJudgement::Internal(format!("the grader could not read a file: {e}"))
+        }
+        e => FileJudgement::Refused(e.to_string()),
+    }
 }
 
 fn judge_file(
@@ -418,13 +441,23 @@ fn judge_file(
     run: &Run,
     name: &str,
     expect: &Expect,
-    path: &Path,
+    work: &Path,
 ) -> FileJudgement {
     let expect_nothing = expect.text.trim().is_empty();
-    let written = std::fs::metadata(path)
-        .ok()
-        .filter(|m| m.is_file())
-        .map(|m| m.len());
+    // Everything the run left is hostile: opened without following links, never blocking, a regular
+    // file only, and read no further than the largest file the run was allowed to write.
+    let cap = case.limits.file_size;
+    let file = match untrusted::open_output(work, Path::new(name)) {
+        Ok(f) => Some(f),
+        Err(OutputFileError::Missing { .. }) => None,
+        Err(e) => return refused(e),
+    };
+    let written = match file.as_ref().map(std::fs::File::metadata).transpose() {
+        Ok(m) => m.map(|m| m.len()),
+        Err(e) => {
+            return FileJudgement::Internal(format!("the grader could not read `{name}`: {e}"))
+        }
+    };
     match (expect_nothing, written) {
         // "No further moves: print nothing, write nothing" (INDEX.md): creating the file, even empty,
         // is writing something.
@@ -443,28 +476,28 @@ fn judge_file(
                 details: Vec::new(),
             })
         }
+        (false, Some(bytes)) if bytes > cap => {
+            return refused(OutputFileError::TooLarge {
+                name: name.to_string(),
+                cap,
+            })
+        }
         (false, Some(_)) => {}
     }
+    let Some(file) = file else {
+        return FileJudgement::Pass;
+    };
     let mismatch = if expect.comparator == Comparator::Trace {
-        match trace::compare_file(&expect.text, path) {
+        match trace::compare_file(&expect.text, &file, cap) {
             Ok(report) => report.mismatch(),
             Err(e) => {
-                return FileJudgement::Fail(Mismatch {
-                    summary: format!("cannot read `{name}`: {e}"),
-                    details: Vec::new(),
-                })
+                return FileJudgement::Internal(format!("the grader could not read `{name}`: {e}"))
             }
         }
     } else {
         let mut bytes = Vec::new();
-        let limit = case.limits.file_size;
-        if let Err(e) =
-            std::fs::File::open(path).and_then(|f| f.take(limit).read_to_end(&mut bytes))
-        {
-            return FileJudgement::Fail(Mismatch {
-                summary: format!("cannot read `{name}`: {e}"),
-                details: Vec::new(),
-            });
+        if let Err(e) = (&file).take(cap).read_to_end(&mut bytes) {
+            return FileJudgement::Internal(format!("the grader could not read `{name}`: {e}"));
         }
         expect.comparator.compare(expect.text.as_bytes(), &bytes)
     };
@@ -487,7 +520,7 @@ fn judge_file(
             if solved.file.trim().is_empty() || *solved.file == *expect.text {
                 continue;
             }
-            if let Ok(report) = trace::compare_file(&solved.file, path) {
+            if let Ok(report) = trace::compare_file(&solved.file, &file, cap) {
                 if report.divergence.is_none() {
                     let mut summary =
                         format!("your trace is the `{}` variant ({})", v.name, v.description);

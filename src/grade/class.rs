@@ -1,7 +1,10 @@
 //! Grading a class: submissions in parallel (`--jobs`), each result written atomically the moment it is
 //! ready, and the gradebook rewritten after every submission so an interrupted run keeps what it did.
 
+use std::ffi::OsStr;
+use std::fmt::Write as _;
 use std::io::IsTerminal;
+use std::os::unix::ffi::OsStrExt as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -15,18 +18,94 @@ use crate::sandbox::scratch::{remove_tree, Bounds, Scratch};
 use crate::sandbox::{Sandbox, Tier};
 use crate::suite::Suite;
 
-/// The student folders in `dir`: every sub-folder not starting with `.`, sorted by name.
+/// The student folders in `dir`: every sub-folder not starting with `.` (hidden folders such as `.git`
+/// are named on stderr, never graded silently), sorted by key, each with its key ([`student_key`]).
+/// Two folders never share a key: results are never written over another student's.
 pub fn students(dir: &Path) -> anyhow::Result<Vec<(String, PathBuf)>> {
     let entries = std::fs::read_dir(dir)
         .with_context(|| format!("cannot read submissions folder `{}`", dir.display()))?;
-    let mut found: Vec<(String, PathBuf)> = entries
-        .filter_map(Result::ok)
-        .filter(|e| e.path().is_dir())
-        .map(|e| (e.file_name().to_string_lossy().into_owned(), e.path()))
-        .filter(|(name, _)| !name.starts_with('.'))
-        .collect();
+    let mut found: Vec<(String, PathBuf)> = Vec::new();
+    for entry in entries.filter_map(Result::ok) {
+        // A link to a folder is followed (an instructor may assemble a class from links).
+        if !entry.path().is_dir() {
+            continue;
+        }
+        let name = entry.file_name();
+        let key = student_key(&name);
+        if name.as_bytes().starts_with(b".") {
+            eprintln!("note: `{key}` is a hidden folder, not graded");
+            continue;
+        }
+        found.push((key, entry.path()));
+    }
     found.sort();
+    let mut seen = std::collections::HashSet::new();
+    for (key, path) in &found {
+        if !seen.insert(key.clone()) {
+            anyhow::bail!(
+                "two student folders in `{}` have the key `{key}` (one is `{}`)\nhint: rename one of them",
+                dir.display(),
+                path.display()
+            );
+        }
+    }
     Ok(found)
+}
+
+/// Names the grader writes beside the student folders of a suite's results.
+const RESERVED: &[&str] = &["grades.csv"];
+
+/// The key of a student folder: its name as written in results (`results/<suite>/<key>/`), the
+/// gradebook and `result.json`. Reversible, so two names never share a key: each byte that is not part
+/// of valid UTF-8, each control character (C0, DEL, C1, bidirectional overrides) and each `%` is written
+/// `%XX` (its bytes in hex); a name the grader itself uses beside the folders (`grades.csv`) has its
+/// first byte written so. A key longer than a file name may be is cut, and the cut marked with a hash of
+/// the whole name (no longer reversible, still distinct).
+#[must_use]
+pub fn student_key(name: &OsStr) -> String {
+    let bytes = name.as_bytes();
+    let mut key = String::with_capacity(bytes.len());
+    let hex = |key: &mut String, b: &[u8]| {
+        for byte in b {
+            let _ = write!(key, "%{byte:02X}");
+        }
+    };
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            let weird = c == '%'
+                || c.is_control()
+                || ('\u{202a}'..='\u{202e}').contains(&c)
+                || ('\u{2066}'..='\u{2069}').contains(&c);
+            if weird {
+                hex(&mut key, c.encode_utf8(&mut [0; 4]).as_bytes());
+            } else {
+                key.push(c);
+            }
+        }
+        hex(&mut key, chunk.invalid());
+    }
+    if RESERVED.contains(&key.as_str()) {
+        let first = key.remove(0);
+        key.insert_str(0, &format!("%{:02X}", u32::from(first)));
+    }
+    const MAX: usize = 200;
+    if key.len() > MAX {
+        let mut at = MAX - 20;
+        // Never inside a character or an escape.
+        while !key.is_char_boundary(at)
+            || key.as_bytes()[at - 1] == b'%'
+            || key.as_bytes()[at - 2] == b'%'
+        {
+            at -= 1;
+        }
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        for &b in bytes {
+            hash = (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        key.truncate(at);
+        let _ = write!(key, "~{hash:016x}");
+    }
+    key
 }
 
 /// Where a class's results go.
@@ -155,4 +234,53 @@ pub fn grade_class(
         .flatten()
         .collect();
     (results, write_error.into_inner().expect("error lock"))
+}
+
+#[cfg(test)]
+mod key_tests {
+    use super::*;
+
+    fn key(bytes: &[u8]) -> String {
+        student_key(OsStr::from_bytes(bytes))
+    }
+
+    #[test]
+    fn keys_keep_plain_names_and_escape_the_rest_reversibly() {
+        assert_eq!(key(b"alice"), "alice");
+        assert_eq!(key("zoë".as_bytes()), "zoë");
+        assert_eq!(key(b"=HYPERLINK(\"x\")"), "=HYPERLINK(\"x\")");
+        // Two names that differ only in invalid bytes (lossy decoding made both `bob\u{fffd}`).
+        assert_eq!(key(b"bob\xff"), "bob%FF");
+        assert_eq!(key(b"bob\xfe"), "bob%FE");
+        assert_eq!(key(b"50%"), "50%25");
+        assert_eq!(key(b"bob%FF"), "bob%25FF");
+        assert_eq!(key(b"a\x1b]0;x\x07"), "a%1B]0;x%07");
+        assert_eq!(key("e\u{202e}vil".as_bytes()), "e%E2%80%AEvil");
+        assert_eq!(key(b"grades.csv"), "%67rades.csv");
+    }
+
+    #[test]
+    fn long_keys_are_cut_distinctly_and_fit_a_file_name() {
+        let a = key(&[0xff; 255]);
+        let mut other = vec![0xff; 254];
+        other.push(0xfe);
+        let b = key(&other);
+        assert!(a.len() <= 200, "{}", a.len());
+        assert_ne!(a, b);
+        assert!(a.starts_with("%FF%FF"));
+    }
+
+    #[test]
+    fn folders_that_lossy_decoding_merged_get_their_own_keys() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in [&b"bob\xff"[..], b"bob\xfe", b".git", b"grades.csv"] {
+            std::fs::create_dir(dir.path().join(OsStr::from_bytes(name))).unwrap();
+        }
+        let keys: Vec<String> = students(dir.path())
+            .unwrap()
+            .into_iter()
+            .map(|(k, _)| k)
+            .collect();
+        assert_eq!(keys, ["%67rades.csv", "bob%FE", "bob%FF"]);
+    }
 }

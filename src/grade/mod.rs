@@ -245,6 +245,6 @@ pub fn check(args: CheckArgs) -> CmdResult {
 fn name_of(dir: &Path) -> String {
     dir.canonicalize()
         .ok()
-        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .and_then(|p| p.file_name().map(class::student_key))
         .unwrap_or_else(|| "submission".to_string())
 }

@@ -134,7 +134,12 @@ impl Prepare for Builder {
         let student = submission
             .canonicalize()
             .ok()
-            .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .and_then(|p| {
+                p.file_name().map(|n| {
+                    n.to_str()
+                        .map_or_else(|| super::class::student_key(n), str::to_string)
+                })
+            })
             .unwrap_or_default();
         let recipes = recipes(suite, &student);
         match build(sandbox, &recipes, submission, scratch, &suite.build_limits) {

@@ -95,7 +95,13 @@ pub fn show(line: &str) -> String {
             '\t' => out.push_str("\\t"),
             '\r' => out.push_str("\\r"),
             '`' => out.push('\''),
-            c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            // Controls, and the bidirectional overrides that reorder what a reader sees.
+            c if c.is_control()
+                || ('\u{202a}'..='\u{202e}').contains(&c)
+                || ('\u{2066}'..='\u{2069}').contains(&c) =>
+            {
+                out.push_str(&format!("\\u{{{:x}}}", c as u32));
+            }
             c => out.push(c),
         }
     }
@@ -119,6 +125,7 @@ mod tests {
     fn show_escapes_and_truncates() {
         assert_eq!(show("a\tb"), "a\\tb");
         assert_eq!(show("\u{1}"), "\\u{1}");
+        assert_eq!(show("a\u{1b}[2Jb\u{202e}"), "a\\u{1b}[2Jb\\u{202e}");
         assert_eq!(show(&"x".repeat(100)).chars().count(), 61);
     }
 }

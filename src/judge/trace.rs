@@ -7,7 +7,7 @@
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
-use std::path::Path;
+use std::os::unix::fs::FileExt as _;
 
 use super::{show, thousands, Mismatch};
 
@@ -141,6 +141,10 @@ impl<'a> ExpectedLines<'a> {
     }
 }
 
+/// A line is kept up to this many bytes and the rest of it skipped: a visited line is a dozen bytes, and
+/// a file of one endless line must not be held whole in memory.
+const MAX_LINE: usize = 4096;
+
 /// Reads non-blank lines with their 1-based line numbers, tolerating any bytes.
 struct Lines<R> {
     reader: R,
@@ -153,8 +157,15 @@ impl<R: BufRead> Lines<R> {
     fn advance(&mut self) -> io::Result<bool> {
         loop {
             self.buf.clear();
-            if self.reader.read_until(b'\n', &mut self.buf)? == 0 {
+            if (&mut self.reader)
+                .take(MAX_LINE as u64)
+                .read_until(b'\n', &mut self.buf)?
+                == 0
+            {
                 return Ok(false);
+            }
+            if self.buf.len() == MAX_LINE && self.buf.last() != Some(&b'\n') {
+                skip_line(&mut self.reader)?;
             }
             self.number += 1;
             if !blank(&self.buf) {
@@ -164,9 +175,26 @@ impl<R: BufRead> Lines<R> {
     }
 }
 
-/// Compares a trace file against the expected text.
-pub fn compare_file(expected: &str, path: &Path) -> io::Result<TraceReport> {
-    if identical(expected.as_bytes(), path)? {
+/// Drops the rest of an over-long line, a buffer at a time.
+fn skip_line(reader: &mut impl BufRead) -> io::Result<()> {
+    loop {
+        let chunk = reader.fill_buf()?;
+        if chunk.is_empty() {
+            return Ok(());
+        }
+        if let Some(at) = chunk.iter().position(|&b| b == b'\n') {
+            reader.consume(at + 1);
+            return Ok(());
+        }
+        let n = chunk.len();
+        reader.consume(n);
+    }
+}
+
+/// Compares a trace file (opened by the caller, who checked what it is) against the expected text.
+/// The file is read from its start whatever its offset, at most `cap` bytes of it.
+pub fn compare_file(expected: &str, file: &File, cap: u64) -> io::Result<TraceReport> {
+    if identical(expected.as_bytes(), file)? {
         let lines = ExpectedLines(expected.as_bytes()).count();
         return Ok(TraceReport {
             expected_lines: lines,
@@ -177,14 +205,28 @@ pub fn compare_file(expected: &str, path: &Path) -> io::Result<TraceReport> {
             value_differences: 0,
         });
     }
-    compare_reader(expected, File::open(path)?)
+    compare_reader(expected, Positioned { file, at: 0 }.take(cap))
+}
+
+/// Reads a file from an offset of its own (pread), so a file can be compared twice.
+struct Positioned<'a> {
+    file: &'a File,
+    at: u64,
+}
+
+impl Read for Positioned<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.file.read_at(buf, self.at)?;
+        self.at += n as u64;
+        Ok(n)
+    }
 }
 
 /// The fast path for a correct submission: the file is byte for byte the expected text (chunked
 /// memcmp, which is quick even in unoptimised builds).
-fn identical(expected: &[u8], path: &Path) -> io::Result<bool> {
-    let mut file = File::open(path)?;
-    if file.metadata()?.len() != expected.len() as u64 {
+fn identical(expected: &[u8], file: &File) -> io::Result<bool> {
+    let mut file = Positioned { file, at: 0 };
+    if file.file.metadata()?.len() != expected.len() as u64 {
         return Ok(false);
     }
     let mut chunk = vec![0u8; 1 << 16];
@@ -408,22 +450,41 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("visited.txt");
         std::fs::write(&path, "a 1\nb 2\n").unwrap();
-        let r = compare_file("a 1\nb 2\n", &path).unwrap();
+        let open = || File::open(&path).unwrap();
+        let r = compare_file("a 1\nb 2\n", &open(), 1 << 20).unwrap();
         assert_eq!(
             (r.divergence, r.expected_lines, r.actual_lines),
             (None, 2, 2)
         );
         std::fs::write(&path, "a  1\nb 2\n").unwrap();
-        assert_eq!(compare_file("a 1\nb 2\n", &path).unwrap().divergence, None);
+        assert_eq!(
+            compare_file("a 1\nb 2\n", &open(), 1 << 20)
+                .unwrap()
+                .divergence,
+            None
+        );
         std::fs::write(&path, "a 1\nb 3\n").unwrap();
         assert_eq!(
-            compare_file("a 1\nb 2\n", &path)
+            compare_file("a 1\nb 2\n", &open(), 1 << 20)
                 .unwrap()
                 .divergence
                 .unwrap()
                 .line,
             2
         );
+    }
+
+    #[test]
+    fn an_endless_line_is_cut_not_held() {
+        let mut actual = vec![b'x'; 1 << 20];
+        actual.extend_from_slice(b"\nb 2\n");
+        let r = compare_reader("a 1\nb 2\n", actual.as_slice()).unwrap();
+        let d = r.divergence.unwrap();
+        assert_eq!(d.line, 1);
+        assert_eq!(d.actual.unwrap().len(), MAX_LINE);
+        // The line after the long one is still line 2, and agrees.
+        assert_eq!(r.actual_lines, 2);
+        assert_eq!(r.value_differences, 0);
     }
 
     #[test]

@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 use crate::arena::game::ArenaGame;
 use crate::arena::referee::{seconds, Policy};
 use crate::arena::seat::{Reply, Seat, Start};
-use crate::judge::Verdict;
+use crate::judge::{show, Verdict};
+use crate::untrusted::{self, OutputFileError};
 
 use super::visited;
 use super::{judge, Judged, Want};
@@ -122,12 +123,15 @@ pub fn ask<G: ArenaGame>(
                     .collect::<Vec<_>>()
                     .into_iter()
                     .rev()
-                    .map(|l| format!("  {l}")),
+                    .map(|l| format!("  {}", show(l))),
             );
         }
     }
     out
 }
+
+/// The most of a visited file read: a ply-limited search writes far less.
+const FILE_CAP: u64 = 64 << 20;
 
 /// One file after the move: with no move possible the program writes nothing (an empty file counts as
 /// nothing); otherwise the file must exist and pass its check.
@@ -138,13 +142,21 @@ fn check_file<G: ArenaGame>(
     check: &FileCheck,
     printed_nothing: bool,
 ) -> Result<(), String> {
-    let path = work.join(name);
-    let text = match std::fs::read(&path) {
-        Ok(bytes) => match String::from_utf8(bytes) {
+    // What the program left is hostile: no link followed, no blocking, a regular file, capped.
+    let text = match untrusted::read_output(work, Path::new(name), FILE_CAP) {
+        Ok(read) if read.truncated => {
+            return Err(OutputFileError::TooLarge {
+                name: name.to_string(),
+                cap: FILE_CAP,
+            }
+            .to_string())
+        }
+        Ok(read) => match String::from_utf8(read.bytes) {
             Ok(t) => Some(t),
             Err(_) => return Err(format!("`{name}` is not UTF-8 text")),
         },
-        Err(_) => None,
+        Err(OutputFileError::Missing { .. }) => None,
+        Err(e) => return Err(e.to_string()),
     };
     if printed_nothing {
         return match text {

@@ -36,12 +36,20 @@ pub fn gradebook(groups: &[String], manual: &[String], results: &[SubmissionResu
     out
 }
 
-/// RFC 4180 quoting, only where needed.
-fn field(s: &str) -> String {
+/// A text cell: a spreadsheet formula neutralised (OWASP "CSV injection": a cell starting with `=`,
+/// `+`, `-`, `@`, a tab or a carriage return gets a leading `'`, so `=HYPERLINK(…)` stays text), then
+/// RFC 4180 quoting where needed. Numbers are written by [`points`], never through here, so a
+/// negative number stays a number.
+pub fn field(s: &str) -> String {
+    let s = if s.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{s}")
+    } else {
+        s.to_string()
+    };
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
-        s.to_string()
+        s
     }
 }
 
@@ -75,6 +83,26 @@ mod tests {
             max: 5.0,
             not_attempted: Vec::new(),
         }
+    }
+
+    #[test]
+    fn formulas_stay_text_and_numbers_stay_numbers() {
+        assert_eq!(
+            field("=HYPERLINK(\"http://x\",\"y\")"),
+            "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\""
+        );
+        for (cell, want) in [
+            ("+1", "'+1"),
+            ("-2+3", "'-2+3"),
+            ("@SUM(A1)", "'@SUM(A1)"),
+            ("\tx", "'\tx"),
+            ("\rx", "\"'\rx\""),
+            ("a=b", "a=b"),
+        ] {
+            assert_eq!(field(cell), want, "{cell:?}");
+        }
+        let csv = gradebook(&["plain".into()], &[], &[result("=1+1", -2.5)]);
+        assert_eq!(csv, "student,plain,total\n'=1+1,-2.5,-2.5\n");
     }
 
     #[test]

@@ -3,6 +3,16 @@
 use super::points;
 use super::result::SubmissionResult;
 use crate::judge::Verdict;
+use crate::untrusted::{block, one_line};
+
+/// The most of one line of feedback shown: summaries and details may quote what a program printed.
+pub const LINE_CAP: usize = 500;
+
+/// A line of feedback made safe for the terminal: control bytes escaped (no ESC or OSC sequence of a
+/// program reaches the reader's terminal), and capped.
+fn safe(text: &str) -> String {
+    one_line(text, LINE_CAP)
+}
 
 /// ANSI styling that turns itself off (NO_COLOR, not a terminal).
 #[derive(Clone, Copy, Debug)]
@@ -55,22 +65,23 @@ pub fn student_report(r: &SubmissionResult, paint: Paint) -> String {
             };
             out.push_str(&format!("{} {what}\n", paint.red("✗")));
             for line in r.build.log.lines() {
-                out.push_str(&format!("    {line}\n"));
+                // Tabs kept for a compiler's alignment; every other control byte escaped.
+                out.push_str(&format!("    {}\n", block(line, LINE_CAP)));
             }
         }
     }
     for c in &r.cases {
-        let id = format!("{}/{}", c.group, c.name);
+        let id = safe(&format!("{}/{}", c.group, c.name));
         let time = paint.dim(&format!("{:.2}s", c.wall_ms as f64 / 1000.0));
         if c.verdict == Verdict::Accepted && c.credit >= 1.0 {
             let note = if c.summary == "accepted" {
                 String::new()
             } else {
-                format!(" {}", paint.yellow(&c.summary))
+                format!(" {}", paint.yellow(&safe(&c.summary)))
             };
             out.push_str(&format!("{} {id} {time}{note}\n", paint.green("✓")));
             for d in &c.details {
-                out.push_str(&format!("    {d}\n"));
+                out.push_str(&format!("    {}\n", safe(d)));
             }
             continue;
         }
@@ -81,10 +92,10 @@ pub fn student_report(r: &SubmissionResult, paint: Paint) -> String {
             "{} {id} {}: {}\n",
             paint.red("✗"),
             paint.bold(c.verdict.label()),
-            c.summary
+            safe(&c.summary)
         ));
         for d in &c.details {
-            out.push_str(&format!("    {d}\n"));
+            out.push_str(&format!("    {}\n", safe(d)));
         }
     }
     let passed = r.cases.iter().filter(|c| c.credit >= 1.0).count();

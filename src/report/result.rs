@@ -77,6 +77,20 @@ pub struct GroupScore {
     pub cases: usize,
 }
 
+/// The most characters of one summary or detail kept in `result.json`.
+pub const TEXT_CAP: usize = 2000;
+/// The most detail lines of one case kept in `result.json`.
+pub const MAX_DETAILS: usize = 100;
+
+/// Cuts `text` to `max` characters, saying how much was cut.
+fn cap(text: &mut String, max: usize) {
+    if let Some((at, _)) = text.char_indices().nth(max) {
+        let rest = text.len() - at;
+        text.truncate(at);
+        text.push_str(&format!("… ({rest} more bytes)"));
+    }
+}
+
 impl SubmissionResult {
     /// Cases that did not earn full credit.
     pub fn failures(&self) -> impl Iterator<Item = &CaseResult> {
@@ -92,10 +106,123 @@ impl SubmissionResult {
                 .any(|c| c.verdict == Verdict::InternalError)
     }
 
-    /// The result as pretty JSON with a final newline.
+    /// The result as pretty JSON with a final newline. Text that may quote a program (summaries,
+    /// details, the build log) is capped, so no submission can make a result file huge.
     pub fn to_json(&self) -> String {
-        let mut text = serde_json::to_string_pretty(self).expect("results serialize");
+        let mut capped = self.clone();
+        cap(&mut capped.build.log, TEXT_CAP * 8);
+        for c in &mut capped.cases {
+            cap(&mut c.summary, TEXT_CAP);
+            if c.details.len() > MAX_DETAILS {
+                let cut = c.details.len() - MAX_DETAILS;
+                c.details.truncate(MAX_DETAILS);
+                c.details.push(format!("… ({cut} more lines)"));
+            }
+            for d in &mut c.details {
+                cap(d, TEXT_CAP);
+            }
+        }
+        let mut bytes = Vec::new();
+        let mut ser = serde_json::Serializer::with_formatter(&mut bytes, SafePretty::default());
+        capped.serialize(&mut ser).expect("results serialize");
+        let mut text = String::from_utf8(bytes).expect("JSON is UTF-8");
         text.push('\n');
         text
+    }
+}
+
+/// serde_json's pretty printer, except that C1 controls (U+0080 to U+009F: CSI is U+009B) and the
+/// bidirectional overrides are written as `\uXXXX` escapes too: serde escapes only C0 controls, and
+/// a terminal showing `result.json` must not act on what a program printed. The JSON means the same.
+#[derive(Default)]
+struct SafePretty(serde_json::ser::PrettyFormatter<'static>);
+
+macro_rules! delegate {
+    ($($name:ident($($arg:ident: $ty:ty),*)),* $(,)?) => {
+        $(fn $name<W: ?Sized + std::io::Write>(&mut self, w: &mut W $(, $arg: $ty)*) -> std::io::Result<()> {
+            self.0.$name(w $(, $arg)*)
+        })*
+    };
+}
+
+impl serde_json::ser::Formatter for SafePretty {
+    delegate!(
+        begin_array(),
+        end_array(),
+        begin_array_value(first: bool),
+        end_array_value(),
+        begin_object(),
+        end_object(),
+        begin_object_key(first: bool),
+        begin_object_value(),
+        end_object_value(),
+    );
+
+    fn write_string_fragment<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        fragment: &str,
+    ) -> std::io::Result<()> {
+        let mut start = 0;
+        for (at, c) in fragment.char_indices() {
+            let hidden = ('\u{80}'..='\u{9f}').contains(&c)
+                || ('\u{202a}'..='\u{202e}').contains(&c)
+                || ('\u{2066}'..='\u{2069}').contains(&c);
+            if hidden {
+                w.write_all(&fragment.as_bytes()[start..at])?;
+                write!(w, "\\u{:04x}", u32::from(c))?;
+                start = at + c.len_utf8();
+            }
+        }
+        w.write_all(&fragment.as_bytes()[start..])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_hides_c1_controls_and_caps_what_a_program_printed() {
+        let case = CaseResult {
+            group: "g".into(),
+            name: "c".into(),
+            visibility: Visibility::Public,
+            verdict: Verdict::WrongAnswer,
+            credit: 0.0,
+            summary: format!("got \u{9b}2J\u{202e}\x1b{}", "A".repeat(65536)),
+            details: vec!["d".into(); 500],
+            variant: None,
+            cpu_ms: 0,
+            wall_ms: 0,
+            peak_memory: None,
+        };
+        let r = SubmissionResult {
+            suite: "s".into(),
+            student: "st".into(),
+            sandbox: "full".into(),
+            build: BuildReport {
+                status: "built".into(),
+                language: None,
+                log: String::new(),
+                wall_ms: 0,
+            },
+            cases: vec![case],
+            groups: Vec::new(),
+            score: 0.0,
+            max: 1.0,
+            not_attempted: Vec::new(),
+        };
+        let json = r.to_json();
+        assert!(!json.contains(['\u{9b}', '\u{202e}', '\x1b']), "{json}");
+        assert!(json.len() < 20_000, "{}", json.len());
+        let back: SubmissionResult = serde_json::from_str(&json).unwrap();
+        let summary = &back.cases[0].summary;
+        assert!(
+            summary.starts_with("got \u{9b}2J\u{202e}\x1bAAA"),
+            "{summary}"
+        );
+        assert!(summary.ends_with(" more bytes)"), "{summary}");
+        assert_eq!(back.cases[0].details.len(), MAX_DETAILS + 1);
     }
 }
