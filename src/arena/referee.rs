@@ -13,10 +13,11 @@ use super::seat::{Reply, Seat, Start};
 /// machine, never the player's thinking time.
 pub const DEFAULT_MARGIN: Duration = Duration::from_millis(50);
 
-/// Characters of a player's reply quoted in a reason (a 64 KiB line is never stored or shown whole).
-const QUOTE_CAP: usize = 80;
+/// Characters of a player's reply kept in a record or quoted in a reason (a 64 KiB line is never
+/// stored or shown whole); the longest legal reply, an `oska:11` board, is 295.
+const QUOTE_CAP: usize = 400;
 /// Characters of a reason kept in a record: reasons quote what a program sent, and are printed.
-pub const REASON_CAP: usize = 400;
+pub const REASON_CAP: usize = 1000;
 
 /// Text a program sent, quoted in a reason: control bytes escaped, length capped.
 fn quote(text: &str) -> String {
@@ -216,7 +217,7 @@ pub fn play<G: ArenaGame>(
             let checked = match parsed {
                 Ok(mv) if legal.contains(&mv) => Ok(mv),
                 Ok(_) => Err(format!("`{}` is not a legal move here", quote(&sent))),
-                Err(why) => Err(format!("`{}`: {}", quote(&sent), quote(&why))),
+                Err(why) => Err(format!("`{}`: {why}", quote(&sent))),
             };
             let (mv, forfeited) = match checked {
                 Ok(mv) => (mv, None),
