@@ -90,13 +90,23 @@ pub fn resolve<G: ArenaGame>(
     scratch: &Path,
 ) -> Result<Vec<Entrant>, PlayerError> {
     let mut k = 0;
-    resolve_with(words, bots, &mut |path, _| {
+    resolve_with(words, bots, &mut |path, name| {
         k += 1;
         let copy = scratch.join(format!("copy-{k}"));
-        super::scratch::copy_folder(path, &copy).map_err(|source| PlayerError::Copy {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let skipped =
+            super::scratch::copy_folder(path, &copy).map_err(|source| PlayerError::Copy {
+                path: path.to_path_buf(),
+                source,
+            })?;
+        for (file, why) in skipped.iter().take(5) {
+            eprintln!(
+                "note: `{name}`: `{}` is left out of the copy it plays from ({why})",
+                crate::untrusted::one_line(&file.to_string_lossy(), NAME_CAP)
+            );
+        }
+        if skipped.len() > 5 {
+            eprintln!("note: `{name}`: and {} more left out", skipped.len() - 5);
+        }
         let command = match &config.command {
             Some(c) => c.clone(),
             None => default_command(&copy).ok_or_else(|| PlayerError::NoProgram(path.into()))?,

@@ -23,14 +23,16 @@ const MAX_DEPTH: usize = 32;
 /// only, a link only when it points to a regular file inside `from`, capped like a build's copy
 /// (prebuilt programs are kept: a bare folder's `player` may be one). Everything in the copy is made
 /// readable by all, so the sandbox's unprivileged user can run it; nothing in `from` is changed.
+/// Returns what was left out (paths relative to `from`) and why.
 ///
 /// # Errors
 /// The folder cannot be read, or the copy cannot be written (the grader's side).
-pub fn copy_folder(from: &Path, to: &Path) -> io::Result<()> {
+pub fn copy_folder(from: &Path, to: &Path) -> io::Result<Vec<(PathBuf, &'static str)>> {
     let root = from.canonicalize()?;
     fs::create_dir(to)?;
-    open_up(to, true)?;
+    open_up(to)?;
     let (mut files, mut bytes) = (0usize, 0u64);
+    let mut skipped = Vec::new();
     // An explicit stack, not recursion: a hostile folder may be deep.
     let mut stack: Vec<(PathBuf, PathBuf, usize)> = vec![(root.clone(), to.to_path_buf(), 0)];
     while let Some((src_dir, dst_dir, depth)) = stack.pop() {
@@ -39,31 +41,43 @@ pub fn copy_folder(from: &Path, to: &Path) -> io::Result<()> {
         entries.sort_by_key(fs::DirEntry::file_name);
         for entry in entries {
             let src = entry.path();
+            let rel = src.strip_prefix(&root).unwrap_or(&src).to_path_buf();
             let dst = dst_dir.join(entry.file_name());
             let kind = fs::symlink_metadata(&src)?.file_type();
             if kind.is_dir() {
-                if depth < MAX_DEPTH {
-                    fs::create_dir(&dst)?;
-                    open_up(&dst, true)?;
-                    stack.push((src, dst, depth + 1));
+                if depth == 0 && entry.file_name() == ".git" {
+                    continue;
                 }
+                if depth >= MAX_DEPTH {
+                    skipped.push((rel, "nested too deep"));
+                    continue;
+                }
+                fs::create_dir(&dst)?;
+                open_up(&dst)?;
+                stack.push((src, dst, depth + 1));
                 continue;
             }
             let real = if kind.is_symlink() {
                 match src.canonicalize() {
                     Ok(real) if real.starts_with(&root) => real,
-                    _ => continue,
+                    _ => {
+                        skipped.push((rel, "a link out of the folder, or a broken one"));
+                        continue;
+                    }
                 }
             } else if kind.is_file() {
                 src
             } else {
+                skipped.push((rel, "not a regular file"));
                 continue;
             };
             let Some(mut input) = open_regular(&real)? else {
+                skipped.push((rel, "not a regular file"));
                 continue;
             };
             let meta = input.metadata()?;
             if meta.len() > MAX_FILE || bytes + meta.len() > MAX_TOTAL || files >= MAX_FILES {
+                skipped.push((rel, "over the copy's size or file caps"));
                 continue;
             }
             let mut output = fs::File::create(&dst)?;
@@ -76,7 +90,7 @@ pub fn copy_folder(from: &Path, to: &Path) -> io::Result<()> {
             bytes += meta.len();
         }
     }
-    Ok(())
+    Ok(skipped)
 }
 
 /// `path` opened without blocking (a FIFO swapped in after the check) and only if it is a regular file.
@@ -99,9 +113,8 @@ fn readable(mode: u32) -> u32 {
     (mode | 0o444 | run) & 0o755
 }
 
-fn open_up(dir: &Path, folder: bool) -> io::Result<()> {
-    let mode = if folder { 0o755 } else { 0o644 };
-    fs::set_permissions(dir, fs::Permissions::from_mode(mode))
+fn open_up(dir: &Path) -> io::Result<()> {
+    fs::set_permissions(dir, fs::Permissions::from_mode(0o755))
 }
 
 /// The argv of a bare folder's player run from its copy `dir` in another working folder: `./player`
@@ -195,7 +208,9 @@ mod tests {
         std::os::unix::fs::symlink(dir.path().join("secret"), from.join("leak")).unwrap();
         std::os::unix::fs::symlink(from.join("lib/a.py"), from.join("b.py")).unwrap();
         let to = dir.path().join("copy");
-        copy_folder(&from, &to).unwrap();
+        let skipped = copy_folder(&from, &to).unwrap();
+        assert_eq!(skipped.len(), 1, "{skipped:?}");
+        assert_eq!(skipped[0].0, Path::new("leak"));
         assert_eq!(fs::read(to.join("player")).unwrap(), b"\x7fELF....");
         let mode = fs::metadata(to.join("player"))
             .unwrap()
