@@ -117,12 +117,17 @@ fn open_up(dir: &Path) -> io::Result<()> {
     fs::set_permissions(dir, fs::Permissions::from_mode(0o755))
 }
 
-/// The argv of a bare folder's player run from its copy `dir` in another working folder: `./player`
-/// and every relative argument naming an entry of the copy (`player.py`) become absolute, as a suite
-/// recipe's `{dir}` would make them; anything else (`python3`, `-u`) is kept.
+/// The argv of a bare folder's player run from its copy `dir` in another working folder, as a suite
+/// recipe's `{dir}` would write it: `./player` becomes absolute, and so do the words that name the
+/// program to an interpreter, up to the first that names a file of the copy (`python3 -u player.py`,
+/// `java -cp . Player`). The words after that are the program's own arguments (`visited.txt`, written in
+/// the working folder) and are kept, as is anything naming nothing in the copy.
 #[must_use]
 pub fn anchor(dir: &Path, command: &[String]) -> (OsString, Vec<OsString>) {
     let inside = |word: &str| -> Option<PathBuf> {
+        if word == "." || word == "./" {
+            return Some(dir.to_path_buf());
+        }
         let rel = Path::new(word.strip_prefix("./").unwrap_or(word));
         let plain = !word.is_empty()
             && !word.starts_with('-')
@@ -135,11 +140,18 @@ pub fn anchor(dir: &Path, command: &[String]) -> (OsString, Vec<OsString>) {
         Some(p) => p.into(),
         None => "player".into(),
     };
-    let args = command
-        .iter()
-        .skip(1)
-        .map(|a| inside(a).map_or_else(|| a.into(), PathBuf::into_os_string))
-        .collect();
+    // A program named by path is the program: every argument is its own.
+    let mut script = command.first().is_some_and(|p| p.contains('/'));
+    let mut args = Vec::new();
+    for word in command.iter().skip(1) {
+        match inside(word).filter(|_| !script) {
+            Some(path) => {
+                script = path.is_file();
+                args.push(path.into_os_string());
+            }
+            None => args.push(word.into()),
+        }
+    }
     (program, args)
 }
 
@@ -232,21 +244,26 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         fs::write(dir.path().join("player.py"), b"").unwrap();
         let words = |c: &[&str]| c.iter().map(ToString::to_string).collect::<Vec<_>>();
+        fs::write(dir.path().join("visited.txt"), b"").unwrap();
         let (program, args) = anchor(
             dir.path(),
-            &words(&["python3", "-u", "player.py", "missing.txt", "../x"]),
+            &words(&["python3", "-u", "../x", "player.py", "visited.txt"]),
         );
         assert_eq!(program, OsString::from("python3"));
         assert_eq!(
             args,
             vec![
                 OsString::from("-u"),
-                dir.path().join("player.py").into_os_string(),
-                OsString::from("missing.txt"),
                 OsString::from("../x"),
+                dir.path().join("player.py").into_os_string(),
+                // The program's own argument: a file it writes in its working folder.
+                OsString::from("visited.txt"),
             ]
         );
-        let (program, _) = anchor(dir.path(), &words(&["./player"]));
+        let (_, args) = anchor(dir.path(), &words(&["java", "-cp", ".", "Player"]));
+        assert_eq!(args[1], dir.path().as_os_str());
+        let (program, args) = anchor(dir.path(), &words(&["./player", "visited.txt"]));
         assert_eq!(program, dir.path().join("player").into_os_string());
+        assert_eq!(args, vec![OsString::from("visited.txt")]);
     }
 }

@@ -105,6 +105,11 @@ pub fn sandbox(
 > {
     let settings = crate::suite::validate::load_config(config_file)?;
     if !words.iter().any(|w| Path::new(w).is_dir()) {
+        // Still a usage error when misspelt, though no sandbox is needed.
+        if let Some(t) = flag {
+            crate::config::parse_tier(t)
+                .map_err(|m| crate::exit::CliError::usage(anyhow::anyhow!("{m}")))?;
+        }
         return Ok((settings, None));
     }
     let env = crate::grade::environment_for(flag, &settings, false)?;
