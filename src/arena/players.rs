@@ -27,8 +27,9 @@ pub struct Entrant {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Kind {
     Bot(String),
-    /// A submission the build step compiled from the suite's recipes: it runs its `command` in its
-    /// scratch copy; per-move argument templates come from the arena config's `args`.
+    /// A submission the build step compiled from the suite's recipes: it runs its `command` from its
+    /// built copy (read-only) in a fresh working folder; per-move argument templates come from the
+    /// arena config's `args`.
     Built(crate::build::Built),
     /// A submission folder's scratch copy (never the student's own folder) and the command that runs
     /// its player from there.
