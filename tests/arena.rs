@@ -233,10 +233,12 @@ fn misbehaving_submissions_lose_cleanly_and_promptly() {
     for (name, script, reason) in cases {
         let player = folder(dir.path(), name, script);
         let started = Instant::now();
+        // The seat's own fault words, under the tier these cases were written for: in the `full` tier
+        // the sandbox's init still holds the program's stdout, so `closes` reads as a timeout there.
         let out = grader()
             .arg("play")
             .arg(&config)
-            .args([&player, "random"])
+            .args([&player, "random", "--sandbox", "basic"])
             .timeout(Duration::from_secs(30))
             .assert()
             .success()

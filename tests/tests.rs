@@ -3,6 +3,7 @@
 mod arena;
 mod build;
 mod check;
+mod contain_arena;
 mod contain_output;
 mod examples;
 mod hostile;

@@ -16,6 +16,7 @@ pub mod referee;
 pub mod registry;
 pub mod replay;
 pub mod schedule;
+pub mod scratch;
 pub mod seat;
 pub mod setup;
 pub mod standings;

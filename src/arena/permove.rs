@@ -97,7 +97,7 @@ impl<G: ArenaGame> Seat<G> for PerMoveSeat {
         };
         if !outcome.stderr.is_empty() {
             let tail = outcome.stderr.len().saturating_sub(4096);
-            self.stderr = Some(String::from_utf8_lossy(&outcome.stderr[tail..]).into_owned());
+            self.stderr = Some(super::persistent::printable_tail(&outcome.stderr[tail..]));
         }
         match outcome.limit {
             Some(LimitHit::Wall | LimitHit::Cpu) => return Reply::Timeout,

@@ -154,7 +154,15 @@ impl<G: ArenaGame> Seat<G> for PersistentSeat {
                 self.stop();
                 Err(Reply::Broken(format!(
                     "it answered `{}` to `game`, not `ready`",
-                    text.trim()
+                    crate::untrusted::one_line(text.trim(), 80)
+                )))
+            }
+            // The wait was the startup limit, not a move's: say which, and how long it was.
+            Reply::Timeout => {
+                self.stop();
+                Err(Reply::Fault(format!(
+                    "did not answer `ready` within the {} startup limit",
+                    super::referee::seconds(self.startup)
                 )))
             }
             fault => {
@@ -187,7 +195,7 @@ impl<G: ArenaGame> Seat<G> for PersistentSeat {
 
     fn stderr_tail(&mut self) -> Option<String> {
         let kept = self.stderr.lock().ok()?;
-        (!kept.is_empty()).then(|| String::from_utf8_lossy(&kept).into_owned())
+        (!kept.is_empty()).then(|| printable_tail(&kept))
     }
 }
 
@@ -195,6 +203,11 @@ impl Drop for PersistentSeat {
     fn drop(&mut self) {
         self.stop();
     }
+}
+
+/// A kept stderr tail (already capped in bytes) for the record: control bytes escaped, lines kept.
+pub(crate) fn printable_tail(bytes: &[u8]) -> String {
+    crate::untrusted::block(&String::from_utf8_lossy(bytes), STDERR_KEEP)
 }
 
 /// Keeps the tail of a player's stderr without ever blocking the player on a full pipe.

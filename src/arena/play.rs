@@ -47,6 +47,13 @@ pub struct Args {
     /// Save each game's record as JSON in this folder.
     #[arg(long, value_name = "DIR")]
     pub records: Option<PathBuf>,
+    /// The sandbox tier for submissions: `full`, `basic` or `none` (default: `grader.toml`'s
+    /// `run.sandbox`).
+    #[arg(long, value_name = "TIER")]
+    pub sandbox: Option<String>,
+    /// A `grader.toml` over the built-in defaults (default: `./grader.toml` when present).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> CmdResult {
@@ -66,42 +73,62 @@ pub fn run(args: Args) -> CmdResult {
     if let Some(text) = &args.move_limit {
         config.policy.limit = super::setup::limit(text).map_err(CliError::usage)?;
     }
+    let words = [
+        args.a.clone().unwrap_or_default(),
+        args.b.clone().unwrap_or_default(),
+    ];
+    let (settings, sandbox) =
+        super::setup::sandbox(&words, args.sandbox.as_deref(), args.config.as_deref())?;
     let game = config.game.clone();
-    dispatch(&game, Match2 { args, config }).map_err(CliError::usage)?
+    dispatch(
+        &game,
+        Match2 {
+            args,
+            config,
+            settings,
+            sandbox,
+        },
+    )
+    .map_err(CliError::usage)?
 }
 
 struct Match2 {
     args: Args,
     config: ArenaConfig,
-}
-
-/// The sandbox submissions run under: the `basic` tier (own process group, rlimits, kill the group).
-#[must_use]
-pub fn sandbox() -> Option<Arc<dyn Sandbox>> {
-    crate::sandbox::select(crate::sandbox::Tier::Basic)
-        .ok()
-        .map(Arc::from)
+    settings: crate::config::Config,
+    sandbox: Option<Arc<dyn Sandbox>>,
 }
 
 impl Visitor for Match2 {
     type Out = CmdResult;
 
     fn visit<G: ArenaGame>(self, initial: G, bots: MakeBot<G>) -> CmdResult {
-        let Match2 { args, config } = self;
+        let Match2 {
+            args,
+            config,
+            settings,
+            sandbox,
+        } = self;
         let words = [
             args.a.clone().unwrap_or_default(),
             args.b.clone().unwrap_or_default(),
         ];
         let game_arg = args.game.clone().unwrap_or_default();
-        let (entrants, _builds) =
-            super::suitebuild::entrants::<G>(&game_arg, &words, &config, bots)
-                .map_err(CliError::usage)?;
+        let (entrants, _event) = super::suitebuild::entrants::<G>(
+            &game_arg,
+            &words,
+            &config,
+            bots,
+            sandbox.as_deref(),
+            &settings,
+        )
+        .map_err(CliError::usage)?;
         let names = [entrants[0].name.clone(), entrants[1].name.clone()];
         let maker = Maker {
             entrants,
             bots,
             config: config.clone(),
-            sandbox: sandbox(),
+            sandbox,
         };
         let root = Rng::new(args.seed);
         let mut records: Vec<GameRecord> = Vec::new();

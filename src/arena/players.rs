@@ -27,10 +27,12 @@ pub struct Entrant {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Kind {
     Bot(String),
-    /// A submission the build step compiled from the suite's recipes: it runs its `command` in its
-    /// scratch copy; per-move argument templates come from the arena config's `args`.
+    /// A submission the build step compiled from the suite's recipes: it runs its `command` from its
+    /// built copy (read-only) in a fresh working folder; per-move argument templates come from the
+    /// arena config's `args`.
     Built(crate::build::Built),
-    /// A submission folder and the command that runs its player there.
+    /// A submission folder's scratch copy (never the student's own folder) and the command that runs
+    /// its player from there.
     Program {
         dir: PathBuf,
         command: Vec<String>,
@@ -46,6 +48,12 @@ pub enum PlayerError {
     Bot { spec: String, reason: String },
     #[error("`{}` has no player program\nhint: put an executable `player` or a `player.py` in it, or give the suite's `command`", .0.display())]
     NoProgram(PathBuf),
+    #[error("cannot copy `{}` to a scratch folder", path.display())]
+    Copy {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
     #[error("cannot build `{}`", path.display())]
     Build {
         path: PathBuf,
@@ -70,25 +78,41 @@ fn default_command(dir: &Path) -> Option<Vec<String>> {
         .then(|| vec!["python3".into(), "player.py".into()])
 }
 
-/// Resolves each word: an existing folder is a submission, anything else a bot spec (checked now, so a
-/// typo fails before any game starts).
+/// Resolves each word: an existing folder is a submission, copied into its own folder under `scratch`
+/// (it plays from the copy, never from the student's folder), anything else a bot spec (checked now, so
+/// a typo fails before any game starts).
 ///
 /// # Errors
-/// A bot spec the game does not offer, or a folder without a player.
+/// A bot spec the game does not offer, a folder without a player, or a copy the grader cannot make.
 pub fn resolve<G: ArenaGame>(
     words: &[String],
     config: &ArenaConfig,
     bots: MakeBot<G>,
+    scratch: &Path,
 ) -> Result<Vec<Entrant>, PlayerError> {
-    resolve_with(words, bots, &mut |path, _| {
+    let mut k = 0;
+    resolve_with(words, bots, &mut |path, name| {
+        k += 1;
+        let copy = scratch.join(format!("copy-{k}"));
+        let skipped =
+            super::scratch::copy_folder(path, &copy).map_err(|source| PlayerError::Copy {
+                path: path.to_path_buf(),
+                source,
+            })?;
+        for (file, why) in skipped.iter().take(5) {
+            eprintln!(
+                "note: `{name}`: `{}` is left out of the copy it plays from ({why})",
+                crate::untrusted::one_line(&file.to_string_lossy(), NAME_CAP)
+            );
+        }
+        if skipped.len() > 5 {
+            eprintln!("note: `{name}`: and {} more left out", skipped.len() - 5);
+        }
         let command = match &config.command {
             Some(c) => c.clone(),
-            None => default_command(path).ok_or_else(|| PlayerError::NoProgram(path.into()))?,
+            None => default_command(&copy).ok_or_else(|| PlayerError::NoProgram(path.into()))?,
         };
-        Ok(Kind::Program {
-            dir: path.to_path_buf(),
-            command,
-        })
+        Ok(Kind::Program { dir: copy, command })
     })
 }
 
@@ -110,6 +134,8 @@ pub fn resolve_with<G: ArenaGame>(
                 .ok()
                 .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
                 .unwrap_or_else(|| word.clone());
+            // A folder's name is the student's to choose: shown everywhere, so made printable here.
+            let name = crate::untrusted::one_line(&name, NAME_CAP);
             let kind = folder(path, &name)?;
             (name, kind)
         } else {
@@ -129,6 +155,9 @@ pub fn resolve_with<G: ArenaGame>(
     }
     Ok(out)
 }
+
+/// Characters of a folder's name kept as an entrant's name.
+const NAME_CAP: usize = 80;
 
 /// An entrant that cannot play (its build failed): it fails to start every game, so it loses each one
 /// by fault before any move, whoever plays first.
@@ -173,17 +202,15 @@ pub struct Maker<G: ArenaGame> {
 }
 
 impl<G: ArenaGame> Maker<G> {
-    fn program(&self, dir: &Path, command: &[String]) -> Box<dyn Seat<G>> {
+    /// A bare folder's player, as a `grader run` case runs a program: its copy read-only, a fresh
+    /// working folder, the same (empty) environment.
+    fn program(&self, dir: &Path, command: &[String], work: &Path) -> Box<dyn Seat<G>> {
         let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
-        let program = match command.first() {
-            Some(p) if p.starts_with("./") => dir.join(&p[2..]).into_os_string(),
-            Some(p) => p.into(),
-            None => "player".into(),
-        };
+        let (program, args) = super::scratch::anchor(&dir, command);
         let spec = Spec {
             program,
-            args: command.iter().skip(1).map(Into::into).collect(),
-            workdir: dir.clone(),
+            args,
+            workdir: work.to_path_buf(),
             env: Vec::new(),
             stdin: Stdin::Null,
             limits: game_limits(&self.config),
@@ -192,10 +219,25 @@ impl<G: ArenaGame> Maker<G> {
         self.protocol_seat(spec)
     }
 
-    fn built(&self, built: &crate::build::Built) -> Box<dyn Seat<G>> {
+    /// A built submission: its built copy read-only, a fresh working folder (never the copy itself, so
+    /// no game can change the program another game runs).
+    fn built(&self, built: &crate::build::Built, work: &Path) -> Box<dyn Seat<G>> {
         let args = self.config.args.clone().unwrap_or_default();
-        let spec = built.spec(&args, &built.dir, Stdin::Piped, &game_limits(&self.config));
+        let spec = built.spec(&args, work, Stdin::Piped, &game_limits(&self.config));
         self.protocol_seat(spec)
+    }
+
+    /// `make` run in a working folder of its own, which lives as long as the seat.
+    fn in_work(&self, make: impl FnOnce(&Path) -> Box<dyn Seat<G>>) -> Box<dyn Seat<G>> {
+        match super::scratch::work_dir() {
+            Ok(work) => {
+                let seat = make(work.path());
+                Box::new(super::scratch::InWork { seat, work })
+            }
+            Err(e) => Box::new(ScriptSeat::new(vec![Reply::Broken(format!(
+                "the grader could not make a working folder: {e}"
+            ))])),
+        }
     }
 
     fn protocol_seat(&self, spec: Spec) -> Box<dyn Seat<G>> {
@@ -223,8 +265,8 @@ impl<G: ArenaGame> SeatMaker<G> for Maker<G> {
                 Ok(pick) => Box::new(FnSeat::from_pick(pick)),
                 Err(why) => Box::new(ScriptSeat::new(vec![Reply::Broken(why)])),
             },
-            Kind::Program { dir, command } => self.program(dir, command),
-            Kind::Built(built) => self.built(built),
+            Kind::Program { dir, command } => self.in_work(|w| self.program(dir, command, w)),
+            Kind::Built(built) => self.in_work(|w| self.built(built, w)),
             Kind::Failed(why) => Box::new(FailedSeat(why.clone())),
         }
     }

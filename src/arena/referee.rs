@@ -13,6 +13,17 @@ use super::seat::{Reply, Seat, Start};
 /// machine, never the player's thinking time.
 pub const DEFAULT_MARGIN: Duration = Duration::from_millis(50);
 
+/// Characters of a player's reply kept in a record or quoted in a reason (a 64 KiB line is never
+/// stored or shown whole); the longest legal reply, an `oska:11` board, is 295.
+const QUOTE_CAP: usize = 400;
+/// Characters of a reason kept in a record: reasons quote what a program sent, and are printed.
+pub const REASON_CAP: usize = 1000;
+
+/// Text a program sent, quoted in a reason: control bytes escaped, length capped.
+fn quote(text: &str) -> String {
+    crate::untrusted::one_line(text, QUOTE_CAP)
+}
+
 /// What an illegal or malformed reply costs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum IllegalPolicy {
@@ -113,8 +124,13 @@ pub fn play<G: ArenaGame>(
             seed: who.seed,
             limit: policy.limit,
         };
+        let asked = Instant::now();
         if let Err(reply) = seat.start(&start) {
-            let why = fault_words(&reply, policy, Duration::ZERO);
+            // Starting has no per-move limit: a timeout here is the seat's own startup wait.
+            let why = match reply {
+                Reply::Timeout => format!("timed out after {}", seconds(asked.elapsed())),
+                other => fault_words(&other, policy, asked.elapsed()),
+            };
             started = Some((
                 GameResult::Win(1 - i),
                 Ending::Fault,
@@ -200,15 +216,17 @@ pub fn play<G: ArenaGame>(
             };
             let checked = match parsed {
                 Ok(mv) if legal.contains(&mv) => Ok(mv),
-                Ok(_) => Err(format!("`{sent}` is not a legal move here")),
-                Err(why) => Err(format!("`{sent}`: {why}")),
+                Ok(_) => Err(format!("`{}` is not a legal move here", quote(&sent))),
+                Err(why) => Err(format!("`{}`: {why}", quote(&sent))),
             };
             let (mv, forfeited) = match checked {
                 Ok(mv) => (mv, None),
                 Err(why) => match (policy.illegal, state.forfeit(&sent)) {
                     // The game vouches for its stand-in (Super-TTT's partial turns are not in
                     // `legal_moves`, yet `apply` takes them).
-                    (IllegalPolicy::Forfeit, Some(stand_in)) => (stand_in, Some(why)),
+                    (IllegalPolicy::Forfeit, Some(stand_in)) => {
+                        (stand_in, Some(crate::untrusted::one_line(&why, REASON_CAP)))
+                    }
                     _ => {
                         break (
                             GameResult::Win(1 - i),
@@ -223,7 +241,8 @@ pub fn play<G: ArenaGame>(
             last = Some(applied.clone());
             let entry = MoveRecord {
                 side: i,
-                sent,
+                // What a forfeited placement sent can be anything: kept printable and short.
+                sent: quote(&sent),
                 applied,
                 micros: u64::try_from(took.as_micros()).unwrap_or(u64::MAX),
                 state: state.encode(),
@@ -237,7 +256,9 @@ pub fn play<G: ArenaGame>(
     let (result, ending, reason) = verdict;
     record.result = result;
     record.ending = ending;
-    record.reason = reason;
+    // Seats (and games) word reasons from what programs printed: one more door before records,
+    // feedback and the terminal.
+    record.reason = crate::untrusted::one_line(&reason, REASON_CAP);
     record.final_state = state.encode();
     let summary = record.summary();
     for (i, seat) in seats.iter_mut().enumerate() {
@@ -284,7 +305,7 @@ pub fn seconds(d: Duration) -> String {
 /// A fault in the words of a record's reason, after the side's name.
 fn fault_words(reply: &Reply, policy: &Policy, took: Duration) -> String {
     match reply {
-        Reply::Line(text) => format!("sent `{text}`"),
+        Reply::Line(text) => format!("sent `{}`", quote(text)),
         Reply::Timeout => match policy.limit {
             Some(limit) => format!(
                 "timed out after {} (limit {} + {} margin)",

@@ -21,7 +21,7 @@ pub use crate::grade::wire::{recipes, ENTRY};
 ///
 /// # Errors
 /// A suite that does not load, with its located error.
-pub fn load(dir: &Path) -> anyhow::Result<Option<Suite>> {
+pub fn load(dir: &Path, settings: &crate::config::Config) -> anyhow::Result<Option<Suite>> {
     let file = dir.join(crate::suite::SUITE_FILE);
     if !file.is_file() {
         return Ok(None);
@@ -34,8 +34,7 @@ pub fn load(dir: &Path) -> anyhow::Result<Option<Suite>> {
     if !has_languages {
         return Ok(None);
     }
-    let config = crate::suite::validate::load_config(None).map_err(|e| e.error)?;
-    let suite = Suite::load(dir, &config, crate::suite::oracle::builtin())?;
+    let suite = Suite::load(dir, settings, crate::suite::oracle::builtin())?;
     Ok((!suite.languages.is_empty()).then_some(suite))
 }
 
@@ -62,7 +61,7 @@ pub fn build(
         BuildOutcome::Built(built) => Kind::Built(built),
         BuildOutcome::CompileError { language, log, .. } => Kind::Failed(format!(
             "its {language} build failed{}",
-            build_summary(&log)
+            crate::untrusted::one_line(&build_summary(&log), SUMMARY_CAP)
         )),
         BuildOutcome::NoLanguage { looked_for } => {
             let looked: Vec<String> = looked_for
@@ -76,6 +75,9 @@ pub fn build(
         }
     })
 }
+
+/// Characters of a compiler's complaint kept in a failed build's reason.
+const SUMMARY_CAP: usize = 300;
 
 /// ` (why): first error line` from a trimmed build log, for a one-line reason.
 fn build_summary(log: &str) -> String {
@@ -93,19 +95,38 @@ fn build_summary(log: &str) -> String {
     format!("{why}{first}")
 }
 
-/// Entrants for `play` and `tournament`: with a suite that has recipes, folders are built (in a
-/// temporary folder that lives as long as the returned guard); otherwise as [`resolve`].
+/// Entrants for `play` and `tournament`. Every submission folder plays from a scratch copy in a
+/// temporary folder that lives as long as the returned [`Event`]: with a suite that has recipes it is
+/// built there in `sandbox` (the suite loaded with `settings`); otherwise copied as it is
+/// ([`super::players::resolve`]). `sandbox` is `None` only when no word is a folder.
 ///
 /// # Errors
-/// A bad bot spec, a folder without a player (no suite), or a build the grader itself could not run.
+/// A bad bot spec, a folder without a player (no suite), or a copy or build the grader itself could not
+/// make.
 pub fn entrants<G: super::game::ArenaGame>(
     game_arg: &str,
     words: &[String],
     config: &super::config::ArenaConfig,
     bots: super::registry::MakeBot<G>,
-) -> anyhow::Result<(Vec<super::players::Entrant>, Option<Built>)> {
-    let Some(suite) = load(Path::new(game_arg))? else {
-        return Ok((super::players::resolve(words, config, bots)?, None));
+    sandbox: Option<&dyn Sandbox>,
+    settings: &crate::config::Config,
+) -> anyhow::Result<(Vec<super::players::Entrant>, Event)> {
+    let scratch = || {
+        tempfile::Builder::new()
+            .prefix("grader-event-")
+            .tempdir()
+            .context("cannot create a scratch folder for the submissions")
+    };
+    let Some(suite) = load(Path::new(game_arg), settings)? else {
+        let scratch = scratch()?;
+        let list = super::players::resolve(words, config, bots, scratch.path())?;
+        return Ok((
+            list,
+            Event {
+                suite: None,
+                _scratch: scratch,
+            },
+        ));
     };
     // `class/*` also names the class folder's loose files (an EXPECTED.md, a roster): not players.
     let words: Vec<String> = words
@@ -113,7 +134,10 @@ pub fn entrants<G: super::game::ArenaGame>(
         .filter(|w| {
             let file = Path::new(w).is_file();
             if file {
-                eprintln!("note: skipping `{w}`: a file, not a submission folder");
+                eprintln!(
+                    "note: skipping `{}`: a file, not a submission folder",
+                    crate::untrusted::one_line(w, 200)
+                );
             }
             !file
         })
@@ -125,22 +149,21 @@ pub fn entrants<G: super::game::ArenaGame>(
         );
     }
     let words = &words[..];
-    let scratch = tempfile::Builder::new()
-        .prefix("grader-event-")
-        .tempdir()
-        .context("cannot create a folder for the builds")?;
-    let sandbox = super::play::sandbox()
-        .ok_or_else(|| anyhow::anyhow!("no sandbox is available to build submissions"))?;
+    let scratch = scratch()?;
     let mut k = 0;
     let mut failed = Vec::new();
     let list = super::players::resolve_with(words, bots, &mut |path, name| {
         k += 1;
+        let sandbox = sandbox.ok_or_else(|| super::players::PlayerError::Build {
+            path: path.to_path_buf(),
+            source: anyhow::anyhow!("no sandbox was chosen to build submissions"),
+        })?;
         let kind = build(
             &suite,
             path,
             name,
             &scratch.path().join(k.to_string()),
-            sandbox.as_ref(),
+            sandbox,
         )
         .map_err(|source| super::players::PlayerError::Build {
             path: path.to_path_buf(),
@@ -156,16 +179,17 @@ pub fn entrants<G: super::game::ArenaGame>(
     }
     Ok((
         list,
-        Some(Built {
-            suite: suite.name.clone(),
+        Event {
+            suite: Some(suite.name.clone()),
             _scratch: scratch,
-        }),
+        },
     ))
 }
 
-/// Keeps the builds of a suite event alive; knows the suite's name for its results folder.
-pub struct Built {
-    pub suite: String,
+/// Keeps the copies and builds of an event alive; knows the suite's name (if any) for its results
+/// folder.
+pub struct Event {
+    pub suite: Option<String>,
     _scratch: tempfile::TempDir,
 }
 

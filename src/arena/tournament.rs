@@ -4,8 +4,10 @@
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
 use crate::exit::{CliError, CmdResult, Exit};
+use crate::sandbox::Sandbox;
 
 use super::config::ArenaConfig;
 use super::game::ArenaGame;
@@ -53,6 +55,13 @@ pub struct Args {
     /// With a suite: where `<suite>/tournament.csv` (the overall ranking and marks) is written.
     #[arg(long, value_name = "DIR", default_value = "results")]
     pub out: PathBuf,
+    /// The sandbox tier for submissions: `full`, `basic` or `none` (default: `grader.toml`'s
+    /// `run.sandbox`).
+    #[arg(long, value_name = "TIER")]
+    pub sandbox: Option<String>,
+    /// A `grader.toml` over the built-in defaults (default: `./grader.toml` when present).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> CmdResult {
@@ -60,23 +69,50 @@ pub fn run(args: Args) -> CmdResult {
     if let Some(text) = &args.move_limit {
         config.policy.limit = super::setup::limit(text).map_err(CliError::usage)?;
     }
+    let (settings, sandbox) = super::setup::sandbox(
+        &args.players,
+        args.sandbox.as_deref(),
+        args.config.as_deref(),
+    )?;
     let game = config.game.clone();
-    dispatch(&game, Event { args, config }).map_err(CliError::usage)?
+    dispatch(
+        &game,
+        Event {
+            args,
+            config,
+            settings,
+            sandbox,
+        },
+    )
+    .map_err(CliError::usage)?
 }
 
 struct Event {
     args: Args,
     config: ArenaConfig,
+    settings: crate::config::Config,
+    sandbox: Option<Arc<dyn Sandbox>>,
 }
 
 impl Visitor for Event {
     type Out = CmdResult;
 
     fn visit<G: ArenaGame>(self, initial: G, bots: MakeBot<G>) -> CmdResult {
-        let Event { args, config } = self;
-        let (entrants, suite) =
-            super::suitebuild::entrants::<G>(&args.game, &args.players, &config, bots)
-                .map_err(CliError::usage)?;
+        let Event {
+            args,
+            config,
+            settings,
+            sandbox,
+        } = self;
+        let (entrants, event) = super::suitebuild::entrants::<G>(
+            &args.game,
+            &args.players,
+            &config,
+            bots,
+            sandbox.as_deref(),
+            &settings,
+        )
+        .map_err(CliError::usage)?;
         let names: Vec<String> = entrants.iter().map(|e| e.name.clone()).collect();
         let format = args.format.unwrap_or(if config.stages.is_empty() {
             Format::RoundRobin
@@ -106,7 +142,7 @@ impl Visitor for Event {
             entrants,
             bots,
             config: config.clone(),
-            sandbox: super::play::sandbox(),
+            sandbox,
         };
         let finished = AtomicUsize::new(0);
         let progress = |_: usize, _: &super::record::GameRecord| {
@@ -139,11 +175,12 @@ impl Visitor for Event {
             })?;
         }
         // The ranking and marks are written before anything is printed, like the records.
-        let placed = suite
+        let placed = event
+            .suite
             .as_ref()
             .map(|_| super::ranking::overall(&results, config.marks.as_ref()));
-        if let (Some(suite), Some(placed)) = (&suite, &placed) {
-            let dir = args.out.join(&suite.suite);
+        if let (Some(suite), Some(placed)) = (&event.suite, &placed) {
+            let dir = args.out.join(suite);
             let file = dir.join("tournament.csv");
             std::fs::create_dir_all(&dir)
                 .and_then(|()| std::fs::write(&file, super::ranking::csv(placed)))

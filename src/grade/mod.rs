@@ -75,6 +75,21 @@ fn tier(
     }
 }
 
+/// The sandbox every command that runs submissions uses (`run`, `check`, `play`, `tournament`), chosen
+/// one way: `--sandbox` when given, else `grader.toml`'s `run.sandbox`. Never weaker than that without
+/// `--sandbox`, except that `allow_degrade` (`check`, on a student's own machine) may fall back to
+/// `basic` with a notice on stderr.
+///
+/// # Errors
+/// An unknown tier (usage), or a tier this machine cannot provide (internal, with a hint).
+pub fn environment_for(
+    flag: Option<&str>,
+    config: &crate::config::Config,
+    allow_degrade: bool,
+) -> Result<wire::Environment, CliError> {
+    wire::environment(tier(flag, config)?, allow_degrade)
+}
+
 /// `grader run SUITES SUBMISSIONS`.
 pub fn run(args: Args) -> CmdResult {
     let config = load_config(args.config.as_deref())?;
@@ -122,7 +137,7 @@ pub fn run(args: Args) -> CmdResult {
             args.submissions.display()
         )));
     }
-    let env = wire::environment(tier(args.sandbox.as_deref(), &config)?, false)?;
+    let env = environment_for(args.sandbox.as_deref(), &config, false)?;
     let mut exit = Exit::Success;
     for (suite, students_dir) in &plan {
         let class = students(students_dir)?;
@@ -187,7 +202,7 @@ pub fn check(args: CheckArgs) -> CmdResult {
             args.suite.display()
         )));
     }
-    let env = wire::environment(tier(args.sandbox.as_deref(), &config)?, true)?;
+    let env = environment_for(args.sandbox.as_deref(), &config, true)?;
     let student = name_of(&args.dir);
     let scratch = crate::sandbox::scratch::Scratch::new()
         .context("cannot make a scratch folder")
