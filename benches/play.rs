@@ -64,6 +64,7 @@ fn main() {
             .collect(),
         address_space: l.address_space,
         support: l.support.iter().map(|f| suite.dir.join(f)).collect(),
+        python: Vec::new(),
     };
     let BuildOutcome::Built(built) = grader::build::build(
         &*env.sandbox,

@@ -23,6 +23,8 @@ pub enum Command {
     Run(crate::grade::Args),
     /// Run a suite's public cases on one submission folder (default `.`) and explain each failure.
     Check(crate::grade::CheckArgs),
+    /// List the toolchains the suites need, found or missing (`--install` fetches the missing ones).
+    Doctor(crate::doctor::Args),
     /// Check a suite's files without running anything.
     Validate(crate::suite::validate::Args),
     /// Write a suite's golden files from the reference solver, or check them with `--check`.
@@ -45,6 +47,7 @@ pub fn main() -> ExitCode {
         Command::Solve(args) => crate::solve::run(args),
         Command::Run(args) => crate::grade::run(args),
         Command::Check(args) => crate::grade::check(args),
+        Command::Doctor(args) => crate::doctor::run(args),
         Command::Validate(args) => crate::suite::validate::run(args),
         Command::Golden(args) => crate::golden::run(args),
         Command::Play(args) => crate::arena::play::run(args),

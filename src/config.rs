@@ -175,6 +175,8 @@ struct RawConfig {
     run: RawRun,
     #[serde(default)]
     scratch: RawScratch,
+    #[serde(default)]
+    toolchains: RawToolchains,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -182,6 +184,13 @@ struct RawConfig {
 struct RawScratch {
     size: Option<toml::Spanned<String>>,
     inodes: Option<toml::Spanned<u64>>,
+}
+
+/// Interpreters named by path instead of found on `PATH`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawToolchains {
+    python2: Option<toml::Spanned<String>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -205,6 +214,9 @@ pub struct Config {
     /// What one submission's scratch folder (its build and its runs' working folders) may hold: under
     /// `full`, the caps of the tmpfs it sits on.
     pub scratch: Bounds,
+    /// `[toolchains] python2`: the Python 2 interpreter, resolved from the file's folder; `None` to
+    /// look on `PATH` and in pyenv's versions folder.
+    pub python2: Option<PathBuf>,
 }
 
 /// The floor every layer starts from, before the built-in file fills it in.
@@ -234,6 +246,7 @@ impl Config {
                 bytes: 256 << 20,
                 inodes: 16_384,
             },
+            python2: None,
         };
         config.layer(Path::new("<built-in grader.toml>"), DEFAULTS)?;
         if let Some(path) = user {
@@ -278,6 +291,18 @@ impl Config {
         if let Some(tier) = &raw.run.sandbox {
             self.sandbox = parse_tier(tier.get_ref())
                 .map_err(|m| located(path, text, Some(tier.span()), &m))?;
+        }
+        if let Some(python2) = &raw.toolchains.python2 {
+            if python2.get_ref().trim().is_empty() {
+                return Err(located(
+                    path,
+                    text,
+                    Some(python2.span()),
+                    "`python2` is empty\nhint: give the interpreter's path, e.g. `/usr/bin/python2.7`",
+                ));
+            }
+            let dir = path.parent().unwrap_or(Path::new("."));
+            self.python2 = Some(dir.join(python2.get_ref()));
         }
         Ok(())
     }
@@ -359,6 +384,18 @@ mod tests {
         std::fs::write(&path, "[limits]\ncpus = \"3s\"\n").unwrap();
         let e = Config::load(Some(&path)).unwrap_err().to_string();
         assert!(e.contains("grader.toml:2:1: unknown field `cpus`"), "{e}");
+    }
+
+    #[test]
+    fn python2_is_resolved_from_the_file_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("grader.toml");
+        std::fs::write(&path, "[toolchains]\npython2 = \"py/bin/python2.7\"\n").unwrap();
+        let config = Config::load(Some(&path)).unwrap();
+        assert_eq!(config.python2, Some(dir.path().join("py/bin/python2.7")));
+        std::fs::write(&path, "[toolchains]\npython = \"x\"\n").unwrap();
+        let e = Config::load(Some(&path)).unwrap_err().to_string();
+        assert!(e.contains("grader.toml:2:1: unknown field `python`"), "{e}");
     }
 
     #[test]

@@ -8,6 +8,7 @@ pub mod arena;
 pub mod build;
 pub mod cli;
 pub mod config;
+pub mod doctor;
 pub mod exit;
 pub mod golden;
 pub mod grade;

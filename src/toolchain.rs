@@ -4,12 +4,16 @@
 //! Shims are seen through: `python3` is asked for `sys.executable` (pyenv's shim is a bash script that
 //! needs the grader's environment), and `cargo`/`rustc` come from `rustc --print sysroot` rather than
 //! the rustup proxies (which need `RUSTUP_HOME` and a toolchain choice at every call).
+//!
+//! Python 2 (old hand-ins) is `python2`: `grader.toml`'s `[toolchains] python2` when set, else the first
+//! of `python2.7`/`python2` on `PATH` that really runs (a pyenv shim for a version not selected does
+//! not), else the newest 2.x in pyenv's versions folder.
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 use crate::sandbox::{self, Sandbox, Spec, Status, Stdin};
@@ -25,6 +29,8 @@ const SYSTEM_DIRS: &[&str] = &["/usr", "/bin", "/lib", "/lib32", "/lib64", "/etc
 #[derive(Clone, Debug, Default)]
 pub struct Toolchain {
     tools: BTreeMap<String, PathBuf>,
+    /// `X.Y.Z` of the interpreters asked for it (`python3`, `python2`).
+    versions: BTreeMap<String, String>,
     missing: BTreeMap<String, String>,
     path: Vec<PathBuf>,
     read_only: Vec<PathBuf>,
@@ -34,11 +40,27 @@ impl Toolchain {
     /// The machine's toolchain, detected on first use (a second or so: the pyenv shim is slow).
     pub fn global() -> &'static Toolchain {
         static GLOBAL: OnceLock<Toolchain> = OnceLock::new();
-        GLOBAL.get_or_init(Toolchain::detect)
+        GLOBAL.get_or_init(|| {
+            let python2 = PYTHON2.lock().map(|p| p.clone()).unwrap_or_default();
+            Toolchain::detect_with(python2.as_deref())
+        })
+    }
+
+    /// Sets the Python 2 interpreter `grader.toml` names, before the first [`Toolchain::global`] call
+    /// (later calls change nothing: the toolchain is detected once).
+    pub fn configure(python2: Option<PathBuf>) {
+        if let Ok(mut p) = PYTHON2.lock() {
+            *p = python2;
+        }
     }
 
     /// Resolves every known tool from the grader's own `PATH` now.
     pub fn detect() -> Toolchain {
+        Toolchain::detect_with(None)
+    }
+
+    /// [`Toolchain::detect`], with Python 2 at `python2` when given.
+    pub fn detect_with(python2: Option<&Path>) -> Toolchain {
         let mut tc = Toolchain::default();
         let mut roots: Vec<PathBuf> = SYSTEM_DIRS
             .iter()
@@ -47,22 +69,39 @@ impl Toolchain {
             .collect();
 
         // Both ask a program (pyenv's shim takes about half a second): ask at the same time.
-        let (python, rust) = std::thread::scope(|s| {
-            let python = s.spawn(python);
+        let (python, python2, rust) = std::thread::scope(|s| {
+            let python = s.spawn(python3);
+            let old = s.spawn(move || find_python2(python2));
             let rust = rust_sysroot();
             let python = python
                 .join()
                 .unwrap_or_else(|_| Err("detecting `python3` panicked".into()));
-            (python, rust)
+            let old = old
+                .join()
+                .unwrap_or_else(|_| Err("detecting `python2` panicked".into()));
+            (python, old, rust)
         });
         match python {
-            Ok((exe, prefix)) => {
-                tc.add_dir(&exe);
-                tc.tools.insert("python3".into(), exe);
-                roots.push(prefix);
+            Ok(found) => {
+                tc.add_dir(&found.exe);
+                tc.tools.insert("python3".into(), found.exe);
+                tc.versions.insert("python3".into(), found.version);
+                roots.push(found.prefix);
             }
             Err(why) => {
                 tc.missing.insert("python3".into(), why);
+            }
+        }
+        match python2 {
+            // Not on the sandbox `PATH`: a recipe names it only through its resolved path, so a
+            // student's `#!/usr/bin/env python` keeps meaning what it did.
+            Ok(found) => {
+                tc.tools.insert("python2".into(), found.exe);
+                tc.versions.insert("python2".into(), found.version);
+                roots.push(found.prefix);
+            }
+            Err(why) => {
+                tc.missing.insert("python2".into(), why);
             }
         }
         match rust {
@@ -130,6 +169,35 @@ impl Toolchain {
         self.tools.get(name).map(PathBuf::as_path)
     }
 
+    /// The `X.Y.Z` version of an interpreter the toolchain asked (`python3`, `python2`).
+    pub fn version(&self, name: &str) -> Option<&str> {
+        self.versions.get(name).map(String::as_str)
+    }
+
+    /// Where a program named in a recipe is found: a tool the toolchain tracks, else the first
+    /// executable of that name on the sandbox `PATH`. `Err` says why it is not there.
+    pub fn locate(&self, name: &str) -> Result<PathBuf, String> {
+        if let Some(path) = self.tool(name) {
+            return Ok(path.to_path_buf());
+        }
+        if let Some(why) = self.missing(name) {
+            return Err(why.to_string());
+        }
+        if name.contains('/') {
+            let path = PathBuf::from(name);
+            return if is_executable(&path) {
+                Ok(path)
+            } else {
+                Err(format!("`{name}` is not an executable file"))
+            };
+        }
+        self.path
+            .iter()
+            .map(|dir| dir.join(name))
+            .find(|p| is_executable(p))
+            .ok_or_else(|| "not found on the sandbox `PATH`".to_string())
+    }
+
     /// Why a tool is unavailable, or `None` when it is available or unknown.
     pub fn missing(&self, name: &str) -> Option<&str> {
         self.missing.get(name).map(String::as_str)
@@ -160,28 +228,101 @@ impl Toolchain {
     }
 }
 
-/// Asks the `python3` on the grader's `PATH` for its real executable and installation prefix.
-fn python() -> Result<(PathBuf, PathBuf), String> {
-    let out = ask(
-        "python3",
-        &[
-            "-c",
-            "import sys;print(sys.executable);print(sys.base_prefix)",
-        ],
-    )?;
+/// The Python 2 set in `grader.toml` (`[toolchains] python2`), if any, for [`Toolchain::global`].
+static PYTHON2: Mutex<Option<PathBuf>> = Mutex::new(None);
+
+/// A Python interpreter as it describes itself.
+struct Python {
+    exe: PathBuf,
+    prefix: PathBuf,
+    version: String,
+}
+
+/// Prints the real executable, the installation prefix and `X.Y.Z`, under Python 2 and 3 alike.
+const DESCRIBE: &str = "import sys;print(sys.executable);print(getattr(sys,'base_prefix',sys.prefix));print('%d.%d.%d' % tuple(sys.version_info[:3]))";
+
+/// Asks the `python3` on the grader's `PATH` for its real executable, prefix and version.
+fn python3() -> Result<Python, String> {
+    let exe = which("python3").ok_or("`python3` not found on the grader's `PATH`")?;
+    describe(&exe, "python3", '3')
+}
+
+/// Python 2: the configured path, else `python2.7`/`python2` on `PATH`, else pyenv's newest 2.x.
+fn find_python2(configured: Option<&Path>) -> Result<Python, String> {
+    if let Some(path) = configured {
+        return describe(path, &format!("{}", path.display()), '2')
+            .map_err(|why| format!("{why} (set in `grader.toml` as `[toolchains] python2`)"));
+    }
+    let mut tried = Vec::new();
+    for name in ["python2.7", "python2"] {
+        if let Some(exe) = which(name) {
+            match describe(&exe, name, '2') {
+                Ok(found) => return Ok(found),
+                Err(why) => tried.push(why),
+            }
+        }
+    }
+    for exe in pyenv_pythons2() {
+        match describe(&exe, &exe.display().to_string(), '2') {
+            Ok(found) => return Ok(found),
+            Err(why) => tried.push(why),
+        }
+    }
+    Err(if tried.is_empty() {
+        "no `python2.7` or `python2` on the grader's `PATH`, and no 2.x in pyenv's versions folder"
+            .to_string()
+    } else {
+        tried.join("; ")
+    })
+}
+
+/// `$PYENV_ROOT/versions/2.*/bin/python2` (default root `~/.pyenv`), newest first.
+fn pyenv_pythons2() -> Vec<PathBuf> {
+    let root = std::env::var_os("PYENV_ROOT")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".pyenv")));
+    let Some(Ok(entries)) = root.map(|r| std::fs::read_dir(r.join("versions"))) else {
+        return Vec::new();
+    };
+    let mut found: Vec<(Vec<u32>, PathBuf)> = entries
+        .filter_map(Result::ok)
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let rest = name.strip_prefix("2.")?;
+            let key: Vec<u32> = rest.split('.').map_while(|p| p.parse().ok()).collect();
+            let exe = e.path().join("bin").join("python2");
+            is_executable(&exe).then_some((key, exe))
+        })
+        .collect();
+    found.sort();
+    found.into_iter().rev().map(|(_, exe)| exe).collect()
+}
+
+/// Runs `exe` with [`DESCRIBE`] and checks it is Python `major`.
+fn describe(exe: &Path, shown: &str, major: char) -> Result<Python, String> {
+    let out = ask(exe, shown, &["-c", DESCRIBE])?;
     let mut lines = out.lines();
-    match (lines.next(), lines.next()) {
-        (Some(exe), Some(prefix)) if is_executable(Path::new(exe)) => {
-            Ok((PathBuf::from(exe), PathBuf::from(prefix)))
+    match (lines.next(), lines.next(), lines.next()) {
+        (Some(real), Some(prefix), Some(version)) if is_executable(Path::new(real)) => {
+            if !version.starts_with(major) {
+                return Err(format!("`{shown}` is Python {version}, not {major}"));
+            }
+            Ok(Python {
+                exe: PathBuf::from(real),
+                prefix: PathBuf::from(prefix),
+                version: version.to_string(),
+            })
         }
         _ => Err(format!(
-            "`python3` did not report its executable (said `{out}`)"
+            "`{shown}` did not report its executable (said `{}`)",
+            out.trim()
         )),
     }
 }
 
 fn rust_sysroot() -> Result<PathBuf, String> {
-    let out = ask("rustc", &["--print", "sysroot"])?;
+    let exe = which("rustc").ok_or("`rustc` not found on the grader's `PATH`")?;
+    let out = ask(&exe, "rustc", &["--print", "sysroot"])?;
     let sysroot = PathBuf::from(out.trim());
     if sysroot.is_dir() {
         Ok(sysroot)
@@ -191,10 +332,7 @@ fn rust_sysroot() -> Result<PathBuf, String> {
 }
 
 /// Runs a tool from the grader's own environment (shims need it), bounded in time like anything else.
-fn ask(program: &str, args: &[&str]) -> Result<String, String> {
-    let Some(exe) = which(program) else {
-        return Err(format!("`{program}` not found on the grader's `PATH`"));
-    };
+fn ask(exe: &Path, program: &str, args: &[&str]) -> Result<String, String> {
     let workdir = std::env::temp_dir();
     let spec = Spec {
         program: exe.into(),

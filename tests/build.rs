@@ -449,6 +449,7 @@ fn adapter_recipe(support: PathBuf) -> Vec<Recipe> {
         run: vec!["/bin/cat".into(), "{dir}/run.scm".into()],
         address_space: true,
         support: vec![support],
+        python: Vec::new(),
     }]
 }
 

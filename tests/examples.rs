@@ -92,6 +92,8 @@ const PINNED: &[(&str, &str, f64)] = &[
     ("cpp-correct", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 15.0),
     ("java-correct", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 15.0),
     ("python-correct", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 15.0),
+    // Python 2 (print statements, tabs, integer `/`): recognised and run with Python 2.
+    ("python2-correct", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 15.0),
     ("rust-correct", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 15.0),
     // Full credit with a note: the same search written in another order.
     ("post-order", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 15.0),
@@ -130,6 +132,33 @@ fn every_example_gets_its_pinned_verdicts_and_points() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn a_python_2_hand_in_names_its_interpreter() {
+    let two = result("python2-correct");
+    let interpreter = &two["build"]["interpreter"];
+    assert!(
+        interpreter["version"].as_str().unwrap().starts_with("2."),
+        "{two}"
+    );
+    assert!(
+        interpreter["path"].as_str().unwrap().contains("python2"),
+        "{two}"
+    );
+    let log = two["build"]["log"].as_str().unwrap();
+    assert!(
+        log.contains("`tictactoe.py` compiles under Python 2, not under 3"),
+        "{log}"
+    );
+    let three = result("python-correct");
+    assert!(
+        three["build"]["interpreter"]["version"]
+            .as_str()
+            .unwrap()
+            .starts_with("3."),
+        "{three}"
+    );
 }
 
 #[test]

@@ -152,3 +152,91 @@ fn a_stale_golden_file_fails_the_check() {
         .assert()
         .success();
 }
+
+/// A suite whose language needs an interpreter this machine lacks (a path in `grader.toml`).
+fn missing_python2(
+    dir: &std::path::Path,
+) -> (std::path::PathBuf, std::path::PathBuf, std::path::PathBuf) {
+    let suite = dir.join("py2only");
+    std::fs::create_dir_all(suite.join("golden")).unwrap();
+    std::fs::write(suite.join("golden/hello.stdout"), "hello\n").unwrap();
+    std::fs::write(
+        suite.join("suite.toml"),
+        "title = \"Echo\"\nseed = 1\n[[languages]]\nname = \"python\"\ndetect = [\"echo.py\"]\nrun = [\"python3\", \"{dir}/echo.py\"]\nversions = [\"2\"]\n[[groups]]\nname = \"basic\"\npoints = 3\nvisibility = \"public\"\n[[groups.cases]]\nname = \"hello\"\nargs = [\"hello\"]\nstdout = { golden = \"golden/hello.stdout\" }\n",
+    )
+    .unwrap();
+    let class = dir.join("class");
+    std::fs::create_dir_all(class.join("ann")).unwrap();
+    std::fs::write(class.join("ann/echo.py"), "import sys\nprint sys.argv[1]\n").unwrap();
+    let config = dir.join("grader.toml");
+    std::fs::write(&config, "[toolchains]\npython2 = \"no/such/python2.7\"\n").unwrap();
+    (suite, class, config)
+}
+
+#[test]
+fn doctor_lists_a_missing_interpreter_with_what_provides_it() {
+    let dir = crate::util::scratch();
+    let (suite, _, config) = missing_python2(dir.path());
+    let out = crate::util::grader()
+        .arg("doctor")
+        .arg(&suite)
+        .arg("--config")
+        .arg(&config)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(3), "{stdout}");
+    let line = stdout.lines().find(|l| l.starts_with("python2")).unwrap();
+    assert!(line.contains("py2only (python)"), "{line}");
+    assert!(line.contains("MISSING"), "{line}");
+    assert!(line.contains("pyenv install 2.7.18"), "{line}");
+}
+
+#[test]
+fn run_refuses_without_a_toolchain_and_allow_missing_gives_not_graded() {
+    let dir = crate::util::scratch();
+    let (suite, class, config) = missing_python2(dir.path());
+    let out = dir.path().join("out");
+    let refused = crate::util::grader()
+        .arg("run")
+        .arg(&suite)
+        .arg(&class)
+        .arg("--config")
+        .arg(&config)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("`python2`"), "{stderr}");
+    assert!(stderr.contains("--allow-missing"), "{stderr}");
+    assert!(!out.join("py2only/grades.csv").exists());
+
+    let allowed = crate::util::grader()
+        .arg("run")
+        .arg(&suite)
+        .arg(&class)
+        .arg("--config")
+        .arg(&config)
+        .arg("--out")
+        .arg(&out)
+        .arg("--allow-missing")
+        .output()
+        .unwrap();
+    assert_eq!(
+        allowed.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&allowed.stderr)
+    );
+    let grades = crate::util::read(&out.join("py2only/grades.csv"));
+    let mut lines = grades.lines();
+    assert_eq!(lines.next(), Some("student,basic,total,not-graded"));
+    let row = lines.next().unwrap();
+    assert!(row.starts_with("ann,,,"), "{grades}");
+    assert!(row.contains("python2"), "{grades}");
+    let result = crate::util::read(&out.join("py2only/ann/result.json"));
+    assert!(result.contains("\"verdict\": \"not-graded\""), "{result}");
+    assert!(!result.contains("wrong-answer"), "{result}");
+}

@@ -286,3 +286,32 @@ fn bad_game_tables_are_located() {
         snapshot!(name, validate_games(&GAMES.replacen(from, to, 1)));
     }
 }
+
+#[test]
+fn python_versions_are_checked_with_their_place() {
+    let with = |versions: &str| {
+        GOOD.replace(
+            "run = [\"python3\", \"{dir}/echo.py\"]",
+            &format!("run = [\"python3\", \"{{dir}}/echo.py\"]\nversions = {versions}"),
+        )
+    };
+    let ok = validate(&with(r#"["3", "2"]"#));
+    assert!(ok.starts_with("exit: 0"), "{ok}");
+    let bad = validate(&with(r#"["3", "2.7"]"#));
+    assert!(bad.starts_with("exit: 1"), "{bad}");
+    assert!(
+        bad.contains("suite.toml:11:18: unknown Python version `2.7`"),
+        "{bad}"
+    );
+    let twice = validate(&with(r#"["2", "2"]"#));
+    assert!(
+        twice.contains("Python version `2` is listed twice"),
+        "{twice}"
+    );
+    let not_python =
+        validate(&with(r#"["3"]"#).replace("[\"python3\", \"{dir}/echo.py\"]", "[\"{dir}/echo\"]"));
+    assert!(
+        not_python.contains("sets `versions`, but its `run` command does not start with `python3`"),
+        "{not_python}"
+    );
+}

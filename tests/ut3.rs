@@ -23,7 +23,7 @@ fn every_example_gets_its_pinned_verdicts() {
     // at once, which made it win 95% of decided games against `random` (85% before): `c-greedy` now
     // holds it in 1 game of 4 (4 before), the random agents in none (1 before), and `stale-state`
     // plays none of its 4 games against it without a fault (1 before).
-    let pinned: [(&str, [String; 4]); 10] = [
+    let pinned: [(&str, [String; 4]); 11] = [
         ("c-greedy", [legal(4), legal(4), "W3".into(), "N1".into()]),
         (
             "crashes-turn-5",
@@ -45,6 +45,11 @@ fn every_example_gets_its_pinned_verdicts() {
             [legal(4), legal(4), "W4".into(), "N0".into()],
         ),
         ("sleeps", [legal(2), legal(2), "W2".into(), "N0".into()]),
+        // Python 2 (print statements, `has_key`, integer `/`), run with Python 2 by the adapter.
+        (
+            "python2-greedy",
+            [legal(4), legal(4), "W2".into(), "N2".into()],
+        ),
         (
             "stale-state",
             [legal(0), legal(0), "W0".into(), "N0".into()],
@@ -91,6 +96,15 @@ fn every_example_gets_its_pinned_verdicts() {
             "{student}: verdicts follow the thresholds"
         );
     }
+    let two: serde_json::Value =
+        serde_json::from_str(&read(&root.join("python2-greedy/result.json"))).unwrap();
+    assert!(
+        two["build"]["interpreter"]["version"]
+            .as_str()
+            .unwrap()
+            .starts_with("2."),
+        "{two}"
+    );
     // The checks carry no marks; the manual column is blank for the instructor.
     let grades = read(&root.join("grades.csv"));
     assert!(

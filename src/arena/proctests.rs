@@ -332,6 +332,7 @@ fn a_built_submission_runs_from_its_scratch_copy() {
         log: String::new(),
         outcome: None,
         address_space: false,
+        interpreter: None,
     };
     let mut config = super::setup::defaults("race");
     config.args = Some(vec!["--fast".into()]);

@@ -6,11 +6,13 @@
 
 mod copy;
 mod detect;
+mod python;
 mod recipe;
 
 pub use copy::{copy_submission, Copied, MAX_FILE, MAX_FILES, MAX_TOTAL};
 pub use detect::{detect_matches, glob_match};
-pub use recipe::{trim_log, Recipe, DIR, LOG_BYTES, LOG_LINES};
+pub use python::Interpreter;
+pub use recipe::{trim_log, PythonVersion, Recipe, DIR, LOG_BYTES, LOG_LINES};
 
 use std::ffi::OsString;
 use std::fmt::Write as _;
@@ -35,6 +37,9 @@ pub struct Built {
     pub outcome: Option<Outcome>,
     /// Whether runs get RLIMIT_AS (the recipe's choice; off for the JVM).
     pub address_space: bool,
+    /// The Python interpreter the run command uses (path and version), for a Python recipe.
+    /// (Boxed: players hold a `Built` in an enum beside small variants.)
+    pub interpreter: Option<Box<Interpreter>>,
 }
 
 impl Built {
@@ -150,10 +155,18 @@ impl BuildError {
     /// True for the grader's or the machine's faults; false for bad input (an unreadable submission,
     /// a broken recipe).
     pub fn is_internal(&self) -> bool {
+        // (A missing tool is the machine's fault too: `not-graded`, see `is_missing_tool`.)
         !matches!(
             self,
             BuildError::Submission { .. } | BuildError::EmptyCommand { .. }
         )
+    }
+}
+
+impl BuildError {
+    /// The machine lacks a compiler or interpreter: the submission cannot be graded here.
+    pub fn is_missing_tool(&self) -> bool {
+        matches!(self, BuildError::MissingTool { .. })
     }
 }
 
@@ -303,8 +316,46 @@ fn compile(
             outcome: last.unwrap_or_else(nothing_ran),
         });
     }
+    if command[0] == "python3" && !recipe.python.is_empty() {
+        let choice = python::choose(
+            sandbox,
+            toolchain,
+            &recipe.language,
+            &recipe.python,
+            &command,
+            &recipe.support,
+            &dir,
+            &env,
+            &limits,
+            &mut log,
+        )?;
+        command[0] = choice.tool.to_string();
+    }
+    let interpreter = ["python3", "python2"]
+        .into_iter()
+        .find(|t| command[0] == *t)
+        .map(|tool| {
+            (
+                tool,
+                toolchain.version(tool).unwrap_or("unknown").to_string(),
+            )
+        });
     command[0] = resolve(toolchain, &recipe.language, &command[0])?;
+    let interpreter = interpreter.map(|(tool, version)| {
+        if tool == "python2" {
+            let _ = writeln!(
+                log,
+                "python: running with Python {version} (`{}`)",
+                command[0]
+            );
+        }
+        Box::new(Interpreter {
+            path: command[0].clone(),
+            version,
+        })
+    });
     Ok(Compiled::Built(Built {
+        interpreter,
         language: recipe.language.clone(),
         dir,
         command,
@@ -324,6 +375,8 @@ pub struct ExtraRecipe {
     pub detect: Vec<String>,
     pub build: Vec<Vec<String>>,
     pub run: Vec<String>,
+    /// The Python versions its recipe accepts (as the main program's).
+    pub python: Vec<PythonVersion>,
 }
 
 /// What building an extra program gave.
@@ -369,6 +422,7 @@ pub fn build_extra(
         run: extra.run.clone(),
         support: Vec::new(),
         address_space: main.address_space,
+        python: extra.python.clone(),
     };
     Ok(
         match compile(sandbox, toolchain, &recipe, dir, limits, String::new())? {
@@ -448,8 +502,15 @@ fn resolve(toolchain: &Toolchain, language: &str, program: &str) -> Result<Strin
             tool: program.to_string(),
             reason: reason.to_string(),
         }),
-        // Not a tool we track: the sandbox looks it up on the toolchain `PATH`.
-        None => Ok(program.to_string()),
+        // Not a tool we track: the sandbox looks it up on the toolchain `PATH`, where it must be.
+        None => match toolchain.locate(program) {
+            Ok(_) => Ok(program.to_string()),
+            Err(reason) => Err(BuildError::MissingTool {
+                language: language.to_string(),
+                tool: program.to_string(),
+                reason,
+            }),
+        },
     }
 }
 

@@ -19,6 +19,35 @@ pub struct Recipe {
     /// Files (absolute paths) copied into the build copy under their base names before the build,
     /// replacing a student file of the same name: a suite's language adapters.
     pub support: Vec<std::path::PathBuf>,
+    /// For a recipe run with `python3`: the Python versions it accepts. Empty means Python 3 only,
+    /// with no compile check (the behaviour before versions existed).
+    pub python: Vec<PythonVersion>,
+}
+
+/// A Python major version a suite accepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum PythonVersion {
+    Two,
+    Three,
+}
+
+impl PythonVersion {
+    /// `"2"` or `"3"`, as `suite.toml` writes it.
+    pub fn parse(s: &str) -> Option<PythonVersion> {
+        match s {
+            "2" => Some(PythonVersion::Two),
+            "3" => Some(PythonVersion::Three),
+            _ => None,
+        }
+    }
+
+    /// The toolchain's name for its interpreter.
+    pub fn tool(self) -> &'static str {
+        match self {
+            PythonVersion::Two => "python2",
+            PythonVersion::Three => "python3",
+        }
+    }
 }
 
 /// Replaced by the absolute path of the built copy in build and run commands.
@@ -38,6 +67,7 @@ impl Recipe {
             run: vec![format!("{DIR}/{name}.bin")],
             address_space: true,
             support: Vec::new(),
+            python: Vec::new(),
         };
         vec![
             make("cpp", Some(format!("{name}.cpp"))),
@@ -64,6 +94,7 @@ impl Recipe {
                 ],
                 address_space: false,
                 support: Vec::new(),
+                python: Vec::new(),
             },
             Recipe {
                 language: s("python"),
@@ -72,6 +103,7 @@ impl Recipe {
                 run: vec![s("python3"), format!("{DIR}/{name}.py")],
                 address_space: true,
                 support: Vec::new(),
+                python: Vec::new(),
             },
             Recipe {
                 language: s("rust"),
@@ -80,6 +112,7 @@ impl Recipe {
                 run: vec![format!("{DIR}/target/release/{name}")],
                 address_space: true,
                 support: Vec::new(),
+                python: Vec::new(),
             },
         ]
     }

@@ -33,6 +33,7 @@ impl Program {
             log: String::new(),
             outcome: None,
             address_space: self.address_space,
+            interpreter: None,
         }
     }
 }

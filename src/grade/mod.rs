@@ -44,6 +44,9 @@ pub struct Args {
     /// A `grader.toml` over the built-in defaults (default: `./grader.toml` when present).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// Grade even when a toolchain the suite needs is missing: its cases are `not-graded` (exit 3).
+    #[arg(long)]
+    pub allow_missing: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -63,6 +66,9 @@ pub struct CheckArgs {
     /// A `grader.toml` over the built-in defaults (default: `./grader.toml` when present).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// Grade even when a toolchain the suite needs is missing: its cases are `not-graded` (exit 3).
+    #[arg(long)]
+    pub allow_missing: bool,
 }
 
 fn tier(
@@ -137,6 +143,8 @@ pub fn run(args: Args) -> CmdResult {
             args.submissions.display()
         )));
     }
+    let suites: Vec<&Suite> = plan.iter().map(|(s, _)| s).collect();
+    crate::doctor::require(&suites, args.allow_missing)?;
     let env = environment_for(args.sandbox.as_deref(), &config, false)?;
     let mut exit = Exit::Success;
     for (suite, students_dir) in &plan {
@@ -186,6 +194,10 @@ pub fn run(args: Args) -> CmdResult {
             eprintln!("warning: some cases hit an internal error (the grader's fault); see their result.json");
             exit = Exit::Internal;
         }
+        if results.iter().any(|r| r.not_graded().is_some()) {
+            eprintln!("warning: some submissions were not graded (a toolchain is missing); see grades.csv");
+            exit = Exit::Internal;
+        }
         eprintln!("results: {}", out.dir.display());
     }
     Ok(exit)
@@ -202,6 +214,7 @@ pub fn check(args: CheckArgs) -> CmdResult {
             args.suite.display()
         )));
     }
+    crate::doctor::require(&[&suite], args.allow_missing)?;
     let env = environment_for(args.sandbox.as_deref(), &config, true)?;
     let student = name_of(&args.dir);
     let scratch = crate::sandbox::scratch::Scratch::new()
@@ -245,7 +258,7 @@ pub fn check(args: CheckArgs) -> CmdResult {
         "{}",
         student_report(&result, Paint(use_color(&std::io::stdout())))
     );
-    if result.has_internal_error() {
+    if result.has_internal_error() || result.not_graded().is_some() {
         return Ok(Exit::Internal);
     }
     Ok(

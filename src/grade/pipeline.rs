@@ -32,6 +32,8 @@ pub enum Prepared {
         log: String,
         /// The second programs groups name, by name (only those the suite's groups use).
         extras: Vec<(String, Extra)>,
+        /// The Python interpreter the main program runs under, for a Python recipe.
+        interpreter: Option<crate::build::Interpreter>,
     },
     CompileError {
         language: String,
@@ -43,6 +45,10 @@ pub enum Prepared {
     },
     /// The grader's fault.
     Internal {
+        message: String,
+    },
+    /// The machine lacks a toolchain the submission needs: says which.
+    NotGraded {
         message: String,
     },
 }
@@ -134,6 +140,7 @@ pub fn grade(
             program,
             mut log,
             extras,
+            interpreter,
         } => {
             for (name, extra) in &extras {
                 if let Extra::CompileError(more) = extra {
@@ -145,6 +152,7 @@ pub fn grade(
                 language: Some(program.language.clone()),
                 log,
                 wall_ms: build_ms,
+                interpreter,
             };
             // One memo of games per program: the main one, then each second program that built.
             let mut programs: Vec<(Option<&str>, Built, Games)> = vec![(
@@ -222,6 +230,7 @@ pub fn grade(
                     language: Some(language),
                     log,
                     wall_ms: build_ms,
+                    interpreter: None,
                 },
                 cases,
             )
@@ -238,6 +247,21 @@ pub fn grade(
                     language: None,
                     log: message,
                     wall_ms: build_ms,
+                    interpreter: None,
+                },
+                cases,
+            )
+        }
+        Prepared::NotGraded { message } => {
+            let summary = format!("not graded: {message}");
+            let cases = not_run(&selected, Verdict::NotGraded, &summary);
+            (
+                BuildReport {
+                    status: "not-graded".into(),
+                    language: None,
+                    log: message,
+                    wall_ms: build_ms,
+                    interpreter: None,
                 },
                 cases,
             )
@@ -251,6 +275,7 @@ pub fn grade(
                     language: None,
                     log: message,
                     wall_ms: build_ms,
+                    interpreter: None,
                 },
                 cases,
             )

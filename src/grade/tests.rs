@@ -161,6 +161,7 @@ impl Prepare for FakeBuild {
                     program: program(main),
                     log: String::new(),
                     extras: vec![("second".into(), second)],
+                    interpreter: None,
                 }
             }
         }

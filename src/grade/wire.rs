@@ -115,6 +115,7 @@ pub fn recipes(suite: &Suite, student: &str) -> Vec<Recipe> {
             run: fill(&l.run),
             address_space: l.address_space,
             support: l.support.iter().map(|f| suite.dir.join(f)).collect(),
+            python: l.python.clone(),
         })
         .collect()
 }
@@ -153,6 +154,7 @@ impl Prepare for Builder {
                     },
                     log: b.log,
                     extras,
+                    interpreter: b.interpreter.map(|i| *i),
                 },
                 Err(message) => Prepared::Internal { message },
             },
@@ -177,6 +179,13 @@ impl Prepare for Builder {
                     message: format!("the suite accepts {}", options.join(", ")),
                 }
             }
+            Err(e) if e.is_missing_tool() => Prepared::NotGraded {
+                message: format!("{e}")
+                    .lines()
+                    .next()
+                    .unwrap_or_default()
+                    .to_string(),
+            },
             Err(e) if !e.is_internal() => Prepared::NoLanguage {
                 message: format!("{e}"),
             },

@@ -16,6 +16,9 @@ pub enum Verdict {
     /// The grader's own fault (a sandbox that would not start, a reference that failed): never the
     /// student's, and never scored against them silently.
     InternalError,
+    /// The machine lacks the toolchain the submission needs (no `guile`, no Python 2): the case
+    /// could not be run here, and counts neither for nor against the student.
+    NotGraded,
     CompileError,
     MemoryLimit,
     /// CPU time.
@@ -33,6 +36,7 @@ impl Verdict {
     pub fn label(self) -> &'static str {
         match self {
             Verdict::InternalError => "internal error",
+            Verdict::NotGraded => "not graded",
             Verdict::CompileError => "compile error",
             Verdict::MemoryLimit => "memory limit",
             Verdict::TimeLimit => "time limit",
@@ -48,6 +52,7 @@ impl Verdict {
     pub fn code(self) -> &'static str {
         match self {
             Verdict::InternalError => "IE",
+            Verdict::NotGraded => "NG",
             Verdict::CompileError => "CE",
             Verdict::MemoryLimit => "MLE",
             Verdict::TimeLimit => "TLE",

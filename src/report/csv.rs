@@ -12,13 +12,22 @@ pub fn gradebook(groups: &[String], manual: &[String], results: &[SubmissionResu
         out.push(',');
         out.push_str(&field(g));
     }
-    out.push_str(",total\n");
+    out.push_str(",total");
+    // Only when some row needs it, so every graded class keeps its columns.
+    let not_graded = results.iter().any(|r| r.not_graded().is_some());
+    if not_graded {
+        out.push_str(",not-graded");
+    }
+    out.push('\n');
     let mut rows: Vec<&SubmissionResult> = results.iter().collect();
     rows.sort_by(|a, b| a.student.cmp(&b.student));
     for r in rows {
         out.push_str(&field(&r.student));
         for g in groups {
             out.push(',');
+            if r.not_graded().is_some() {
+                continue;
+            }
             match r.groups.iter().find(|s| &s.name == g) {
                 Some(score) => out.push_str(&points(score.points.unwrap_or(0.0))),
                 // Not attempted (no program for the group) stays blank: it is not a zero.
@@ -30,7 +39,19 @@ pub fn gradebook(groups: &[String], manual: &[String], results: &[SubmissionResu
             out.push(',');
         }
         out.push(',');
-        out.push_str(&points(r.score));
+        match r.not_graded() {
+            // The machine's fault: no total, and why (never a zero).
+            Some(why) => {
+                out.push(',');
+                out.push_str(&field(why.lines().next().unwrap_or_default()));
+            }
+            None => {
+                out.push_str(&points(r.score));
+                if not_graded {
+                    out.push(',');
+                }
+            }
+        }
         out.push('\n');
     }
     out
@@ -69,6 +90,7 @@ mod tests {
                 language: Some("c".into()),
                 log: String::new(),
                 wall_ms: 0,
+                interpreter: None,
             },
             cases: Vec::new(),
             groups: vec![GroupScore {

@@ -44,6 +44,9 @@ pub struct BuildReport {
     /// The compiler's output (trimmed), or what went wrong.
     pub log: String,
     pub wall_ms: u64,
+    /// The Python interpreter a Python program ran under (path and version).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interpreter: Option<crate::build::Interpreter>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -95,6 +98,17 @@ impl SubmissionResult {
     /// Cases that did not earn full credit.
     pub fn failures(&self) -> impl Iterator<Item = &CaseResult> {
         self.cases.iter().filter(|c| c.credit < 1.0)
+    }
+
+    /// Why the submission could not be graded on this machine (a missing toolchain), if so.
+    pub fn not_graded(&self) -> Option<&str> {
+        if self.build.status == "not-graded" {
+            return Some(&self.build.log);
+        }
+        self.cases
+            .iter()
+            .find(|c| c.verdict == Verdict::NotGraded)
+            .map(|c| c.summary.as_str())
     }
 
     /// Whether any case hit the grader's own fault.

@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex};
 use toml::Spanned;
 
 use crate::arena::config::{ArenaConfig, ArenaConfigError};
-use crate::build::ExtraRecipe;
+use crate::build::{ExtraRecipe, PythonVersion};
 use crate::config::{located, parse_toml, Config, TomlError};
 use crate::judge::Comparator;
 use crate::sandbox::Limits;
@@ -72,6 +72,8 @@ pub struct Language {
     pub address_space: bool,
     /// More programs built in the same copy after the main one, for groups that name them.
     pub programs: Vec<ExtraRecipe>,
+    /// The Python versions a `python3` recipe accepts (`versions`); empty: Python 3 only.
+    pub python: Vec<PythonVersion>,
 }
 
 /// Credit a suite gives a recognised reference variant.
@@ -308,6 +310,7 @@ impl Loader<'_> {
                     format!("language `{lname}` has an empty `run` command"),
                 );
             }
+            let python = self.python_versions(&lname, &l.run, l.versions.as_ref())?;
             let mut programs = Vec::new();
             for (pname, p) in l.programs {
                 let span = p.span();
@@ -331,6 +334,7 @@ impl Loader<'_> {
                     detect: p.detect.into_inner(),
                     build: p.build,
                     run: p.run.into_inner(),
+                    python: python.clone(),
                 });
             }
             self.detect(&lname, &l.detect)?;
@@ -343,6 +347,7 @@ impl Loader<'_> {
                 support,
                 address_space: l.address_space,
                 programs,
+                python,
             });
         }
         let known: Vec<(&str, &str)> = self.oracle.variants();
@@ -432,6 +437,47 @@ impl Loader<'_> {
             oracle,
             cache: Mutex::new(HashMap::new()),
         })
+    }
+
+    /// `versions = ["3", "2"]`: only on a recipe run with `python3`, each `"2"` or `"3"`, once.
+    fn python_versions(
+        &self,
+        lname: &str,
+        run: &Spanned<Vec<String>>,
+        versions: Option<&Spanned<Vec<Spanned<String>>>>,
+    ) -> Result<Vec<PythonVersion>, SuiteError> {
+        let Some(versions) = versions else {
+            return Ok(Vec::new());
+        };
+        if run.get_ref().first().map(String::as_str) != Some("python3") {
+            return self.err(versions.span(), format!("language `{lname}` sets `versions`, but its `run` command does not start with `python3`\nhint: `versions` chooses the Python interpreter; remove it, or run `python3`"));
+        }
+        if versions.get_ref().is_empty() {
+            return self.err(
+                versions.span(),
+                format!("language `{lname}` has an empty `versions` list\nhint: write `[\"3\"]`, `[\"3\", \"2\"]` or `[\"2\"]`"),
+            );
+        }
+        let mut out = Vec::new();
+        for v in versions.get_ref() {
+            let Some(parsed) = PythonVersion::parse(v.get_ref()) else {
+                return self.err(
+                    v.span(),
+                    format!(
+                        "unknown Python version `{}`\nhint: write `\"2\"` or `\"3\"`",
+                        v.get_ref()
+                    ),
+                );
+            };
+            if out.contains(&parsed) {
+                return self.err(
+                    v.span(),
+                    format!("Python version `{}` is listed twice", v.get_ref()),
+                );
+            }
+            out.push(parsed);
+        }
+        Ok(out)
     }
 
     fn visibility(

@@ -68,6 +68,9 @@ pub struct RawLanguage {
     pub support: Vec<Spanned<String>>,
     #[serde(default = "yes")]
     pub address_space: bool,
+    /// Python versions a `python3` recipe accepts (`["3", "2"]`); absent means Python 3 only.
+    #[serde(default)]
+    pub versions: Option<Spanned<Vec<Spanned<String>>>>,
     /// More programs built in the same copy, by name (`programs.tmmorris`), for groups that name one.
     #[serde(default)]
     pub programs: BTreeMap<String, Spanned<RawProgram>>,

@@ -22,7 +22,9 @@ pub struct Args {
 pub fn load_config(explicit: Option<&Path>) -> Result<Config, CliError> {
     let local = Path::new("grader.toml");
     let path = explicit.or_else(|| local.is_file().then_some(local));
-    Config::load(path).map_err(CliError::usage)
+    let config = Config::load(path).map_err(CliError::usage)?;
+    crate::toolchain::Toolchain::configure(config.python2.clone());
+    Ok(config)
 }
 
 /// The suite folders under `path`: itself when it holds `suite.toml`, else its children that do.

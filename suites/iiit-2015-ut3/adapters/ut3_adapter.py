@@ -1,6 +1,7 @@
 """Runs a UT3 class written to the IIIT 2015 handout over the grader's persistent protocol.
 
-Usage: python3 -S -B ut3_adapter.py DIR [ENTRY]
+Usage: python3 -S -B ut3_adapter.py DIR [ENTRY] (or python2: the adapter runs under both, as the
+course's evaluator was Python 2)
 
 ENTRY names the team's class as the handout assigns it: `Class`, `module:Class` or `module.py:Class`.
 Without it the adapter takes the one class in DIR's modules that defines a `move` method.
@@ -17,30 +18,48 @@ the adapter's full explanation in the record's stderr (the handout: "you are not
 current_board_game list, and neither the board_stat list").
 """
 
+from __future__ import print_function
+
+import io
 import os
 import sys
+
+PY2 = sys.version_info[0] == 2
+try:
+    INTS = (int, long)  # noqa: F821 (Python 2's other integer type)
+except NameError:
+    INTS = (int,)
+
+
+def native(text):
+    """Python 2 students compare with `str` literals and print with `%s`: give them `str`, not unicode."""
+    if PY2 and not isinstance(text, str):
+        return text.encode("utf-8")
+    return text
 
 # Determinism: string hashing (set and dict order of str keys) is fixed with PYTHONHASHSEED, which only
 # takes effect at start-up, so the adapter re-runs itself once with it set (about 10 ms).
 if os.environ.get("PYTHONHASHSEED") != "0":
     os.environ["PYTHONHASHSEED"] = "0"
-    os.execv(sys.executable, [sys.executable, "-S", "-B", *sys.argv])
+    os.execv(sys.executable, [sys.executable, "-S", "-B"] + sys.argv)
 
 # The protocol's channels first, before any student code can touch fd 0 or fd 1.
-PROTOCOL_OUT = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
-PROTOCOL_IN = os.fdopen(os.dup(0), "r", encoding="utf-8")
+PROTOCOL_OUT = io.open(os.dup(1), "w", buffering=1, encoding="utf-8")
+PROTOCOL_IN = io.open(os.dup(0), "r", encoding="utf-8")
 os.dup2(2, 1)
 _null = os.open(os.devnull, os.O_RDONLY)
 os.dup2(_null, 0)
 os.close(_null)
 sys.stdout = sys.stderr
-sys.stdin = open(os.devnull, "r", encoding="utf-8")
+sys.stdin = io.open(os.devnull, "r", encoding="utf-8")
 
 ADAPTER = os.path.basename(__file__)
 
 
 def send(line):
-    PROTOCOL_OUT.write(line.replace("\n", " ") + "\n")
+    if isinstance(line, bytes):
+        line = line.decode("utf-8", "replace")
+    PROTOCOL_OUT.write(line.replace(u"\n", u" ") + u"\n")
     PROTOCOL_OUT.flush()
 
 
@@ -57,15 +76,15 @@ def candidates(folder):
     try:
         names = sorted(os.listdir(folder))
     except OSError as e:
-        raise Unusable(f"cannot list the submission folder: {e}")
+        raise Unusable("cannot list the submission folder: {}".format(e))
     for name in names:
         if not name.endswith(".py") or name == ADAPTER:
             continue
         try:
-            with open(os.path.join(folder, name), encoding="utf-8", errors="replace") as f:
+            with io.open(os.path.join(folder, name), encoding="utf-8", errors="replace") as f:
                 lines = f.read().splitlines()
         except OSError as e:
-            raise Unusable(f"cannot read `{name}`: {e}")
+            raise Unusable("cannot read `{}`: {}".format(name, e))
         cls = None
         for line in lines:
             if line[:1] not in ("", " ", "\t", "#"):
@@ -86,7 +105,7 @@ def choose(folder, entry):
         module, cls = entry.split(":", 1)
         module = module[:-3] if module.endswith(".py") else module
         if not os.path.isfile(os.path.join(folder, module + ".py")):
-            raise Unusable(f"no file `{module}.py`; name your file as assigned (entry `{entry}`)")
+            raise Unusable("no file `{}.py`; name your file as assigned (entry `{}`)".format(module, entry))
         return module, cls
     found = candidates(folder)
     if entry:
@@ -94,15 +113,15 @@ def choose(folder, entry):
         if len(mine) == 1:
             return mine[0]
         if not mine:
-            raise Unusable(f"no class `{entry}` with a `move` method in any .py file; name your class as assigned")
-        where = ", ".join(f"{m}.py" for m, _ in mine)
-        raise Unusable(f"class `{entry}` is defined in several files ({where}); hand in only one")
+            raise Unusable("no class `{}` with a `move` method in any .py file; name your class as assigned".format(entry))
+        where = ", ".join("{}.py".format(m) for m, _ in mine)
+        raise Unusable("class `{}` is defined in several files ({}); hand in only one".format(entry, where))
     if len(found) == 1:
         return found[0]
     if not found:
         raise Unusable("no class with a `move` method in any .py file; define `move(self, current_board_game, board_stat, move_by_opponent, flag)` in your class")
-    names = ", ".join(f"{m}.{c}" for m, c in found)
-    raise Unusable(f"several classes have a `move` method ({names}); keep one, or ask for your assigned class name to be set in the suite's [entries]")
+    names = ", ".join("{}.{}".format(m, c) for m, c in found)
+    raise Unusable("several classes have a `move` method ({}); keep one, or ask for your assigned class name to be set in the suite's [entries]".format(names))
 
 
 def load(folder, entry):
@@ -114,7 +133,7 @@ def load(folder, entry):
 
     random.seed(2015)
     # `-S` skipped site's .pth processing (about 40 ms here); site-packages stays importable.
-    version = f"python{sys.version_info[0]}.{sys.version_info[1]}"
+    version = "python{}.{}".format(sys.version_info[0], sys.version_info[1])
     sys.path.append(os.path.join(sys.prefix, "lib", version, "site-packages"))
     try:
         mod = __import__(module)
@@ -122,19 +141,20 @@ def load(folder, entry):
         import traceback
 
         traceback.print_exc()
-        raise Unusable(f"importing `{module}.py` failed: {type(e).__name__}: {e}")
+        raise Unusable("importing `{}.py` failed: {}: {}".format(module, type(e).__name__, e))
     klass = getattr(mod, cls, None)
-    if not isinstance(klass, type):
-        raise Unusable(f"`{module}.py` defines no class `{cls}`; name your class as assigned")
+    # Python 2's `class Player:` is an old-style class, not an instance of `type`.
+    if not (isinstance(klass, type) or type(klass).__name__ == "classobj"):
+        raise Unusable("`{}.py` defines no class `{}`; name your class as assigned".format(module, cls))
     if not callable(getattr(klass, "move", None)):
-        raise Unusable(f"class `{cls}` in `{module}.py` has no `move` method")
+        raise Unusable("class `{}` in `{}.py` has no `move` method".format(cls, module))
     try:
         return klass()
     except BaseException as e:
         import traceback
 
         traceback.print_exc()
-        raise Unusable(f"`{cls}()` failed: {type(e).__name__}: {e}; the class must be creatable with no arguments")
+        raise Unusable("`{}()` failed: {}: {}; the class must be creatable with no arguments".format(cls, type(e).__name__, e))
 
 
 def decode(state):
@@ -152,10 +172,10 @@ def changed(before, after, what):
             for r in range(9):
                 row = after[r]
                 if not (isinstance(row, list) and len(row) == 9):
-                    return f"move changed current_board_game: row {r} is no longer a list of 9 cells"
+                    return "move changed current_board_game: row {} is no longer a list of 9 cells".format(r)
                 for c in range(9):
                     if row[c] != before[r][c]:
-                        return f"move changed current_board_game[{r}][{c}] from {before[r][c]!r} to {row[c]!r}"
+                        return "move changed current_board_game[{}][{}] from {!r} to {!r}".format(r, c, before[r][c], row[c])
             return None
         return "move changed current_board_game: it is no longer a list of 9 rows"
     if after == before:
@@ -163,7 +183,7 @@ def changed(before, after, what):
     if isinstance(after, list) and len(after) == 9:
         for b in range(9):
             if after[b] != before[b]:
-                return f"move changed board_stat[{b}] from {before[b]!r} to {after[b]!r}"
+                return "move changed board_stat[{}] from {!r} to {!r}".format(b, before[b], after[b])
     return "move changed board_stat: it is no longer a list of 9 entries"
 
 
@@ -173,7 +193,7 @@ def short(value):
 
 
 def describe(value):
-    return f"{short(value)} (a {type(value).__name__})"
+    return "{} (a {})".format(short(value), type(value).__name__)
 
 
 def turn(player, state):
@@ -193,16 +213,16 @@ def turn(player, state):
     for why in (changed(board_kept, board, "current_board_game"), changed(stat_kept, stat, "board_stat")):
         if why:
             # Fix first: feedback shows only the start of the stderr tail.
-            print(f"the handout forbids changing the lists: work on a copy ({why})", file=sys.stderr)
+            print("the handout forbids changing the lists: work on a copy ({})".format(why), file=sys.stderr)
             return why.split(" from ")[0].replace("move changed ", "changed ")
     if not (
         type(answer) is tuple
         and len(answer) == 2
-        and all(isinstance(v, int) and not isinstance(v, bool) for v in answer)
+        and all(isinstance(v, INTS) and not isinstance(v, bool) for v in answer)
     ):
-        print(f"return a tuple of two ints, not {describe(answer)}", file=sys.stderr)
-        return f"{type(answer).__name__} {short(answer)}"
-    return f"({answer[0]}, {answer[1]})"
+        print("return a tuple of two ints, not {}".format(describe(answer)), file=sys.stderr)
+        return "{} {}".format(type(answer).__name__, short(answer))
+    return "({}, {})".format(answer[0], answer[1])
 
 
 def main():
@@ -210,12 +230,12 @@ def main():
     entry = sys.argv[2] if len(sys.argv) > 2 else ""
     player = None
     for line in PROTOCOL_IN:
-        kind, _, rest = line.rstrip("\n").partition("\t")
+        kind, _, rest = native(line).rstrip("\n").partition("\t")
         if kind == "game":
             try:
                 player = load(folder, entry)
             except Unusable as e:
-                send(f"error: {e}")
+                send("error: {}".format(e))
                 return
             send("ready")
         elif kind == "turn":
