@@ -198,6 +198,7 @@ fn result_words(result: GameResult, colours: &[String; 2]) -> String {
     match result {
         GameResult::Win(s) => format!("{} wins", colours[s]),
         GameResult::Draw { .. } => "a draw".to_string(),
+        GameResult::BothLost => "no winner".to_string(),
     }
 }
 

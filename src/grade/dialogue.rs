@@ -42,7 +42,7 @@ pub fn probes(arena: &ArenaConfig) -> usize {
 #[must_use]
 pub fn judge(conduct: Conduct, record: &GameRecord, me: Side) -> (f64, Option<String>) {
     let mine = || record.facts.iter().filter(move |f| f.side() == me);
-    let faulted = record.ending == Ending::Fault && record.winner() == Some(1 - me);
+    let faulted = record.ending == Ending::Fault && record.lost(me);
     let no = |why: String| (0.0, Some(why));
     match conduct {
         Conduct::Opening => match mine().find(|f| matches!(f, Fact::Opening { .. })) {
