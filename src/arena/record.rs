@@ -71,6 +71,10 @@ pub enum Fact {
         right: bool,
         detail: String,
     },
+    /// The conventions the grader learned to talk to a program that follows its own (it asks "play
+    /// first?" instead of X or O, or numbers cells 1-9): `first/second asked as yes/no; moves as 1-9
+    /// row-major`.
+    Understood { side: Side, detail: String },
 }
 
 /// What a program did with an invalid input.
@@ -90,7 +94,10 @@ impl Fact {
     #[must_use]
     pub fn side(&self) -> Side {
         match self {
-            Fact::Opening { side, .. } | Fact::Probe { side, .. } | Fact::End { side, .. } => *side,
+            Fact::Opening { side, .. }
+            | Fact::Probe { side, .. }
+            | Fact::End { side, .. }
+            | Fact::Understood { side, .. } => *side,
         }
     }
 }
