@@ -326,6 +326,10 @@ fn judge(p: &Play, records: &[GameRecord]) -> Judged {
             format!("{} {against}", words.unwrap_or_default())
         }
     };
+    // A dialogue program on conventions of its own: say how the grader understood it.
+    if let Some(understood) = dialogue::understood(&records, my_side) {
+        let _ = write!(summary, " ({understood})");
+    }
     if let Some(t) = p.at_least {
         let needed = t * n as f64;
         let needed = if p.measure == Measure::Score {
