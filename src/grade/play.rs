@@ -327,7 +327,7 @@ fn judge(p: &Play, records: &[GameRecord]) -> Judged {
         }
     };
     // A dialogue program on conventions of its own: say how the grader understood it.
-    if let Some(understood) = dialogue::understood(&records, my_side) {
+    if let Some(understood) = dialogue::understood(records, my_side) {
         let _ = write!(summary, " ({understood})");
     }
     if let Some(t) = p.at_least {
