@@ -175,16 +175,18 @@ impl Miss {
     }
 }
 
-/// The last `QUOTE` characters of some output, on one line.
+/// The last `QUOTE` characters of some output, on one line, its control bytes escaped (a program's
+/// ESC sequences must not reach a terminal through feedback).
 fn quote(text: &str) -> String {
     let flat = text.trim().replace('\r', "").replace('\n', "⏎");
     let count = flat.chars().count();
-    if count <= QUOTE {
+    let tail = if count <= QUOTE {
         flat
     } else {
         let tail: String = flat.chars().skip(count - QUOTE).collect();
         format!("…{tail}")
-    }
+    };
+    crate::untrusted::one_line(&tail, QUOTE + 1)
 }
 
 /// The result an end-of-game message states, from the first classifying group that took part.

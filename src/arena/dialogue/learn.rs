@@ -444,3 +444,20 @@ impl DialogueSeat {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_a_program_printed_is_quoted_escaped() {
+        let q = quote("\u{1b}]0;owned\u{7}I win\r\n");
+        assert!(!q.contains('\u{1b}') && !q.contains('\u{7}'), "{q}");
+        assert!(q.ends_with("I win"), "{q}");
+    }
+
+    #[test]
+    fn cells_are_named_from_one() {
+        assert_eq!(cell_words(5), "row 2, column 3");
+    }
+}
