@@ -601,6 +601,14 @@ impl<G: ArenaGame> Seat<G> for DialogueSeat {
                 mv
             }
             Ok(hit) => {
+                // No move line the script reads, but its board may show the move it made.
+                let hit = match last {
+                    Some(theirs) => match self.took_on_board(state, theirs, hit) {
+                        Ok(reply) => return reply,
+                        Err(hit) => hit,
+                    },
+                    None => hit,
+                };
                 let said = quote(&hit.text);
                 let detail = match (last, hit.which) {
                     (None, 1) if self.learned.format.is_none() && self.moved_on_board(state, &hit) => {

@@ -338,3 +338,28 @@ fn a_program_that_asks_who_starts_is_answered_for_its_side() {
         ))
     );
 }
+
+#[test]
+fn a_program_that_only_shows_its_move_on_the_board_is_read_from_it() {
+    // The handout's question and move format, but no `I play` line: "Computer's turn." and a board.
+    // The move it took is not typed again in another form.
+    let dir = tempfile::tempdir().unwrap();
+    let spec = sh(
+        dir.path(),
+        "printf 'X or O? '\nread mark || exit 0\n\
+         printf 'Your move: '; read m || exit 0\n\
+         [ \"$m\" = '2 2' ] || exit 4\n\
+         printf \"Computer's turn.\\n O | . | .\\n . | X | .\\n . | . | .\\n\"\n\
+         printf 'Your move: '; read m || exit 0\n\
+         [ \"$m\" = '3 3' ] || exit 5\n\
+         printf \"Computer's turn.\\n O | . | O\\n . | X | .\\n . | . | X\\n\"\n\
+         printf 'Your move: '; read m; exit 0\n",
+    );
+    let r = game_as_o(spec);
+    let applied: Vec<&str> = r.moves.iter().map(|m| m.applied.as_str()).collect();
+    assert_eq!(applied, ["4", "0", "8", "2"], "{}", r.reason);
+    assert_eq!(
+        understood(&r),
+        Some("understood: X or O asked as the handout says; moves as `row col` from 1")
+    );
+}

@@ -188,6 +188,41 @@ impl DialogueSeat {
         self.moved(state, &filled(state), Turn::Prompt(hit))
     }
 
+    /// After the opponent's move `theirs` was typed in the script's form: when the board printed
+    /// before `hit` (a prompt, which = 1, or the end) shows it and one more mark, the program took it
+    /// and moved without a line the script reads. From now on it is read by its board.
+    pub(super) fn took_on_board<G: ArenaGame>(
+        &mut self,
+        state: &G,
+        theirs: &str,
+        hit: Hit,
+    ) -> Result<Reply, Hit> {
+        let Some(cell) = state
+            .move_grid(theirs)
+            .map(|(r, c)| 3 * r + c)
+            .filter(|&c| c < 9)
+        else {
+            return Err(hit);
+        };
+        let mut with_theirs = filled(state);
+        with_theirs[cell] = true;
+        let shown = convention::read_board(&hit.before);
+        if shown.is_none_or(|b| convention::new_mark(&with_theirs, &b).is_none()) {
+            return Err(hit);
+        }
+        self.board = true;
+        if self.learned.format.is_none() {
+            self.learned.format = Some(Format::Script);
+            convention::remember(&self.key, self.learned);
+        }
+        let turn = if hit.which == 1 {
+            Turn::Prompt(Hit { which: 0, ..hit })
+        } else {
+            Turn::End(hit)
+        };
+        Ok(self.moved(state, &with_theirs, turn))
+    }
+
     /// `request` for a program on conventions of its own: waits for its prompt, types the probes and
     /// the opponent's move as it understands them (trying the other formats while it asks again), and
     /// reads its move from the board it prints.
