@@ -475,7 +475,8 @@ impl<G: ArenaGame> Seat<G> for DialogueSeat {
                         _ => Reply::Fault(detail),
                     }));
                 }
-                Ok(hit) if hit.which == 1 => {
+                // The script's own step wins when it asks who starts itself.
+                Ok(hit) if hit.which == 1 && !step.expect.is_match(&hit.text) => {
                     return self.answer_first(
                         &hit,
                         start.side == reference::Player::First,
@@ -501,7 +502,8 @@ impl<G: ArenaGame> Seat<G> for DialogueSeat {
     }
 
     fn request(&mut self, state: &G, last: Option<&str>, deadline: Option<Duration>) -> Reply {
-        if self.board {
+        let grid = learn::grid3(state);
+        if self.board && grid {
             return self.request_board(state, last, deadline);
         }
         self.unclocked = Duration::ZERO;
@@ -516,7 +518,7 @@ impl<G: ArenaGame> Seat<G> for DialogueSeat {
             patterns.extend(end.as_ref());
             match self.expect(&patterns, waits) {
                 Ok(hit)
-                    if hit.which == 0 && self.learned.format.is_none() && {
+                    if hit.which == 0 && grid && self.learned.format.is_none() && {
                         let board = convention::read_board(&hit.before);
                         let said = format!("{}{}", hit.before, hit.text);
                         convention::candidates(&said, board.as_ref())[0]
@@ -620,7 +622,7 @@ impl<G: ArenaGame> Seat<G> for DialogueSeat {
                         "printed `{said}` asking for the opponent's move, but it plays {} and moves first",
                         self.side
                     ),
-                    (Some(theirs), 1) if self.learned.format.is_none() => {
+                    (Some(theirs), 1) if grid && self.learned.format.is_none() => {
                         // Not the handout's move format: learn the program's, at this prompt.
                         if first {
                             self.opening(true, "asked for the opponent's first move".into());

@@ -29,6 +29,13 @@ fn filled<G: ArenaGame>(state: &G) -> [bool; 9] {
     cells
 }
 
+/// Whether `state` is played on a 3×3 board: the only boards whose conventions are learned.
+pub(super) fn grid3<G: ArenaGame>(state: &G) -> bool {
+    state.grid_move(2, 2).is_some()
+        && state.grid_move(3, 0).is_none()
+        && state.grid_move(0, 3).is_none()
+}
+
 /// `row 2, column 3` (from 1).
 fn cell_words(cell: usize) -> String {
     format!("row {}, column {}", cell / 3 + 1, cell % 3 + 1)
@@ -177,8 +184,9 @@ impl DialogueSeat {
 
     /// Whether the board printed before `hit` shows one new mark on `state`.
     pub(super) fn moved_on_board<G: ArenaGame>(&self, state: &G, hit: &Hit) -> bool {
-        convention::read_board(&hit.before)
-            .is_some_and(|b| convention::new_mark(&filled(state), &b).is_some())
+        grid3(state)
+            && convention::read_board(&hit.before)
+                .is_some_and(|b| convention::new_mark(&filled(state), &b).is_some())
     }
 
     /// The program's move read from its board before the prompt `hit`; from now on its moves are
@@ -197,6 +205,9 @@ impl DialogueSeat {
         theirs: &str,
         hit: Hit,
     ) -> Result<Reply, Hit> {
+        if !grid3(state) {
+            return Err(hit);
+        }
         let Some(cell) = state
             .move_grid(theirs)
             .map(|(r, c)| 3 * r + c)
