@@ -96,12 +96,13 @@ pub enum Format {
     RowCol { base: usize, comma: bool },
     /// One cell number, row-major, from `base` (1-9 or 0-8).
     Cell { base: usize },
-    /// A letter and a digit from 1: the letter names the row (`B3`: row 2, column 3), or the column.
-    Letter { row_letter: bool },
+    /// A letter and a digit from 1: the letter names the row (`B3`: row 2, column 3), or the column;
+    /// a capital (`B3`) or not (`b3`).
+    Letter { row_letter: bool, small: bool },
 }
 
 /// Every format, in the fixed order they are tried after the hinted ones.
-pub const ALL: [Format; 8] = [
+pub const ALL: [Format; 10] = [
     Format::Script,
     Format::Cell { base: 1 },
     Format::RowCol {
@@ -117,8 +118,22 @@ pub const ALL: [Format; 8] = [
         comma: true,
     },
     Format::Cell { base: 0 },
-    Format::Letter { row_letter: true },
-    Format::Letter { row_letter: false },
+    Format::Letter {
+        row_letter: true,
+        small: false,
+    },
+    Format::Letter {
+        row_letter: false,
+        small: false,
+    },
+    Format::Letter {
+        row_letter: true,
+        small: true,
+    },
+    Format::Letter {
+        row_letter: false,
+        small: true,
+    },
 ];
 
 impl Format {
@@ -133,9 +148,10 @@ impl Format {
                 format!("{}{sep}{}", row + base, col + base)
             }
             Format::Cell { base } => format!("{}", 3 * row + col + base),
-            Format::Letter { row_letter } => {
+            Format::Letter { row_letter, small } => {
                 let (letter, digit) = if row_letter { (row, col) } else { (col, row) };
-                format!("{}{}", char::from(b'A' + letter as u8), digit + 1)
+                let a = if small { b'a' } else { b'A' };
+                format!("{}{}", char::from(a + letter as u8), digit + 1)
             }
         })
     }
@@ -154,7 +170,8 @@ impl Format {
             Format::RowCol { .. } => ["3,1", "1,3"],
             Format::Cell { base: 1 } => ["0", "10"],
             Format::Cell { .. } => ["9", "10"],
-            Format::Letter { .. } => ["D1", "A4"],
+            Format::Letter { small: false, .. } => ["D1", "A4"],
+            Format::Letter { .. } => ["d1", "a4"],
         }
     }
 
@@ -186,8 +203,15 @@ impl Format {
             Format::RowCol { .. } => "moves as `row,col` from 0",
             Format::Cell { base: 1 } => "moves as 1-9 row-major",
             Format::Cell { .. } => "moves as 0-8 row-major",
-            Format::Letter { row_letter: true } => "moves as `A1` (letter = row)",
-            Format::Letter { .. } => "moves as `A1` (letter = column)",
+            Format::Letter {
+                row_letter: true,
+                small: false,
+            } => "moves as `A1` (letter = row)",
+            Format::Letter { small: false, .. } => "moves as `A1` (letter = column)",
+            Format::Letter {
+                row_letter: true, ..
+            } => "moves as `a1` (letter = row)",
+            Format::Letter { .. } => "moves as `a1` (letter = column)",
         }
     }
 }
@@ -207,12 +231,14 @@ pub fn candidates(prompt: &str, board: Option<&Board>) -> Vec<Format> {
     }
     if has(r"\b[a-c]\s*[1-3]\b|\ba\s*-\s*c\b") {
         let columns = board.is_some_and(|b| b.letters == Some(false));
-        hinted.push(Format::Letter {
-            row_letter: !columns,
-        });
-        hinted.push(Format::Letter {
-            row_letter: columns,
-        });
+        // Small letters first only when the prompt writes its example in small letters.
+        let small = Regex::new(r"\b[a-c][1-3]\b").is_ok_and(|r| r.is_match(prompt))
+            && !Regex::new(r"\b[A-C][1-3]\b").is_ok_and(|r| r.is_match(prompt));
+        for small in [small, !small] {
+            for row_letter in [!columns, columns] {
+                hinted.push(Format::Letter { row_letter, small });
+            }
+        }
     }
     let zero = has(r"\b0\s*(?:-|–|to|\.\.)\s*2\b|\b0\s*,\s*0\b|\(0\s*,|\b0\s+0\b");
     let comma = has(r"row\s*,\s*col|\d\s*,\s*\d|\bx\s*,\s*y\b");
@@ -503,7 +529,10 @@ mod tests {
         );
         assert_eq!(
             candidates("Your move (e.g. B2): ", None)[0],
-            Format::Letter { row_letter: true }
+            Format::Letter {
+                row_letter: true,
+                small: false
+            }
         );
         assert_eq!(
             candidates("Enter row and column: ", None)[0],
@@ -512,9 +541,24 @@ mod tests {
         assert_eq!(candidates("Move? ", None).len(), ALL.len());
         assert_eq!(Format::Cell { base: 1 }.typed(1, 2).as_deref(), Some("6"));
         assert_eq!(
-            Format::Letter { row_letter: true }.typed(2, 0).as_deref(),
+            Format::Letter {
+                row_letter: true,
+                small: false
+            }
+            .typed(2, 0)
+            .as_deref(),
             Some("C1")
         );
+        let small = candidates("Your move (e.g. b2): ", None);
+        assert_eq!(
+            small[0],
+            Format::Letter {
+                row_letter: true,
+                small: true
+            }
+        );
+        assert_eq!(small[0].typed(0, 2).as_deref(), Some("a3"));
+        assert_eq!(small.len(), ALL.len());
         assert_eq!(
             Format::RowCol {
                 base: 0,

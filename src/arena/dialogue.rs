@@ -3,7 +3,8 @@
 //! program's own moves parsed from what it prints. Prompts need not end in a newline. Along the way it
 //! checks what the WPI handout grades and records it as facts: the opening and the order of the first
 //! moves, invalid inputs typed at chosen prompts (the program must ask again), and the end-of-game
-//! message (it must name the real winner).
+//! message (it must name the real winner). A program on conventions of its own (it asks "play
+//! first?", numbers squares 1-9) is understood instead of stalled: `learn` and `convention`.
 
 use std::fs::File;
 use std::io::Read;
