@@ -327,7 +327,12 @@ impl DialogueSeat {
         };
         let mut with_theirs = filled(state);
         with_theirs[cell] = true;
-        let mut tried = Vec::new();
+        // Not fresh: the script's form was typed already, and refused.
+        let mut tried = if fresh {
+            Vec::new()
+        } else {
+            vec![format!("`{}`", fill(&self.script.send, state, theirs))]
+        };
         for format in formats {
             let began = Instant::now();
             let text = self.typed(format, state, theirs);
