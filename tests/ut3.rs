@@ -439,3 +439,36 @@ fn the_suite_tournament_ranks_marks_and_repeats_for_any_jobs() {
          4,no-compile,final,0,6,0,0,6,6,0\n"
     );
 }
+
+#[test]
+fn two_entrants_that_cannot_import_both_lose_every_game_and_get_no_marks() {
+    // Issue 17: when both sides fault before the first move nobody wins. Before, the second side was
+    // credited, so each broken team "won" once and escaped the zero-marks rule.
+    let dir = scratch();
+    let syntax = "class A:\n    def move(self, b, s, m, f)\n        return (0, 0)\n";
+    let raises = "raise RuntimeError('no network here')\nclass A:\n    def move(self, b, s, m, f):\n        return (0, 0)\n";
+    let a = python_folder(dir.path(), "syntax-error", syntax);
+    let b = python_folder(dir.path(), "raises-on-import", raises);
+    let out = dir.path().join("out");
+    let assert = grader()
+        .arg("tournament")
+        .arg(suite())
+        .args([&a, &b])
+        .args(["--seed", "7", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    let stdout = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
+    assert!(
+        stdout.contains(
+            "fault: x (raises-on-import) and o (syntax-error) both lose: x failed to start: "
+        ),
+        "{stdout}"
+    );
+    assert_eq!(
+        read(&out.join("iiit-2015-ut3/tournament.csv")),
+        "rank,student,stage,points,games,won,drawn,lost,faults,marks\n\
+         1,raises-on-import,final,0,2,0,0,2,2,0\n\
+         2,syntax-error,final,0,2,0,0,2,2,0\n"
+    );
+}

@@ -74,7 +74,7 @@ fn words(student: &str, name: &str) -> String {
 
 #[test]
 fn wpi_examples_get_their_pinned_points() {
-    let expected: [(&str, [f64; 5], f64); 7] = [
+    let expected: [(&str, [f64; 5], f64); 10] = [
         ("c-correct", [10.0, 15.0, 20.0, 15.0, 40.0], 100.0),
         ("java-correct", [10.0, 15.0, 20.0, 15.0, 40.0], 100.0),
         ("python-correct", [10.0, 15.0, 20.0, 15.0, 40.0], 100.0),
@@ -82,6 +82,11 @@ fn wpi_examples_get_their_pinned_points() {
         ("crashes-on-garbage", [10.0, 15.0, 0.0, 15.0, 40.0], 80.0),
         ("misses-diagonal", [10.0, 15.0, 20.0, 9.75, 40.0], 94.75),
         ("loses-to-perfect", [10.0, 15.0, 20.0, 15.0, 20.0], 80.0),
+        // Perfect players on conventions of their own (issue 17): only a program that does not ask
+        // X or O loses points, and only the opening's.
+        ("asks-play-first", [0.0, 15.0, 20.0, 15.0, 40.0], 90.0),
+        ("row-comma-from-zero", [0.0, 15.0, 20.0, 15.0, 40.0], 90.0),
+        ("letter-digit", [10.0, 15.0, 20.0, 15.0, 40.0], 100.0),
     ];
     let mut wrong = Vec::new();
     for (student, groups, total) in expected {
@@ -200,4 +205,64 @@ fn wpi_dialogue_measures_need_their_dialogue() {
         "{e}"
     );
     assert!(e.contains("suite.toml:"), "{e}");
+}
+
+#[test]
+fn wpi_programs_on_their_own_conventions_are_understood_and_told_so() {
+    for (student, understood) in [
+        (
+            "asks-play-first",
+            "understood: first/second asked as yes/no; moves as 1-9 row-major",
+        ),
+        (
+            "row-comma-from-zero",
+            "understood: first/second asked as y/n; moves as `row,col` from 0",
+        ),
+        (
+            "letter-digit",
+            "understood: X or O asked as the handout says; moves as `A1` (letter = row)",
+        ),
+    ] {
+        for name in [
+            "legal-vs-perfect",
+            "rejects-invalid",
+            "never-loses-to-perfect",
+        ] {
+            let c = case(student, name);
+            assert_eq!(c["verdict"], "accepted", "{student} {name}: {c}");
+            let summary = c["summary"].as_str().unwrap();
+            assert!(summary.contains(understood), "{student} {name}: {summary}");
+        }
+        let record: serde_json::Value = serde_json::from_str(&read(
+            &graded().join(student).join("games/rejects-invalid-1.json"),
+        ))
+        .unwrap();
+        let facts = record["facts"].as_array().unwrap();
+        assert!(
+            facts
+                .iter()
+                .any(|f| f["fact"] == "understood" && f["detail"] == understood),
+            "{student}: {facts:?}"
+        );
+        // The probes were typed in the program's own format, and each was refused.
+        let sent: Vec<&str> = facts
+            .iter()
+            .filter(|f| f["fact"] == "probe")
+            .map(|f| {
+                assert_eq!(f["outcome"], "rejected", "{student}: {f}");
+                f["sent"].as_str().unwrap()
+            })
+            .collect();
+        assert_eq!(sent.len(), 4, "{student}: {sent:?}");
+        assert_eq!(sent[1], "hello");
+    }
+    // Only the opening explains itself as the handout's question not asked.
+    let opening = words("asks-play-first", "opening");
+    assert!(
+        opening.contains(
+            "asked `Would you like to play first? (yes/no)` instead of which mark the user prefers, X or O (rule 1)"
+        ),
+        "{opening}"
+    );
+    assert_eq!(case("letter-digit", "opening")["verdict"], "accepted");
 }

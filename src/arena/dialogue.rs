@@ -3,7 +3,8 @@
 //! program's own moves parsed from what it prints. Prompts need not end in a newline. Along the way it
 //! checks what the WPI handout grades and records it as facts: the opening and the order of the first
 //! moves, invalid inputs typed at chosen prompts (the program must ask again), and the end-of-game
-//! message (it must name the real winner).
+//! message (it must name the real winner). A program on conventions of its own (it asks "play
+//! first?", numbers squares 1-9) is understood instead of stalled: `learn` and `convention`.
 
 use std::fs::File;
 use std::io::Read;
@@ -14,12 +15,15 @@ use regex::Regex;
 
 use crate::sandbox::{Running, Sandbox, Spec, Stdin};
 
+use super::convention::{self, Learned};
 use super::game::ArenaGame;
 use super::lines::{self, Wrote};
 use super::persistent::describe;
-use super::record::{Fact, GameRecord, GameResult, ProbeOutcome, Side};
+use super::record::{Fact, GameRecord, GameResult, Side};
 use super::referee::seconds;
 use super::seat::{Reply, Seat, Start};
+
+mod learn;
 
 /// Most output kept while looking for a pattern; more without a match is a flood.
 const WINDOW: usize = 64 * 1024;
@@ -91,6 +95,20 @@ pub struct DialogueSeat {
     /// the game's final move reaches `finish` without a state to write it from.
     fills: Vec<(String, String)>,
     stderr: Arc<Mutex<Vec<u8>>>,
+    /// The program's identity for what its earlier games learned (its command and folder).
+    key: String,
+    /// Its conventions as known so far: from its earlier games, then this one.
+    learned: Learned,
+    /// It follows conventions of its own: its moves are read from the board it prints.
+    board: bool,
+    /// The prompt for the opponent's move was already read, with the board printed before it.
+    prompted: Option<Hit>,
+    /// Its end-of-game message, read with its last move.
+    ended: Option<Hit>,
+    /// Answers still to try when it asks again who starts.
+    answers: Vec<&'static str>,
+    /// The opening fact was recorded.
+    opened: bool,
 }
 
 struct Live {
@@ -114,6 +132,8 @@ struct Hit {
     which: usize,
     /// The whole match, trimmed.
     text: String,
+    /// What the program printed before the match (its board, when it prints one).
+    before: String,
     /// Every named group that took part, with its text.
     groups: Vec<(String, String)>,
 }
@@ -156,16 +176,18 @@ impl Miss {
     }
 }
 
-/// The last `QUOTE` characters of some output, on one line.
+/// The last `QUOTE` characters of some output, on one line, its control bytes escaped (a program's
+/// ESC sequences must not reach a terminal through feedback).
 fn quote(text: &str) -> String {
     let flat = text.trim().replace('\r', "").replace('\n', "⏎");
     let count = flat.chars().count();
-    if count <= QUOTE {
+    let tail = if count <= QUOTE {
         flat
     } else {
         let tail: String = flat.chars().skip(count - QUOTE).collect();
         format!("…{tail}")
-    }
+    };
+    crate::untrusted::one_line(&tail, QUOTE + 1)
 }
 
 /// The result an end-of-game message states, from the first classifying group that took part.
@@ -198,6 +220,7 @@ fn result_words(result: GameResult, colours: &[String; 2]) -> String {
     match result {
         GameResult::Win(s) => format!("{} wins", colours[s]),
         GameResult::Draw { .. } => "a draw".to_string(),
+        GameResult::BothLost => "no winner".to_string(),
     }
 }
 
@@ -205,6 +228,13 @@ impl DialogueSeat {
     #[must_use]
     pub fn new(sandbox: Arc<dyn Sandbox>, mut spec: Spec, script: Script) -> DialogueSeat {
         spec.stdin = Stdin::Piped;
+        let key = format!(
+            "{:?}\0{:?}\0{}",
+            spec.program,
+            spec.args,
+            spec.workdir.display()
+        );
+        let learned = convention::recall(&key).unwrap_or_default();
         DialogueSeat {
             sandbox,
             spec,
@@ -219,6 +249,15 @@ impl DialogueSeat {
             end: None,
             fills: Vec::new(),
             stderr: Arc::default(),
+            key,
+            learned,
+            board: learned
+                .format
+                .is_some_and(|f| f != convention::Format::Script),
+            prompted: None,
+            ended: None,
+            answers: Vec::new(),
+            opened: false,
         }
     }
 
@@ -266,6 +305,7 @@ impl DialogueSeat {
                 let hit = Hit {
                     which,
                     text: text[whole.clone()].trim().to_string(),
+                    before: text[..whole.start].to_string(),
                     groups,
                 };
                 // Consume through the match (byte offsets agree while the text is valid UTF-8; on lossy
@@ -335,64 +375,14 @@ impl DialogueSeat {
 
     /// Records how the first turn went: the move order is what the handout's opening rule grades.
     fn opening(&mut self, ok: bool, detail: String) {
+        if std::mem::replace(&mut self.opened, true) {
+            return;
+        }
         self.facts.push(Fact::Opening {
             side: self.index,
             ok,
             detail,
         });
-    }
-
-    /// Types one invalid input and checks that the program asks for the move again. `Err` ends the game.
-    fn probe(&mut self, text: &str, about: &str) -> Result<(), Reply> {
-        let waited = self.script.expect_timeout;
-        let deadline = Some(Instant::now() + waited);
-        let (outcome, detail) = match self.send(text, deadline) {
-            Err(fault) => (
-                ProbeOutcome::Fault,
-                Miss {
-                    reply: fault,
-                    output: String::new(),
-                }
-                .words("read it", waited),
-            ),
-            Ok(()) => {
-                let (prompt, reply) = (self.script.prompt.clone(), self.script.reply.clone());
-                let end = self.script.end.clone();
-                let mut patterns = vec![&prompt, &reply];
-                patterns.extend(end.as_ref());
-                match self.expect(&patterns, deadline) {
-                    Ok(hit) if hit.which == 0 => (
-                        ProbeOutcome::Rejected,
-                        format!("asked again after `{text}` ({about})"),
-                    ),
-                    Ok(hit) => (
-                        ProbeOutcome::Accepted,
-                        format!(
-                            "accepted `{text}` ({about}) and went on: `{}`",
-                            quote(&hit.text)
-                        ),
-                    ),
-                    Err(miss) => (
-                        ProbeOutcome::Fault,
-                        format!(
-                            "after `{text}` ({about}), {}",
-                            miss.words("ask for the move again", waited)
-                        ),
-                    ),
-                }
-            }
-        };
-        self.facts.push(Fact::Probe {
-            side: self.index,
-            sent: text.to_string(),
-            about: about.to_string(),
-            outcome,
-            detail: detail.clone(),
-        });
-        match outcome {
-            ProbeOutcome::Rejected => Ok(()),
-            _ => Err(self.fail(Reply::Fault(detail))),
-        }
     }
 }
 
@@ -470,14 +460,31 @@ impl<G: ArenaGame> Seat<G> for DialogueSeat {
         for (k, step) in self.script.opening.clone().iter().enumerate() {
             let waited = self.script.expect_timeout;
             let deadline = Some(Instant::now() + waited);
-            if let Err(miss) = self.expect(&[&step.expect], deadline) {
-                let what = format!("print what opening step {} expects", k + 1);
-                let detail = miss.words(&what, waited);
-                self.opening(false, detail.clone());
-                return Err(self.fail(match miss.reply {
-                    Reply::Broken(_) => miss.reply,
-                    _ => Reply::Fault(detail),
-                }));
+            // The first question may instead ask whether the user plays first (a convention of the
+            // program's own, learned: only the opening marks depend on the handout's question).
+            let mut patterns = vec![&step.expect];
+            if k == 0 {
+                patterns.push(convention::first_question());
+            }
+            match self.expect(&patterns, deadline) {
+                Err(miss) => {
+                    let what = format!("print what opening step {} expects", k + 1);
+                    let detail = miss.words(&what, waited);
+                    self.opening(false, detail.clone());
+                    return Err(self.fail(match miss.reply {
+                        Reply::Broken(_) => miss.reply,
+                        _ => Reply::Fault(detail),
+                    }));
+                }
+                // The script's own step wins when it asks who starts itself.
+                Ok(hit) if hit.which == 1 && !step.expect.is_match(&hit.text) => {
+                    return self.answer_first(
+                        &hit,
+                        start.side == reference::Player::First,
+                        deadline,
+                    );
+                }
+                Ok(_) => {}
             }
             let text = step
                 .send
@@ -496,6 +503,10 @@ impl<G: ArenaGame> Seat<G> for DialogueSeat {
     }
 
     fn request(&mut self, state: &G, last: Option<&str>, deadline: Option<Duration>) -> Reply {
+        let grid = learn::grid3(state);
+        if self.board && grid {
+            return self.request_board(state, last, deadline);
+        }
         self.unclocked = Duration::ZERO;
         let allowed = deadline.unwrap_or(self.script.expect_timeout);
         let mut waits = Some(Instant::now() + allowed);
@@ -507,6 +518,20 @@ impl<G: ArenaGame> Seat<G> for DialogueSeat {
             let mut patterns = vec![&prompt, &reply];
             patterns.extend(end.as_ref());
             match self.expect(&patterns, waits) {
+                Ok(hit)
+                    if hit.which == 0 && grid && self.learned.format.is_none() && {
+                        let board = convention::read_board(&hit.before);
+                        let said = format!("{}{}", hit.before, hit.text);
+                        convention::candidates(&said, board.as_ref())[0]
+                            != convention::Format::Script
+                    } =>
+                {
+                    // Its prompt or its board says how it numbers cells (`1-9`, `A1`): learn it.
+                    if first {
+                        self.opening(true, "asked for the opponent's first move".into());
+                    }
+                    return self.retype(state, theirs, hit, waits, true);
+                }
                 Ok(hit) if hit.which == 0 => {}
                 Ok(hit) => {
                     let detail = if first {
@@ -535,35 +560,8 @@ impl<G: ArenaGame> Seat<G> for DialogueSeat {
                     return miss.reply;
                 }
             }
-            self.prompts += 1;
-            let at = self.prompts;
-            let probes: Vec<Probe> = self
-                .script
-                .probes
-                .iter()
-                .filter(|p| p.at == at)
-                .cloned()
-                .collect();
-            for probe in probes {
-                let text = if probe.send.contains("{taken}") {
-                    // A cell the program has seen filled: the pending move is not on its board yet.
-                    let Some(cell) = state.occupied().into_iter().find(|c| c != theirs) else {
-                        continue;
-                    };
-                    probe
-                        .send
-                        .replace("{taken}", &fill(&self.script.send, state, &cell))
-                } else {
-                    probe.send.clone()
-                };
-                let began = Instant::now();
-                let probed = self.probe(&text, &probe.about);
-                let spent = began.elapsed();
-                self.unclocked += spent;
-                waits = waits.map(|w| w + spent);
-                if let Err(fault) = probed {
-                    return fault;
-                }
+            if let Err(fault) = self.probes(state, theirs, convention::Format::Script, &mut waits) {
+                return fault;
             }
             let text = fill(&self.script.send, state, theirs);
             if let Err(f) = self.send(&text, waits) {
@@ -574,6 +572,10 @@ impl<G: ArenaGame> Seat<G> for DialogueSeat {
         patterns.extend(end.as_ref());
         match self.expect(&patterns, waits) {
             Ok(hit) if hit.which == 0 => {
+                if last.is_some() && self.learned.format.is_none() {
+                    self.learned.format = Some(convention::Format::Script);
+                    convention::remember(&self.key, self.learned);
+                }
                 if first {
                     let detail = match last {
                         None => "moved first, as its side does".to_string(),
@@ -602,12 +604,32 @@ impl<G: ArenaGame> Seat<G> for DialogueSeat {
                 mv
             }
             Ok(hit) => {
+                // No move line the script reads, but its board may show the move it made.
+                let hit = match last {
+                    Some(theirs) => match self.took_on_board(state, theirs, hit) {
+                        Ok(reply) => return reply,
+                        Err(hit) => hit,
+                    },
+                    None => hit,
+                };
                 let said = quote(&hit.text);
                 let detail = match (last, hit.which) {
+                    (None, 1) if self.learned.format.is_none() && self.moved_on_board(state, &hit) => {
+                        // It moved without a line the script reads: its board says where.
+                        self.opening(true, "moved first, as its side does".into());
+                        return self.board_move(state, hit);
+                    }
                     (None, 1) => format!(
                         "printed `{said}` asking for the opponent's move, but it plays {} and moves first",
                         self.side
                     ),
+                    (Some(theirs), 1) if grid && self.learned.format.is_none() => {
+                        // Not the handout's move format: learn the program's, at this prompt.
+                        if first {
+                            self.opening(true, "asked for the opponent's first move".into());
+                        }
+                        return self.retype(state, theirs, hit, waits, false);
+                    }
                     (Some(theirs), 1) => format!(
                         "asked for a move again (`{said}`) after the legal move `{}`",
                         fill(&self.script.send, state, theirs)
@@ -638,17 +660,23 @@ impl<G: ArenaGame> Seat<G> for DialogueSeat {
         let waited = self.script.expect_timeout;
         let deadline = Some(Instant::now() + waited);
         let (prompt, reply) = (self.script.prompt.clone(), self.script.reply.clone());
-        let mut early = None;
-        if let Some(theirs) = unseen {
-            match self.expect(&[&end, &prompt, &reply], deadline) {
-                Ok(hit) if hit.which == 1 => {
-                    let text = self.fills.iter().find(|(mv, _)| mv == theirs).map_or_else(
-                        || self.script.send.replace("{move}", theirs),
-                        |(_, t)| t.clone(),
-                    );
-                    let _ = self.send(&text, deadline);
+        // A program on its own conventions is read by its board: its move lines are not the script's.
+        let reply = if self.board { prompt.clone() } else { reply };
+        let mut early = self.ended.take().map(Ok);
+        if let (None, Some(theirs)) = (&early, unseen) {
+            let text = self.fills.iter().find(|(mv, _)| mv == theirs).map_or_else(
+                || self.script.send.replace("{move}", theirs),
+                |(_, t)| t.clone(),
+            );
+            if self.prompted.take().is_some() {
+                let _ = self.send(&text, deadline);
+            } else {
+                match self.expect(&[&end, &prompt, &reply], deadline) {
+                    Ok(hit) if hit.which == 1 => {
+                        let _ = self.send(&text, deadline);
+                    }
+                    other => early = Some(other),
                 }
-                other => early = Some(other),
             }
         }
         let seen = match early {
@@ -696,6 +724,12 @@ impl<G: ArenaGame> Seat<G> for DialogueSeat {
 
     fn facts(&mut self, record: &GameRecord) -> Vec<Fact> {
         let mut facts = std::mem::take(&mut self.facts);
+        if let Some(detail) = self.understood() {
+            facts.push(Fact::Understood {
+                side: self.index,
+                detail,
+            });
+        }
         if let Some(seen) = self.end.take() {
             let checked = self.script.end.as_ref().is_some_and(classifies);
             let right = match (seen.said.is_some(), checked, seen.claim) {

@@ -68,6 +68,11 @@ fn program(dir: &std::path::Path, on_bad: &str, announce: &str, order_wrong: boo
            done\n\
          done\n"
     );
+    sh(dir, &text)
+}
+
+/// A `/bin/sh` program with the text `text`.
+fn sh(dir: &std::path::Path, text: &str) -> Spec {
     let path = dir.join(format!("p{}.sh", text.len()));
     std::fs::write(&path, text).unwrap();
     Spec {
@@ -242,5 +247,119 @@ fn a_silent_program_is_told_to_flush() {
             .contains("flush standard output before reading input"),
         "{}",
         r.reason
+    );
+}
+
+/// Plays the program as o against a script that opens in the centre (cell 4), then takes cell 8.
+fn game_as_o(spec: Spec) -> GameRecord {
+    let mut prog = DialogueSeat::new(basic(), spec, script(Vec::new()));
+    let mut other = ScriptSeat::new(vec![Reply::Line("4".into()), Reply::Line("8".into())]);
+    let who = Match {
+        players: ["script".into(), "program".into()],
+        seed: 1,
+    };
+    play(
+        TicTacToe::new(),
+        [&mut other as &mut dyn Seat<TicTacToe>, &mut prog],
+        &who,
+        &Policy::default(),
+        &mut |_, _| {},
+    )
+}
+
+fn understood(r: &GameRecord) -> Option<&str> {
+    r.facts.iter().find_map(|f| match f {
+        Fact::Understood { detail, .. } => Some(detail.as_str()),
+        _ => None,
+    })
+}
+
+#[test]
+fn a_move_the_program_asks_again_after_is_typed_in_the_next_format() {
+    // Its prompt says nothing of the format: the handout's `2 2` is typed first, refused, then the
+    // fixed order's next form, the cell `5`, which it takes; its move is read from its board.
+    let dir = tempfile::tempdir().unwrap();
+    let spec = sh(
+        dir.path(),
+        "printf 'X or O? '\nread mark || exit 0\n\
+         while true; do\n\
+           printf 'Your move: '; read m || exit 0\n\
+           [ \"$m\" = 5 ] && break\n\
+           echo 'Invalid square.'\n\
+         done\n\
+         printf ' O | . | .\\n . | X | .\\n . | . | .\\n'\n\
+         printf 'Your move: '; read m; exit 0\n",
+    );
+    let r = game_as_o(spec);
+    assert_eq!(r.moves.len(), 3, "{}", r.reason);
+    assert_eq!(r.moves[1].applied, "0", "its move, from its board");
+    assert_eq!(
+        understood(&r),
+        Some("understood: X or O asked as the handout says; moves as 1-9 row-major")
+    );
+    // The program closed after the third move was typed: its fault, not the grader's.
+    assert_eq!(r.result, GameResult::Win(0), "{}", r.reason);
+}
+
+#[test]
+fn a_program_that_asks_who_starts_is_answered_for_its_side() {
+    // "Would you like to play first?": the user (the script, x) does, so the answer is `yes`; an
+    // answer it refuses (`yes` to a y/n program) is followed by the next spelling.
+    let dir = tempfile::tempdir().unwrap();
+    let spec = sh(
+        dir.path(),
+        "while true; do\n\
+           printf 'Would you like to play first? (yes/no) '; read a || exit 0\n\
+           [ \"$a\" = y ] && break\n\
+           echo 'Answer y or n.'\n\
+         done\n\
+         printf 'Cells 1-9. Your move: '; read m || exit 0\n\
+         [ \"$m\" = 5 ] || exit 4\n\
+         printf ' O | 2 | 3\\n 4 | X | 6\\n 7 | 8 | 9\\n'\n\
+         printf 'Cells 1-9. Your move: '; read m; exit 0\n",
+    );
+    let r = game_as_o(spec);
+    assert_eq!(r.moves.len(), 3, "{}", r.reason);
+    assert_eq!(r.moves[1].applied, "0");
+    assert_eq!(
+        understood(&r),
+        Some("understood: first/second asked as yes/no; moves as 1-9 row-major")
+    );
+    let opening = r.facts.iter().find_map(|f| match f {
+        Fact::Opening { ok, detail, .. } => Some((*ok, detail.as_str())),
+        _ => None,
+    });
+    assert_eq!(
+        opening,
+        Some((
+            false,
+            "asked `Would you like to play first? (yes/no)` instead of which mark the user \
+             prefers, X or O (rule 1); understood: first/second asked as yes/no"
+        ))
+    );
+}
+
+#[test]
+fn a_program_that_only_shows_its_move_on_the_board_is_read_from_it() {
+    // The handout's question and move format, but no `I play` line: "Computer's turn." and a board.
+    // The move it took is not typed again in another form.
+    let dir = tempfile::tempdir().unwrap();
+    let spec = sh(
+        dir.path(),
+        "printf 'X or O? '\nread mark || exit 0\n\
+         printf 'Your move: '; read m || exit 0\n\
+         [ \"$m\" = '2 2' ] || exit 4\n\
+         printf \"Computer's turn.\\n O | . | .\\n . | X | .\\n . | . | .\\n\"\n\
+         printf 'Your move: '; read m || exit 0\n\
+         [ \"$m\" = '3 3' ] || exit 5\n\
+         printf \"Computer's turn.\\n O | . | O\\n . | X | .\\n . | . | X\\n\"\n\
+         printf 'Your move: '; read m; exit 0\n",
+    );
+    let r = game_as_o(spec);
+    let applied: Vec<&str> = r.moves.iter().map(|m| m.applied.as_str()).collect();
+    assert_eq!(applied, ["4", "0", "8", "2"], "{}", r.reason);
+    assert_eq!(
+        understood(&r),
+        Some("understood: X or O asked as the handout says; moves as `row col` from 1")
     );
 }

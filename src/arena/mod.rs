@@ -1,6 +1,7 @@
 //! The arena: player protocols, the referee, game records, matches and tournaments.
 
 pub mod config;
+pub mod convention;
 pub mod dialogue;
 pub mod elo;
 pub mod game;

@@ -185,6 +185,7 @@ impl Visitor for Match2 {
             match record.result {
                 GameResult::Win(s) => tally[order[s]] += 1,
                 GameResult::Draw { .. } => draws += 1,
+                GameResult::BothLost => {}
             }
             records.push(record);
         }

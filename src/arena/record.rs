@@ -71,6 +71,10 @@ pub enum Fact {
         right: bool,
         detail: String,
     },
+    /// The conventions the grader learned to talk to a program that follows its own (it asks "play
+    /// first?" instead of X or O, or numbers cells 1-9): `first/second asked as yes/no; moves as 1-9
+    /// row-major`.
+    Understood { side: Side, detail: String },
 }
 
 /// What a program did with an invalid input.
@@ -90,7 +94,10 @@ impl Fact {
     #[must_use]
     pub fn side(&self) -> Side {
         match self {
-            Fact::Opening { side, .. } | Fact::Probe { side, .. } | Fact::End { side, .. } => *side,
+            Fact::Opening { side, .. }
+            | Fact::Probe { side, .. }
+            | Fact::End { side, .. }
+            | Fact::Understood { side, .. } => *side,
         }
     }
 }
@@ -123,6 +130,9 @@ pub enum GameResult {
     Win(Side),
     /// A draw; `edge` is the side the seed's tie-break favours, if any.
     Draw { edge: Option<Side> },
+    /// Neither side could play (both faulted before the first move): a loss for both, so that two
+    /// broken entrants do not each "win" once. Serialised as `"both-lost"`; older records never hold it.
+    BothLost,
 }
 
 /// Why the game ended, in a form the tournament can count.
@@ -135,12 +145,22 @@ pub enum Ending {
 }
 
 impl GameRecord {
-    /// The winner as a player index into `players`, or `None` for a draw.
+    /// The winner as a player index into `players`, or `None` for a draw or a double fault.
     #[must_use]
     pub fn winner(&self) -> Option<Side> {
         match self.result {
             GameResult::Win(s) => Some(s),
-            GameResult::Draw { .. } => None,
+            GameResult::Draw { .. } | GameResult::BothLost => None,
+        }
+    }
+
+    /// Whether `side` lost: the other side won, or neither could play.
+    #[must_use]
+    pub fn lost(&self, side: Side) -> bool {
+        match self.result {
+            GameResult::Win(s) => s != side,
+            GameResult::Draw { .. } => false,
+            GameResult::BothLost => true,
         }
     }
 
@@ -165,6 +185,9 @@ impl GameRecord {
                     .map(|s| format!(", tie-break to {}", self.colours[s]))
                     .unwrap_or_default();
                 format!("{} draws with {}: {}{edge}", who(0), who(1), self.reason)
+            }
+            GameResult::BothLost => {
+                format!("{} and {} both lose: {}", who(0), who(1), self.reason)
             }
         }
     }

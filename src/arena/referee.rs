@@ -114,7 +114,9 @@ pub fn play<G: ArenaGame>(
     };
     let mut state = initial;
 
-    let mut started: Option<(GameResult, Ending, String)> = None;
+    // Both seats are started even when the first fails: a game neither side could play is a loss for
+    // both, never a win for whoever happened to be second (two broken entrants would each win once).
+    let mut failed: Vec<(usize, String)> = Vec::new();
     for (i, seat) in seats.iter_mut().enumerate() {
         let side = side_of(i);
         let start = Start {
@@ -131,14 +133,10 @@ pub fn play<G: ArenaGame>(
                 Reply::Timeout => format!("timed out after {}", seconds(asked.elapsed())),
                 other => fault_words(&other, policy, asked.elapsed()),
             };
-            started = Some((
-                GameResult::Win(1 - i),
-                Ending::Fault,
-                format!("{} failed to start: {why}", colours[i]),
-            ));
-            break;
+            failed.push((i, format!("{} failed to start: {why}", colours[i])));
         }
     }
+    let started = double_fault(failed);
 
     let mut last: Option<String> = None;
     let mut legal = Vec::new();
@@ -282,6 +280,18 @@ pub fn play<G: ArenaGame>(
     record
 }
 
+/// The verdict when seats failed to start: the one that failed loses, and when both did, both lose.
+fn double_fault(failed: Vec<(usize, String)>) -> Option<(GameResult, Ending, String)> {
+    match failed.as_slice() {
+        [] => None,
+        [(i, why)] => Some((GameResult::Win(1 - i), Ending::Fault, why.clone())),
+        _ => {
+            let whys: Vec<&str> = failed.iter().map(|(_, w)| w.as_str()).collect();
+            Some((GameResult::BothLost, Ending::Fault, whys.join("; ")))
+        }
+    }
+}
+
 fn side_of(i: usize) -> Player {
     if i == 0 {
         Player::First
@@ -321,5 +331,69 @@ fn fault_words(reply: &Reply, policy: &Policy, took: Duration) -> String {
         Reply::Garbage => "sent bytes that are not UTF-8 text".to_string(),
         Reply::Broken(why) => format!("could not be asked for a move: {why}"),
         Reply::Fault(why) => why.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::seat::ScriptSeat;
+    use crate::arena::testgame::Race;
+
+    /// A seat whose program cannot start (a UT3 class that does not import).
+    struct Broken;
+
+    impl Seat<Race> for Broken {
+        fn start(&mut self, _: &Start) -> Result<(), Reply> {
+            Err(Reply::Crashed("exit status 1".into()))
+        }
+        fn request(&mut self, _: &Race, _: Option<&str>, _: Option<Duration>) -> Reply {
+            Reply::Broken("never started".into())
+        }
+    }
+
+    fn game(a: &mut dyn Seat<Race>, b: &mut dyn Seat<Race>) -> GameRecord {
+        let who = Match {
+            players: ["a".into(), "b".into()],
+            seed: 3,
+        };
+        play(
+            Race::new(),
+            [a, b],
+            &who,
+            &Policy::default(),
+            &mut |_, _| {},
+        )
+    }
+
+    #[test]
+    fn when_neither_side_can_start_both_lose() {
+        let r = game(&mut Broken, &mut Broken);
+        assert_eq!(r.result, GameResult::BothLost);
+        assert_eq!(r.ending, Ending::Fault);
+        assert!(r.moves.is_empty());
+        assert_eq!(r.winner(), None);
+        assert!(r.lost(0) && r.lost(1));
+        assert_eq!(
+            r.summary(),
+            "x (a) and o (b) both lose: x failed to start: crashed (exit status 1); \
+             o failed to start: crashed (exit status 1)"
+        );
+        let json = serde_json::to_string(&r).unwrap();
+        assert!(json.contains(r#""result":"both-lost""#), "{json}");
+        let back: GameRecord = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, r);
+    }
+
+    #[test]
+    fn when_one_side_cannot_start_the_other_wins() {
+        let mut playing = ScriptSeat::new(vec![Reply::Line("1".into())]);
+        let r = game(&mut Broken, &mut playing);
+        assert_eq!(r.result, GameResult::Win(1));
+        assert_eq!(r.reason, "x failed to start: crashed (exit status 1)");
+        let mut playing = ScriptSeat::new(vec![Reply::Line("1".into())]);
+        let r = game(&mut playing, &mut Broken);
+        assert_eq!(r.result, GameResult::Win(0));
+        assert_eq!(r.reason, "o failed to start: crashed (exit status 1)");
     }
 }

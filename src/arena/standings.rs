@@ -47,6 +47,7 @@ impl Scoring {
                 }
             }
             GameResult::Draw { .. } => [self.draw, self.draw],
+            GameResult::BothLost => [self.loss, self.loss],
         }
     }
 }
@@ -98,7 +99,7 @@ pub fn standings(names: &[String], records: &[GameRecord], scoring: &Scoring) ->
             row.points += points[side];
             match r.result {
                 GameResult::Win(s) if s == side => row.wins += 1,
-                GameResult::Win(_) => {
+                GameResult::Win(_) | GameResult::BothLost => {
                     row.losses += 1;
                     if r.ending == super::record::Ending::Fault {
                         row.faults += 1;
@@ -111,6 +112,8 @@ pub fn standings(names: &[String], records: &[GameRecord], scoring: &Scoring) ->
             GameResult::Win(0) => 1.0,
             GameResult::Win(_) => 0.0,
             GameResult::Draw { .. } => 0.5,
+            // Nothing was played: the game says nothing about relative strength.
+            GameResult::BothLost => continue,
         };
         games.push(elo::Game { a, b, score });
     }
@@ -167,5 +170,40 @@ mod tests {
         assert_eq!(s.points(GameResult::Draw { edge: None }), [1, 1]);
         let std = Scoring::STANDARD;
         assert_eq!(std.points(GameResult::Draw { edge: Some(1) }), [1, 1]);
+    }
+
+    #[test]
+    fn a_double_fault_is_a_loss_and_a_fault_for_both() {
+        use crate::arena::record::{Ending, GameRecord};
+        assert_eq!(Scoring::UT3.points(GameResult::BothLost), [0, 0]);
+        let game = |result, ending| GameRecord {
+            game: "ut3".into(),
+            players: ["a".into(), "b".into()],
+            colours: ["x".into(), "o".into()],
+            seed: 1,
+            initial: String::new(),
+            moves: Vec::new(),
+            final_state: String::new(),
+            result,
+            ending,
+            reason: "both failed to start".into(),
+            notes: Vec::new(),
+            stderr: Vec::new(),
+            facts: Vec::new(),
+        };
+        let names = ["a".to_string(), "b".to_string()];
+        let records = [
+            game(GameResult::BothLost, Ending::Fault),
+            game(GameResult::BothLost, Ending::Fault),
+        ];
+        let rows = standings(&names, &records, &Scoring::UT3);
+        for row in &rows {
+            assert_eq!(
+                (row.games, row.wins, row.draws, row.losses, row.faults, row.points),
+                (2, 0, 0, 2, 2, 0),
+                "{row:?}"
+            );
+            assert!((row.elo - 1500.0).abs() < 1e-9, "{row:?}");
+        }
     }
 }

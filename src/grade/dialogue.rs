@@ -42,7 +42,7 @@ pub fn probes(arena: &ArenaConfig) -> usize {
 #[must_use]
 pub fn judge(conduct: Conduct, record: &GameRecord, me: Side) -> (f64, Option<String>) {
     let mine = || record.facts.iter().filter(move |f| f.side() == me);
-    let faulted = record.ending == Ending::Fault && record.winner() == Some(1 - me);
+    let faulted = record.ending == Ending::Fault && record.lost(me);
     let no = |why: String| (0.0, Some(why));
     match conduct {
         Conduct::Opening => match mine().find(|f| matches!(f, Fact::Opening { .. })) {
@@ -90,6 +90,19 @@ pub fn judge(conduct: Conduct, record: &GameRecord, me: Side) -> (f64, Option<St
             _ => no("no end-of-game message was checked".to_string()),
         },
     }
+}
+
+/// How the grader understood a dialogue program that follows conventions of its own (`understood:
+/// first/second asked as yes/no; moves as 1-9 row-major`), from the last game that says so; `side(k)`
+/// is the program's side in game `k`.
+#[must_use]
+pub fn understood(records: &[GameRecord], side: impl Fn(usize) -> Side) -> Option<String> {
+    records.iter().enumerate().rev().find_map(|(k, r)| {
+        r.facts.iter().find_map(|f| match f {
+            Fact::Understood { side: s, detail } if *s == side(k) => Some(detail.clone()),
+            _ => None,
+        })
+    })
 }
 
 /// The case summary's opening words: `asked again after every invalid input in 3 of 4 games`.

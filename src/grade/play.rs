@@ -231,7 +231,7 @@ pub struct Sides {
 pub fn value(measure: Measure, record: &GameRecord, sides: Sides) -> f64 {
     let me = sides.me;
     let won = record.winner() == Some(me);
-    let lost = record.winner() == Some(1 - me);
+    let lost = record.lost(me);
     match measure {
         Measure::Legal => f64::from(u8::from(fault(record, sides).is_none())),
         Measure::Won => f64::from(u8::from(won)),
@@ -255,7 +255,7 @@ pub fn value(measure: Measure, record: &GameRecord, sides: Sides) -> f64 {
 /// forfeited placement.
 fn fault(record: &GameRecord, sides: Sides) -> Option<String> {
     let mine = |side: usize| side == sides.me || sides.both;
-    if record.ending == Ending::Fault && record.winner().is_some_and(|w| mine(1 - w)) {
+    if record.ending == Ending::Fault && (0..2).any(|s| mine(s) && record.lost(s)) {
         return Some(record.reason.clone());
     }
     record
@@ -310,7 +310,7 @@ fn judge(p: &Play, records: &[GameRecord]) -> Judged {
         .fold((0, 0), |(w, d), (k, r)| match r.result {
             GameResult::Win(s) if s == my_side(k) => (w + 1, d),
             GameResult::Draw { .. } => (w, d + 1),
-            GameResult::Win(_) => (w, d),
+            GameResult::Win(_) | GameResult::BothLost => (w, d),
         });
     let lost = n - won - drawn;
     let mut summary = match p.measure {
@@ -326,6 +326,10 @@ fn judge(p: &Play, records: &[GameRecord]) -> Judged {
             format!("{} {against}", words.unwrap_or_default())
         }
     };
+    // A dialogue program on conventions of its own: say how the grader understood it.
+    if let Some(understood) = dialogue::understood(records, my_side) {
+        let _ = write!(summary, " ({understood})");
+    }
     if let Some(t) = p.at_least {
         let needed = t * n as f64;
         let needed = if p.measure == Measure::Score {
@@ -358,8 +362,8 @@ fn game_line(k: usize, r: &GameRecord, measure: Measure, sides: Sides) -> String
     let me = sides.me;
     let outcome = match r.winner() {
         Some(w) if w == me => "won",
-        Some(_) => "lost",
-        None => "drawn",
+        _ if r.lost(me) => "lost",
+        _ => "drawn",
     };
     let mut why = match (measure, fault(r, sides)) {
         (Measure::Legal, Some(f)) => f,
@@ -369,10 +373,11 @@ fn game_line(k: usize, r: &GameRecord, measure: Measure, sides: Sides) -> String
         _ => r.reason.clone(),
     };
     // A crash is explained by its last words.
-    if let (Ending::Fault, Some(w)) = (r.ending, r.winner()) {
+    let loser = r.winner().map(|w| 1 - w).or(r.lost(me).then_some(me));
+    if let (Ending::Fault, Some(l)) = (r.ending, loser) {
         let last = r
             .stderr
-            .get(1 - w)
+            .get(l)
             .and_then(Option::as_deref)
             .and_then(|e| e.lines().rev().find(|l| !l.trim().is_empty()));
         if let Some(line) = last {

@@ -220,6 +220,7 @@ mod tests {
                 language: None,
                 log: String::new(),
                 wall_ms: 0,
+                interpreter: None,
             },
             cases: vec![case],
             groups: Vec::new(),
