@@ -2,6 +2,7 @@
 
 mod arena;
 mod build;
+mod calibrate;
 mod check;
 mod examples;
 mod hostile;
