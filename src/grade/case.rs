@@ -271,7 +271,7 @@ fn run_failure(outcome: &Outcome, l: &crate::sandbox::Limits) -> Option<(Verdict
         Some(LimitHit::Wall) => Some((
             Verdict::WallTimeLimit,
             format!(
-                "your program was still running after {} of wall time, the limit, having used {} of CPU time (is it waiting for input, or sleeping?)",
+                "your program was still running at the {} wall-time limit, having used {} of CPU time (is it waiting for input, or sleeping?)",
                 secs(l.wall, l.wall),
                 secs(used, cpu)
             ),

@@ -135,6 +135,12 @@ impl Sandbox for Scripted {
                     }
                 };
             }
+            "sleeps" => {
+                outcome.status = Status::Signaled(libc::SIGKILL);
+                outcome.limit = Some(LimitHit::Wall);
+                outcome.cpu = Duration::from_millis(40);
+                outcome.wall = spec.limits.wall + Duration::from_millis(300);
+            }
             "crash" => {
                 outcome.status = Status::Signaled(libc::SIGSEGV);
                 outcome.stderr = b"Segmentation fault\n".to_vec();
@@ -477,4 +483,17 @@ fn seconds_read_as_people_write_them() {
     assert_eq!(secs(s(300), s(300)), "0.3 s");
     assert_eq!(secs(s(5_310), s(5_000)), "5.31 s");
     assert_eq!(secs(s(5_004), s(5_000)), "5.004 s");
+}
+
+/// A wall-time limit says both clocks: the wall limit it hit and the CPU it had used (a program
+/// waiting or sleeping uses almost none); it is not run again.
+#[test]
+fn a_wall_limit_states_the_wall_limit_and_the_cpu_used() {
+    let r = grade("sleeps");
+    assert_eq!(r.cases[0].verdict, Verdict::WallTimeLimit);
+    assert_eq!(
+        r.cases[0].summary,
+        "your program was still running at the 20 s wall-time limit, having used 0.04 s of CPU time (is it waiting for input, or sleeping?)"
+    );
+    assert_eq!(r.cases[0].rerun, None);
 }
