@@ -15,9 +15,10 @@ use crate::config::{located, parse_duration, parse_toml, TomlError};
 pub const CALIBRATION_FILE: &str = "calibration.toml";
 
 /// A language's limit is this many times its reference's CPU on the heaviest case. Contest systems
-/// derive limits the same way, as a multiple of the slowest judge solution (Kattis' problem format
-/// `time_multiplier`, ICPC/CMS practice of 2-3× the reference); 3× leaves room for a correct student
-/// program that is less tuned than the reference and for a busy machine.
+/// derive limits the same way, as a multiple of the judges' own solutions: the Kattis problem package
+/// format's `time_multiplier` (5 by default in its legacy version; its 2023 version takes 2 × the
+/// slowest accepted solution). Our reference is the tuned one, not the slowest correct one, and a
+/// student's correct but plainer program is often 3-4 times slower (`python-slow`): hence 5.
 pub const FACTOR: f64 = 5.0;
 
 /// The raw file, strict.
