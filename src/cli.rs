@@ -33,6 +33,8 @@ pub enum Command {
     Play(crate::arena::play::Args),
     /// Run a tournament and print standings.
     Tournament(crate::arena::tournament::Args),
+    /// Measure each language's reference hand-in on this machine; write the suite's `calibration.toml`.
+    Calibrate(crate::calibrate::Args),
 }
 
 /// Parses the process arguments, runs the command, and maps the outcome to an exit code.
@@ -52,6 +54,7 @@ pub fn main() -> ExitCode {
         Command::Golden(args) => crate::golden::run(args),
         Command::Play(args) => crate::arena::play::run(args),
         Command::Tournament(args) => crate::arena::tournament::run(args),
+        Command::Calibrate(args) => crate::calibrate::run(args),
     };
     match result {
         Ok(exit) => exit.into(),

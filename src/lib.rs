@@ -6,6 +6,7 @@
 
 pub mod arena;
 pub mod build;
+pub mod calibrate;
 pub mod cli;
 pub mod config;
 pub mod doctor;

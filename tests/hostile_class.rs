@@ -111,7 +111,7 @@ fn a_class_of_attackers_is_graded_and_nothing_of_the_host_leaks() {
     .unwrap();
     std::fs::set_permissions(
         good.join("tictactoe.py"),
-        std::fs::Permissions::from_mode(0),
+        std::fs::Permissions::from_mode(0o0),
     )
     .unwrap();
     let before: Vec<(PathBuf, Vec<u8>)> = {

@@ -87,6 +87,12 @@ const PINNED: &[(&str, &str, f64)] = &[
         "moves AC WA WA WA | no-move AC AC AC | tactics WA WA WA AC WA | play AC AC",
         1.45,
     ),
+    // An empty visited file where no move is possible is writing nothing, as in tic-tac-toe.
+    (
+        "empty-file-when-no-move",
+        "moves AC AC AC AC | no-move AC AC AC | tactics AC AC AC AC AC | play AC AC",
+        3.0,
+    ),
     // Its visited file lists boards column by column.
     (
         "morris-bad-visited",

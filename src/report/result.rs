@@ -66,6 +66,34 @@ pub struct CaseResult {
     pub cpu_ms: u64,
     pub wall_ms: u64,
     pub peak_memory: Option<u64>,
+    /// The CPU limit a run case had, and where it came from (absent for games and position cases).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_limit: Option<CpuLimit>,
+    /// Set when the case ended near its CPU limit and was run a second time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rerun: Option<Rerun>,
+}
+
+/// The CPU limit of one run: the suite's (`[limits]`, or the case's own) or a calibrated one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct CpuLimit {
+    pub ms: u64,
+    /// `suite` or `calibration` (the suite's `calibration.toml` raised it for this language).
+    pub from: String,
+}
+
+/// A case run twice because its first run ended within 10% of its CPU limit (or over it): the run that
+/// used less CPU decides, the first on a tie.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct Rerun {
+    pub first_cpu_ms: u64,
+    pub first_verdict: Verdict,
+    pub second_cpu_ms: u64,
+    pub second_verdict: Verdict,
+    /// `first` or `second`: whose verdict and output the case reports.
+    pub kept: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -210,6 +238,8 @@ mod tests {
             cpu_ms: 0,
             wall_ms: 0,
             peak_memory: None,
+            cpu_limit: None,
+            rerun: None,
         };
         let r = SubmissionResult {
             suite: "s".into(),

@@ -4,6 +4,7 @@
 //! (reading golden files, running reference solvers on each case's arguments), so a suite that loads is
 //! ready to grade and every mistake in it is reported before any submission runs.
 
+pub mod calibration;
 mod games;
 pub mod kinds;
 pub mod oracle;
@@ -51,6 +52,10 @@ pub struct Suite {
     pub entries: Entries,
     /// Columns filled in by hand, never in the total.
     pub manual: Vec<Manual>,
+    /// `[calibrate]`: each language's reference hand-in, resolved from the suite folder.
+    pub calibrate: Vec<(String, PathBuf)>,
+    /// `calibration.toml`, when `grader calibrate` has written one.
+    pub calibration: Option<calibration::Calibration>,
     oracle: Arc<dyn Oracle>,
     /// Variant outputs computed on demand, keyed by (program, args, variant).
     cache: Mutex<HashMap<VariantKey, Arc<Solved>>>,
@@ -386,6 +391,9 @@ impl Loader<'_> {
         let arena = self.arena(raw.arena.as_ref())?;
         let entries = self.entries(raw.entries)?;
         let manual = self.manual(raw.manual)?;
+        let calibrate = self.calibrate(raw.calibrate, &languages)?;
+        let names: Vec<&str> = languages.iter().map(|l| l.name.as_str()).collect();
+        let calibration = calibration::Calibration::load(self.dir, &names)?;
         // A suite with an `[arena]` and no groups is a tournament-only event (`grader play`,
         // `grader tournament`); anything else needs cases to grade.
         if raw.groups.is_empty() && arena.is_none() {
@@ -434,6 +442,8 @@ impl Loader<'_> {
             arena,
             entries,
             manual,
+            calibrate,
+            calibration,
             oracle,
             cache: Mutex::new(HashMap::new()),
         })
@@ -476,6 +486,21 @@ impl Loader<'_> {
                 );
             }
             out.push(parsed);
+        }
+        Ok(out)
+    }
+
+    fn calibrate(
+        &self,
+        table: std::collections::BTreeMap<Spanned<String>, String>,
+        languages: &[Language],
+    ) -> Result<Vec<(String, PathBuf)>, SuiteError> {
+        let mut out = Vec::new();
+        for (language, folder) in table {
+            if !languages.iter().any(|l| &l.name == language.get_ref()) {
+                return self.err(language.span(), format!("`[calibrate]` names `{}`, which is not one of the suite's `[[languages]]`\nhint: use a language's `name`, e.g. `python = \"../../examples/submissions/SUITE/python-correct\"`", language.get_ref()));
+            }
+            out.push((language.into_inner(), self.dir.join(folder)));
         }
         Ok(out)
     }

@@ -35,6 +35,9 @@ pub struct RawSuite {
     /// Columns the instructor fills in by hand.
     #[serde(default)]
     pub manual: Vec<Spanned<RawManual>>,
+    /// Each language's reference hand-in for `grader calibrate`, relative to the suite folder.
+    #[serde(default)]
+    pub calibrate: BTreeMap<Spanned<String>, String>,
 }
 
 #[derive(Debug, Deserialize)]
