@@ -472,3 +472,79 @@ fn two_entrants_that_cannot_import_both_lose_every_game_and_get_no_marks() {
          2,syntax-error,final,0,2,0,0,2,2,0\n"
     );
 }
+
+#[test]
+fn a_machine_without_python2_refuses_the_tournament_and_never_zeroes_a_python2_team() {
+    // Issue 17: `play` and `tournament` check toolchains as `run` does. Refused by default (exit 3,
+    // nothing played); with --allow-missing the Python 2 team takes no part, is `not-graded` in
+    // tournament.csv with a blank mark (never 0), and the exit code is still 3.
+    let dir = scratch();
+    let config = dir.path().join("grader.toml");
+    std::fs::write(&config, "[toolchains]\npython2 = \"no/such/python2.7\"\n").unwrap();
+    let out = dir.path().join("out");
+    let players = [
+        example("python2-greedy"),
+        example("decent"),
+        example("random-handout"),
+    ];
+    let refused = grader()
+        .arg("tournament")
+        .arg(suite())
+        .args(&players)
+        .arg("--config")
+        .arg(&config)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(3), "{stderr}");
+    assert!(
+        stderr.contains("`python2`") && stderr.contains("--allow-missing"),
+        "{stderr}"
+    );
+    assert!(!out.exists(), "a refused tournament wrote results");
+
+    let allowed = grader()
+        .arg("tournament")
+        .arg(suite())
+        .args(&players)
+        .arg("--config")
+        .arg(&config)
+        .args(["--seed", "7", "--allow-missing", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&allowed.stderr);
+    assert_eq!(allowed.status.code(), Some(3), "{stderr}");
+    assert!(
+        stderr.contains("note: `python2-greedy` is not graded and plays no game"),
+        "{stderr}"
+    );
+    let csv = read(&out.join("iiit-2015-ut3/tournament.csv"));
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(rows.len(), 4, "{csv}");
+    assert!(rows[1].starts_with("1,decent,final,"), "{csv}");
+    assert!(
+        rows[3].starts_with(",python2-greedy,\"not-graded: ") && rows[3].ends_with(",,,,,,,"),
+        "{csv}"
+    );
+
+    // `play` with one side the machine cannot run has no game to play: the machine's fault.
+    let play = grader()
+        .arg("play")
+        .arg(suite())
+        .arg(example("python2-greedy"))
+        .arg("random")
+        .arg("--config")
+        .arg(&config)
+        .arg("--allow-missing")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&play.stderr);
+    assert_eq!(play.status.code(), Some(3), "{stderr}");
+    assert!(
+        stderr.contains("fewer than two players can play"),
+        "{stderr}"
+    );
+}

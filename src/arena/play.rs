@@ -54,6 +54,10 @@ pub struct Args {
     /// A `grader.toml` over the built-in defaults (default: `./grader.toml` when present).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// Play even when a toolchain the suite needs is missing: submissions that need it take no part
+    /// and are `not-graded` (exit 3).
+    #[arg(long)]
+    pub allow_missing: bool,
 }
 
 pub fn run(args: Args) -> CmdResult {
@@ -121,8 +125,8 @@ impl Visitor for Match2 {
             bots,
             sandbox.as_deref(),
             &settings,
-        )
-        .map_err(CliError::usage)?;
+            args.allow_missing,
+        )?;
         let names = [entrants[0].name.clone(), entrants[1].name.clone()];
         let maker = Maker {
             entrants,

@@ -112,18 +112,23 @@ pub fn resolve<G: ArenaGame>(
             Some(c) => c.clone(),
             None => default_command(&copy).ok_or_else(|| PlayerError::NoProgram(path.into()))?,
         };
-        Ok(Kind::Program { dir: copy, command })
+        Ok(Some(Kind::Program { dir: copy, command }))
     })
 }
 
+/// How a submission folder (path, entrant name) plays, or `None` when it takes no part.
+pub type FolderKind<'a> = dyn FnMut(&Path, &str) -> Result<Option<Kind>, PlayerError> + 'a;
+
 /// [`resolve`] with the caller deciding how a folder plays (`folder(path, name)`; a suite builds it).
+/// A folder for which `folder` gives `None` takes no part (the caller says why: the machine cannot
+/// build it).
 ///
 /// # Errors
 /// A bot spec the game does not offer, or whatever `folder` returns.
 pub fn resolve_with<G: ArenaGame>(
     words: &[String],
     bots: MakeBot<G>,
-    folder: &mut dyn FnMut(&Path, &str) -> Result<Kind, PlayerError>,
+    folder: &mut FolderKind<'_>,
 ) -> Result<Vec<Entrant>, PlayerError> {
     let mut out: Vec<Entrant> = Vec::new();
     for word in words {
@@ -136,7 +141,9 @@ pub fn resolve_with<G: ArenaGame>(
                 .unwrap_or_else(|| word.clone());
             // A folder's name is the student's to choose: shown everywhere, so made printable here.
             let name = crate::untrusted::one_line(&name, NAME_CAP);
-            let kind = folder(path, &name)?;
+            let Some(kind) = folder(path, &name)? else {
+                continue;
+            };
             (name, kind)
         } else {
             let _checked = bots(word, 0).map_err(|reason| PlayerError::Bot {

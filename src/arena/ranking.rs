@@ -77,18 +77,11 @@ pub fn overall(results: &Results, marks: Option<&Marks>) -> Vec<Placed> {
         .collect()
 }
 
-/// A CSV field, quoted when it must be.
-fn field(text: &str) -> String {
-    if text.contains([',', '"', '\n']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_string()
-    }
-}
-
-/// `rank,student,stage,points,games,won,drawn,lost,faults,marks` (marks blank without a table).
+/// `rank,student,stage,points,games,won,drawn,lost,faults,marks` (marks blank without a table); a
+/// submission the machine could not build (`not_graded`) follows with stage `not-graded`, its reason,
+/// and every number blank: never a zero.
 #[must_use]
-pub fn csv(placed: &[Placed]) -> String {
+pub fn csv(placed: &[Placed], not_graded: &[(String, String)]) -> String {
     let mut out = String::from("rank,student,stage,points,games,won,drawn,lost,faults,marks\n");
     for p in placed {
         let r = &p.row;
@@ -97,14 +90,22 @@ pub fn csv(placed: &[Placed]) -> String {
             out,
             "{},{},{},{},{},{},{},{},{},{marks}",
             p.rank,
-            field(&r.name),
-            field(&p.stage),
+            crate::report::csv::field(&r.name),
+            crate::report::csv::field(&p.stage),
             r.points,
             r.games,
             r.wins,
             r.draws,
             r.losses,
             r.faults,
+        );
+    }
+    for (name, why) in not_graded {
+        let _ = writeln!(
+            out,
+            ",{},{},,,,,,,",
+            crate::report::csv::field(name),
+            crate::report::csv::field(&format!("not-graded: {why}")),
         );
     }
     out
@@ -202,13 +203,41 @@ mod tests {
         assert!(placed[5].all_faults);
         assert_eq!(placed[1].stage, "final");
         assert_eq!(placed[2].stage, "stage 1 group 2");
-        let text = csv(&placed);
+        let text = csv(&placed, &[]);
         assert!(
             text.starts_with("rank,student,stage,points,games,won,drawn,lost,faults,marks\n1,d,final,8,6,2,0,4,0,40\n"),
             "{text}"
         );
         assert!(
             text.ends_with("6,c,stage 1 group 1,0,4,0,0,4,4,0\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn an_entrant_named_like_a_formula_stays_text_in_the_csv() {
+        let results = Results {
+            stages: vec![stage(
+                "final",
+                1,
+                vec![
+                    row("=HYPERLINK(\"evil.example\",\"x\")", 2, 2, 0),
+                    row("-1", 0, 2, 0),
+                ],
+            )],
+            champion: None,
+        };
+        let text = csv(
+            &overall(&results, None),
+            &[("=cmd".into(), "`python2` not found".into())],
+        );
+        assert!(
+            text.contains("\n1,\"'=HYPERLINK(\"\"evil.example\"\",\"\"x\"\")\",final,"),
+            "{text}"
+        );
+        assert!(text.contains("\n2,'-1,final,"), "{text}");
+        assert!(
+            text.ends_with("\n,'=cmd,not-graded: `python2` not found,,,,,,,\n"),
             "{text}"
         );
     }

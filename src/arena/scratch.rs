@@ -155,19 +155,21 @@ pub fn anchor(dir: &Path, command: &[String]) -> (OsString, Vec<OsString>) {
     (program, args)
 }
 
-/// A fresh working folder for one player in one game, removed with the seat.
+/// A fresh working folder for one player in one game, removed with the seat by the one removal for
+/// run-made trees (no recursion, no link followed: a 30,000-deep chain the player made goes too), and
+/// swept by the next grader if this one dies.
 ///
 /// # Errors
 /// The temporary folder cannot be made (the machine's side).
-pub fn work_dir() -> io::Result<tempfile::TempDir> {
-    tempfile::Builder::new().prefix("grader-seat-").tempdir()
+pub fn work_dir() -> io::Result<crate::sandbox::scratch::Scratch> {
+    crate::sandbox::scratch::Scratch::new()
 }
 
 /// A program's seat and the working folder it plays in: the folder outlives the process (the seat is
 /// dropped first, which stops it) and is removed after.
 pub struct InWork<G: ArenaGame> {
     pub seat: Box<dyn Seat<G>>,
-    pub work: tempfile::TempDir,
+    pub work: crate::sandbox::scratch::Scratch,
 }
 
 impl<G: ArenaGame> Seat<G> for InWork<G> {

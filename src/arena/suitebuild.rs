@@ -8,6 +8,7 @@ use std::path::Path;
 use anyhow::Context as _;
 
 use crate::build::BuildOutcome;
+use crate::exit::CliError;
 use crate::sandbox::Sandbox;
 use crate::suite::Suite;
 
@@ -100,9 +101,13 @@ fn build_summary(log: &str) -> String {
 /// built there in `sandbox` (the suite loaded with `settings`); otherwise copied as it is
 /// ([`super::players::resolve`]). `sandbox` is `None` only when no word is a folder.
 ///
+/// A suite whose toolchains this machine lacks is refused (exit 3, the list printed, as `grader run`
+/// does) unless `allow_missing`; then a folder that needs a missing toolchain takes no part and is
+/// named in [`Event::not_graded`]: the machine's fault is never the student's lost games.
+///
 /// # Errors
-/// A bad bot spec, a folder without a player (no suite), or a copy or build the grader itself could not
-/// make.
+/// A bad bot spec, a folder without a player (no suite) (usage), a missing toolchain, or a copy or
+/// build the grader itself could not make (internal).
 pub fn entrants<G: super::game::ArenaGame>(
     game_arg: &str,
     words: &[String],
@@ -110,24 +115,29 @@ pub fn entrants<G: super::game::ArenaGame>(
     bots: super::registry::MakeBot<G>,
     sandbox: Option<&dyn Sandbox>,
     settings: &crate::config::Config,
-) -> anyhow::Result<(Vec<super::players::Entrant>, Event)> {
+    allow_missing: bool,
+) -> Result<(Vec<super::players::Entrant>, Event), CliError> {
     let scratch = || {
-        tempfile::Builder::new()
-            .prefix("grader-event-")
-            .tempdir()
+        crate::sandbox::scratch::Scratch::new()
             .context("cannot create a scratch folder for the submissions")
+            .map_err(CliError::internal)
     };
     let Some(suite) = load(Path::new(game_arg), settings)? else {
         let scratch = scratch()?;
-        let list = super::players::resolve(words, config, bots, scratch.path())?;
+        let list = super::players::resolve(words, config, bots, scratch.path())
+            .map_err(|e| CliError::usage(anyhow::Error::new(e)))?;
         return Ok((
             list,
             Event {
                 suite: None,
+                not_graded: Vec::new(),
                 _scratch: scratch,
             },
         ));
     };
+    if words.iter().any(|w| Path::new(w).is_dir()) {
+        crate::doctor::require(&[&suite], allow_missing)?;
+    }
     // `class/*` also names the class folder's loose files (an EXPECTED.md, a roster): not players.
     let words: Vec<String> = words
         .iter()
@@ -144,43 +154,70 @@ pub fn entrants<G: super::game::ArenaGame>(
         .cloned()
         .collect();
     if words.len() < 2 {
-        anyhow::bail!(
+        return Err(CliError::usage(anyhow::anyhow!(
             "fewer than two players\nhint: give submission folders or bot names, e.g. `submissions/ut3/*`"
-        );
+        )));
     }
     let words = &words[..];
     let scratch = scratch()?;
     let mut k = 0;
     let mut failed = Vec::new();
+    let mut not_graded = Vec::new();
     let list = super::players::resolve_with(words, bots, &mut |path, name| {
         k += 1;
         let sandbox = sandbox.ok_or_else(|| super::players::PlayerError::Build {
             path: path.to_path_buf(),
             source: anyhow::anyhow!("no sandbox was chosen to build submissions"),
         })?;
-        let kind = build(
+        let kind = match build(
             &suite,
             path,
             name,
             &scratch.path().join(k.to_string()),
             sandbox,
-        )
-        .map_err(|source| super::players::PlayerError::Build {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        ) {
+            Ok(kind) => kind,
+            Err(e)
+                if e.downcast_ref::<crate::build::BuildError>()
+                    .is_some_and(crate::build::BuildError::is_missing_tool) =>
+            {
+                let why = format!("{e}");
+                let why = why.lines().next().unwrap_or_default();
+                not_graded.push((name.to_string(), why.to_string()));
+                return Ok(None);
+            }
+            Err(source) => {
+                return Err(super::players::PlayerError::Build {
+                    path: path.to_path_buf(),
+                    source,
+                })
+            }
+        };
         if let Kind::Failed(why) = &kind {
             failed.push(format!("`{name}` cannot play: {why}"));
         }
-        Ok(kind)
+        Ok(Some(kind))
+    })
+    .map_err(|e| match e {
+        super::players::PlayerError::Build { .. } => CliError::internal(anyhow::Error::new(e)),
+        e => CliError::usage(anyhow::Error::new(e)),
     })?;
     for line in failed {
         eprintln!("note: {line}; it loses every game by fault");
+    }
+    for (name, why) in &not_graded {
+        eprintln!("note: `{name}` is not graded and plays no game: {why} (the machine's fault, not the student's)");
+    }
+    if list.len() < 2 && !not_graded.is_empty() {
+        return Err(CliError::internal(anyhow::anyhow!(
+            "fewer than two players can play: this machine lacks a toolchain for the others\nhint: run `grader doctor --install`"
+        )));
     }
     Ok((
         list,
         Event {
             suite: Some(suite.name.clone()),
+            not_graded,
             _scratch: scratch,
         },
     ))
@@ -190,7 +227,10 @@ pub fn entrants<G: super::game::ArenaGame>(
 /// folder.
 pub struct Event {
     pub suite: Option<String>,
-    _scratch: tempfile::TempDir,
+    /// Submission folders (by entrant name) left out because this machine lacks a toolchain they
+    /// need, each with why.
+    pub not_graded: Vec<(String, String)>,
+    _scratch: crate::sandbox::scratch::Scratch,
 }
 
 #[cfg(test)]

@@ -62,6 +62,10 @@ pub struct Args {
     /// A `grader.toml` over the built-in defaults (default: `./grader.toml` when present).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// Play even when a toolchain the suite needs is missing: submissions that need it take no part
+    /// and are `not-graded` (exit 3).
+    #[arg(long)]
+    pub allow_missing: bool,
 }
 
 pub fn run(args: Args) -> CmdResult {
@@ -111,8 +115,8 @@ impl Visitor for Event {
             bots,
             sandbox.as_deref(),
             &settings,
-        )
-        .map_err(CliError::usage)?;
+            args.allow_missing,
+        )?;
         let names: Vec<String> = entrants.iter().map(|e| e.name.clone()).collect();
         let format = args.format.unwrap_or(if config.stages.is_empty() {
             Format::RoundRobin
@@ -183,7 +187,9 @@ impl Visitor for Event {
             let dir = args.out.join(suite);
             let file = dir.join("tournament.csv");
             std::fs::create_dir_all(&dir)
-                .and_then(|()| std::fs::write(&file, super::ranking::csv(placed)))
+                .and_then(|()| {
+                    std::fs::write(&file, super::ranking::csv(placed, &event.not_graded))
+                })
                 .map_err(|e| {
                     CliError::internal(anyhow::anyhow!("cannot write `{}`: {e}", file.display()))
                 })?;
@@ -212,6 +218,13 @@ impl Visitor for Event {
         }
         if let Some(placed) = &placed {
             super::setup::emit(&super::ranking::table(placed));
+        }
+        if !event.not_graded.is_empty() {
+            eprintln!(
+                "error: {} submission(s) not graded: this machine lacks a toolchain they need\nhint: run `grader doctor --install`, then play again",
+                event.not_graded.len()
+            );
+            return Ok(Exit::Internal);
         }
         Ok(Exit::Success)
     }
