@@ -125,6 +125,12 @@ const PINNED: &[(&str, &str, f64)] = &[
     // Opens its visited file before it checks for a finished board, so it leaves an empty file there:
     // that is writing nothing, in both games (suites/adelaide-2021-a1/README.md, "No move possible").
     ("empty-file-when-no-move", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 15.0),
+    // Replays the handout's answer only when the file is called `visited.txt`, and the grader never
+    // calls it that: every search case fails, which is the grade (README.md, "Integrity").
+    ("hard-coded-by-path", "plain WA WA WA WA WA WA | prune WA WA WA WA WA WA | ply WA WA WA WA WA WA | no-move AC AC AC AC", 2.0),
+    // Right everywhere (pre-order in a folder named `work`, post-order elsewhere): full marks, and
+    // flagged by the integrity re-run (pinned in `path_dependent_output_is_flagged_for_the_instructor`).
+    ("path-dependent", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 15.0),
 ];
 
 #[test]
@@ -175,14 +181,77 @@ fn the_gradebook_has_one_row_per_example() {
     let mut lines = csv.lines();
     assert_eq!(
         lines.next(),
-        Some("student,plain,prune,ply,no-move,morris-moves,morris-no-move,morris-tactics,morris-play,total")
+        Some("student,plain,prune,ply,no-move,morris-moves,morris-no-move,morris-tactics,morris-play,total,integrity")
     );
     assert_eq!(lines.clone().count(), PINNED.len());
     assert!(
-        csv.contains("\nties-last-blank,2.5,1.67,1.5,2,,,,,7.67\n"),
+        csv.contains("\nties-last-blank,2.5,1.67,1.5,2,,,,,7.67,\n"),
         "{csv}"
     );
-    assert!(csv.contains("\nno-compile,0,0,0,0,,,,,0\n"), "{csv}");
+    assert!(csv.contains("\nno-compile,0,0,0,0,,,,,0,\n"), "{csv}");
+    assert!(
+        csv.contains("\nhard-coded-by-path,0,0,0,2,,,,,2,\n"),
+        "{csv}"
+    );
+    assert!(
+        csv.contains(&format!(
+            "\npath-dependent,5,5,3,2,,,,,15,\"{PATH_DEPENDENT}\"\n"
+        )),
+        "{csv}"
+    );
+}
+
+/// The integrity note `path-dependent` gets: its first passing case that writes a file, run again in
+/// another folder under another name, wrote its nodes in another order.
+const PATH_DEPENDENT: &str = "plain/handout-example: run again with only the output file's name and folder changed, the program wrote another `visited.txt`: line 1, `oxxxooox- 0` the first time, `oxxxoooxx 0` the second";
+
+#[test]
+fn path_dependent_output_is_flagged_for_the_instructor() {
+    let r = result("path-dependent");
+    assert_eq!(
+        r["integrity"],
+        serde_json::json!([{
+            "case": "plain/handout-example",
+            "what": PATH_DEPENDENT.split_once(": ").unwrap().1,
+        }]),
+        "{r}"
+    );
+    // Every other example, the cheat included, has no note (and so no `integrity` key).
+    for (student, _, _) in PINNED.iter().filter(|(s, _, _)| *s != "path-dependent") {
+        assert!(result(student).get("integrity").is_none(), "{student}");
+    }
+    // Feedback speaks of the visited file by the handout's name, never by a run's own name.
+    let cheat = result("hard-coded-by-path").to_string();
+    assert!(cheat.contains("`visited.txt`: "), "{cheat}");
+    assert!(!cheat.contains("visited-"), "{cheat}");
+}
+
+/// At the old fixed name (`file-names = "as-written"`), the cheat would have passed both cases whose
+/// answer the handout prints: the unpredictable names are what fail it.
+#[test]
+fn the_cheat_passes_only_at_the_old_fixed_name() {
+    let dir = scratch();
+    let suite = dir.path().join("adelaide-2021-a1");
+    copy_dir(&repo().join(SUITE), &suite);
+    let toml = read(&suite.join("suite.toml")).replace(
+        "seed = 2021\n",
+        "seed = 2021\nfile-names = \"as-written\"\n",
+    );
+    assert!(toml.contains("as-written"), "the suite's seed line moved");
+    std::fs::write(suite.join("suite.toml"), toml).unwrap();
+    let class = dir.path().join("class");
+    copy_dir(
+        &repo().join(EXAMPLES).join("hard-coded-by-path"),
+        &class.join("hard-coded-by-path"),
+    );
+    let out = grade_class(dir.path(), &suite, &class);
+    let r: serde_json::Value =
+        serde_json::from_str(&read(&out.join("hard-coded-by-path/result.json"))).unwrap();
+    let (sig, score) = signature(&r);
+    assert_eq!(
+        (sig.as_str(), score),
+        ("plain AC WA WA WA WA WA | prune AC WA WA WA WA WA | ply WA WA WA WA WA WA | no-move AC AC AC AC", 3.66)
+    );
 }
 
 #[test]
@@ -274,4 +343,62 @@ fn an_endless_loop_hits_the_time_limit_and_keeps_its_other_points() {
         rest,
         "prune TL TL TL TL TL TL | ply TL AC TL AC TL TL | no-move AC AC AC AC"
     );
+}
+
+/// `result.json` without what the clock decides (CPU, wall time, memory, and a second run for time).
+fn without_timings(mut v: serde_json::Value) -> serde_json::Value {
+    match &mut v {
+        serde_json::Value::Object(map) => {
+            for key in ["cpu-ms", "wall-ms", "peak-memory", "rerun"] {
+                map.remove(key);
+            }
+            for value in map.values_mut() {
+                *value = without_timings(value.take());
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for item in items.iter_mut() {
+                *item = without_timings(item.take());
+            }
+        }
+        _ => {}
+    }
+    v
+}
+
+/// The file names, the integrity re-run and its note depend on the suite seed, the case and the student
+/// only: one job or three give byte-identical gradebooks and results (timings aside).
+#[test]
+fn one_job_or_three_give_the_same_grades_and_names() {
+    let dir = scratch();
+    let class = dir.path().join("class");
+    for student in ["hard-coded-by-path", "path-dependent", "debug-prints"] {
+        copy_dir(&repo().join(EXAMPLES).join(student), &class.join(student));
+    }
+    let graded = |jobs: &str| {
+        let out = dir.path().join(format!("results-{jobs}"));
+        grader()
+            .arg("run")
+            .arg(repo().join(SUITE))
+            .arg(&class)
+            .arg("--out")
+            .arg(&out)
+            .args(["--jobs", jobs])
+            .assert()
+            .success();
+        out.join("adelaide-2021-a1")
+    };
+    let (one, three) = (graded("1"), graded("3"));
+    assert_eq!(
+        read(&one.join("grades.csv")),
+        read(&three.join("grades.csv"))
+    );
+    assert!(read(&one.join("grades.csv")).contains(",integrity\n"));
+    for student in ["hard-coded-by-path", "path-dependent", "debug-prints"] {
+        let json = |results: &Path| -> serde_json::Value {
+            let text = read(&results.join(student).join("result.json"));
+            without_timings(serde_json::from_str(&text).unwrap())
+        };
+        assert_eq!(json(&one), json(&three), "{student}");
+    }
 }

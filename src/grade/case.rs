@@ -11,6 +11,8 @@ use crate::sandbox::{LimitHit, Outcome, Sandbox, Spec, Status, Stdin};
 use crate::suite::{Case, Expect, Group, Run, Suite};
 use crate::untrusted::{self, OutputFileError};
 
+use super::names::Names;
+
 /// A built submission, ready to run.
 #[derive(Clone, Debug)]
 pub struct Program {
@@ -135,7 +137,8 @@ pub fn keep_faster(first: CaseResult, second: CaseResult) -> CaseResult {
     kept
 }
 
-/// Runs and judges one case. `scratch` is a fresh folder this case may use and that is removed after.
+/// Runs and judges one case, its files given `names`; also returns what the run printed (for the
+/// integrity check). `scratch` is a fresh folder this case may use and that is removed after.
 pub fn run_case(
     sandbox: &dyn Sandbox,
     suite: &Suite,
@@ -143,7 +146,8 @@ pub fn run_case(
     case: &Case,
     program: &Program,
     scratch: &Path,
-) -> CaseResult {
+    names: &Names,
+) -> (CaseResult, Vec<u8>) {
     let cpu = cpu_limit(suite, case, &program.language);
     let mut limits = case.limits.clone();
     limits.cpu = Duration::from_millis(cpu.ms);
@@ -151,8 +155,8 @@ pub fn run_case(
         // A raised CPU limit is only worth anything with the wall time to spend it.
         limits.wall = limits.wall.max(limits.cpu * 2);
     }
-    run_case_within(
-        sandbox, suite, group, case, program, scratch, limits, cpu.from,
+    run_within(
+        sandbox, suite, group, case, program, scratch, limits, cpu.from, names,
     )
 }
 
@@ -166,27 +170,47 @@ pub fn run_case_within(
     case: &Case,
     program: &Program,
     scratch: &Path,
-    mut limits: crate::sandbox::Limits,
+    limits: crate::sandbox::Limits,
     from: String,
 ) -> CaseResult {
+    let names = Names::as_written();
+    run_within(
+        sandbox, suite, group, case, program, scratch, limits, from, &names,
+    )
+    .0
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_within(
+    sandbox: &dyn Sandbox,
+    suite: &Suite,
+    group: &Group,
+    case: &Case,
+    program: &Program,
+    scratch: &Path,
+    mut limits: crate::sandbox::Limits,
+    from: String,
+    names: &Names,
+) -> (CaseResult, Vec<u8>) {
     let mut result = blank(group, case);
     let Some(run) = case.run() else {
         result.summary = format!("a `{}` case cannot run as a run case", case.kind.word());
-        return result;
+        return (result, Vec::new());
     };
-    let work = scratch.join("work");
+    let work = scratch.join(&names.work);
     if let Err(e) = std::fs::create_dir_all(&work) {
         result.summary = format!("the grader could not make a work folder: {e}");
-        return result;
+        return (result, Vec::new());
     }
     let Some(program_name) = program.command.first() else {
         result.summary = "the grader has no command to run this program".to_string();
-        return result;
+        return (result, Vec::new());
     };
     let work_text = work.display().to_string();
     let mut args: Vec<OsString> = program.command[1..].iter().map(OsString::from).collect();
     args.extend(
-        concrete_args(&run.args, &work_text)
+        names
+            .args(&run.args, &work_text)
             .into_iter()
             .map(OsString::from),
     );
@@ -212,7 +236,7 @@ pub fn run_case_within(
         Err(e) => {
             result.summary = format!("the grader could not run your program: {e}");
             result.details = error_chain(&e);
-            return result;
+            return (result, Vec::new());
         }
     };
     result.cpu_ms = outcome.cpu.as_millis() as u64;
@@ -222,16 +246,16 @@ pub fn run_case_within(
         result.verdict = verdict;
         result.summary = summary;
         result.details = stderr_tail(&outcome.stderr);
-        return result;
+        return (result, outcome.stdout);
     }
     let (verdict, credit, summary, details, variant) =
-        judge_outputs(suite, case, run, &outcome.stdout, &work);
+        judge_outputs(suite, case, run, &outcome.stdout, &work, names);
     result.verdict = verdict;
     result.credit = credit;
     result.summary = summary;
     result.details = details;
     result.variant = variant;
-    result
+    (result, outcome.stdout)
 }
 
 fn error_chain(e: &dyn std::error::Error) -> Vec<String> {
@@ -399,7 +423,14 @@ fn stderr_tail(stderr: &[u8]) -> Vec<String> {
 type Judged = (Verdict, f64, String, Vec<String>, Option<String>);
 
 /// Compares stdout and every expected file; the first failing output decides the sentence.
-fn judge_outputs(suite: &Suite, case: &Case, run: &Run, stdout: &[u8], work: &Path) -> Judged {
+fn judge_outputs(
+    suite: &Suite,
+    case: &Case,
+    run: &Run,
+    stdout: &[u8],
+    work: &Path,
+    names: &Names,
+) -> Judged {
     if let Some(expect) = &run.stdout {
         if let Some(mut m) = expect.comparator.compare(expect.text.as_bytes(), stdout) {
             let wanted = expect.text.trim();
@@ -428,7 +459,7 @@ fn judge_outputs(suite: &Suite, case: &Case, run: &Run, stdout: &[u8], work: &Pa
             // A wrong board often comes from a recognisable search: if a file is a named variant whose
             // own board is the one printed, the variant explains the whole case.
             if let Some(judged) =
-                explained_by_variant(suite, case, run, expect, stdout, work, &mut m)
+                explained_by_variant(suite, case, run, expect, stdout, work, names, &mut m)
             {
                 return judged;
             }
@@ -445,7 +476,7 @@ fn judge_outputs(suite: &Suite, case: &Case, run: &Run, stdout: &[u8], work: &Pa
     let mut notes = Vec::new();
     let mut variant_seen = None;
     for (name, expect) in &run.files {
-        match judge_file(suite, case, run, name, expect, work) {
+        match judge_file(suite, case, run, name, expect, work, names) {
             FileJudgement::Pass => {}
             FileJudgement::Fail(m) => {
                 return (
@@ -499,6 +530,7 @@ fn judge_outputs(suite: &Suite, case: &Case, run: &Run, stdout: &[u8], work: &Pa
 
 /// When stdout is wrong: a file that is a named variant, and the variant's board equals what was
 /// printed, gives the variant's verdict; a variant whose board differs is added to the details.
+#[allow(clippy::too_many_arguments)]
 fn explained_by_variant(
     suite: &Suite,
     case: &Case,
@@ -506,6 +538,7 @@ fn explained_by_variant(
     stdout_expect: &Expect,
     stdout: &[u8],
     work: &Path,
+    names: &Names,
     m: &mut Mismatch,
 ) -> Option<Judged> {
     for (name, expect) in &run.files {
@@ -514,7 +547,7 @@ fn explained_by_variant(
             credit,
             summary,
             details,
-        } = judge_file(suite, case, run, name, expect, work)
+        } = judge_file(suite, case, run, name, expect, work, names)
         else {
             continue;
         };
@@ -577,8 +610,9 @@ enum FileJudgement {
 
 /// A file the run left that the grader refuses to read: the submission's doing (a link, a FIFO, a
 /// folder made unreadable or replaced), so a wrong answer for this case whose first line is the reason;
-/// only the machine running short (descriptors, memory, a disk error) is the grader's.
-fn refused(e: OutputFileError) -> FileJudgement {
+/// only the machine running short (descriptors, memory, a disk error) is the grader's. The message
+/// names the file as the suite does (`name`), not by this run's unpredictable `actual` name.
+fn refused(e: OutputFileError, name: &str, actual: &str) -> FileJudgement {
     match e {
         OutputFileError::Io { ref source, .. }
             if matches!(
@@ -588,7 +622,7 @@ fn refused(e: OutputFileError) -> FileJudgement {
         {
             FileJudgement::Internal(format!("the grader could not read a file: {e}"))
         }
-        e => FileJudgement::Refused(e.to_string()),
+        e => FileJudgement::Refused(e.to_string().replace(actual, name)),
     }
 }
 
@@ -599,15 +633,17 @@ fn judge_file(
     name: &str,
     expect: &Expect,
     work: &Path,
+    names: &Names,
 ) -> FileJudgement {
+    let actual = names.actual(name);
     let expect_nothing = expect.text.trim().is_empty();
     // Everything the run left is hostile: opened without following links, never blocking, a regular
     // file only, and read no further than the largest file the run was allowed to write.
     let cap = case.limits.file_size;
-    let file = match untrusted::open_output(work, Path::new(name)) {
+    let file = match untrusted::open_output(work, Path::new(actual)) {
         Ok(f) => Some(f),
         Err(OutputFileError::Missing { .. }) => None,
-        Err(e) => return refused(e),
+        Err(e) => return refused(e, name, actual),
     };
     let written = match file.as_ref().map(std::fs::File::metadata).transpose() {
         Ok(m) => m.map(|m| m.len()),
@@ -630,16 +666,25 @@ fn judge_file(
             })
         }
         (false, None) => {
+            let given = if names.renamed(name) {
+                format!(", this time `{}/{actual}`: the grader gives each run its own name", names.work)
+            } else {
+                String::new()
+            };
             return FileJudgement::Fail(Mismatch {
-                summary: format!("you did not write `{name}` (it must be created at the path given on the command line)"),
+                summary: format!("you did not write `{name}` (it must be created at the path given on the command line{given})"),
                 details: Vec::new(),
             })
         }
         (false, Some(bytes)) if bytes > cap => {
-            return refused(OutputFileError::TooLarge {
-                name: name.to_string(),
-                cap,
-            })
+            return refused(
+                OutputFileError::TooLarge {
+                    name: name.to_string(),
+                    cap,
+                },
+                name,
+                actual,
+            )
         }
         (false, Some(_)) => {}
     }

@@ -3,6 +3,8 @@
 pub mod case;
 pub mod class;
 pub mod dialogue;
+pub mod integrity;
+pub mod names;
 pub mod pipeline;
 pub mod play;
 pub mod position;

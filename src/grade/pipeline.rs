@@ -6,6 +6,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::case::{keep_faster, needs_rerun, run_case, Program};
+use super::integrity::{self, FirstRun};
+use super::names::{Names, Purpose};
 use super::play::Games;
 use super::score::{manual_columns, score};
 use crate::build::{detect_matches, Built};
@@ -108,6 +110,7 @@ pub fn grade(
     let started = Instant::now();
     let mut artifacts = Vec::new();
     let mut games_played = 0;
+    let mut integrity_notes = Vec::new();
     let prepared = prepare.prepare(&**sandbox, suite, submission, &scratch.join("build"));
     let build_ms = started.elapsed().as_millis() as u64;
     let mut selected: Vec<_> = suite.cases().filter(|(_, c)| which(c.visibility)).collect();
@@ -169,6 +172,8 @@ pub fn grade(
                     ));
                 }
             }
+            // The integrity check runs once, on the first case it suits (`grade::integrity`).
+            let mut checked = false;
             let cases = selected
                 .iter()
                 .enumerate()
@@ -201,16 +206,43 @@ pub fn grade(
                                 command: built.command.clone(),
                                 address_space: built.address_space,
                             };
-                            let first = run_case(&**sandbox, suite, group, case, &program, &dir);
+                            let names = match case.run() {
+                                Some(run) => Names::for_run(
+                                    suite,
+                                    &group.name,
+                                    &case.name,
+                                    student,
+                                    run,
+                                    Purpose::Graded,
+                                ),
+                                None => Names::as_written(),
+                            };
+                            let (first, stdout) =
+                                run_case(&**sandbox, suite, group, case, &program, &dir, &names);
                             if needs_rerun(&first) {
                                 // Near or over its CPU limit: once more, in a fresh folder; the
                                 // faster run decides (docs in `keep_faster`).
                                 let again = scratch.join(format!("case-{i}-again"));
-                                let second =
-                                    run_case(&**sandbox, suite, group, case, &program, &again);
+                                let (second, _) = run_case(
+                                    &**sandbox, suite, group, case, &program, &again, &names,
+                                );
                                 let _ = std::fs::remove_dir_all(&again);
                                 keep_faster(first, second)
                             } else {
+                                if !checked && integrity::candidate(case, &first) {
+                                    checked = true;
+                                    let other = scratch.join(format!("case-{i}-integrity"));
+                                    let ran = FirstRun {
+                                        dir: &dir,
+                                        names: &names,
+                                        stdout: &stdout,
+                                    };
+                                    integrity_notes.extend(integrity::check(
+                                        &**sandbox, suite, group, case, &program, student, &ran,
+                                        &other,
+                                    ));
+                                    let _ = crate::sandbox::scratch::remove_tree(&other);
+                                }
                                 first
                             }
                         }
@@ -305,6 +337,7 @@ pub fn grade(
             score: total,
             max,
             not_attempted,
+            integrity: integrity_notes,
         },
         artifacts,
         games_played,

@@ -110,6 +110,23 @@ impl Sandbox for Scripted {
                 }
             }
             "no-file" => outcome.stdout = right.stdout.into_bytes(),
+            // Right only at the course's old fixed name; an empty file anywhere else.
+            "by-old-name" => {
+                outcome.stdout = right.stdout.into_bytes();
+                if word != "-" {
+                    let known = path.file_name().is_some_and(|n| n == "visited.txt");
+                    std::fs::write(path, if known { right.file } else { String::new() }).unwrap();
+                }
+            }
+            // Right everywhere, but in post-order (full credit) unless its folder is named `work`.
+            "by-folder" => {
+                let order = (!path.parent().unwrap().ends_with("work")).then_some("post-order");
+                let solved = Rev.solve("rev", &args, order).unwrap();
+                outcome.stdout = solved.stdout.into_bytes();
+                if word != "-" {
+                    std::fs::write(path, solved.file).unwrap();
+                }
+            }
             "touch" => {
                 outcome.stdout = right.stdout.into_bytes();
                 std::fs::write(path, right.file).unwrap();
@@ -294,6 +311,16 @@ fn a_missing_file_and_an_unwanted_file_are_both_wrong() {
         r.cases[0]
             .summary
             .starts_with("`visited.txt`: you did not write `visited.txt`"),
+        "{}",
+        r.cases[0].summary
+    );
+    // The run's own name is said once, where it helps: the file the program was asked for.
+    let given = regex::Regex::new(
+        r"\(it must be created at the path given on the command line, this time `work/visited-[0-9a-f]{8}\.txt`: the grader gives each run its own name\)$",
+    )
+    .unwrap();
+    assert!(
+        given.is_match(&r.cases[0].summary),
         "{}",
         r.cases[0].summary
     );
@@ -497,4 +524,49 @@ fn a_wall_limit_states_the_wall_limit_and_the_cpu_used() {
         "your program was still running at the 20 s wall-time limit, having used 0.04 s of CPU time (is it waiting for input, or sleeping?)"
     );
     assert_eq!(r.cases[0].rerun, None);
+}
+
+#[test]
+fn file_names_are_unpredictable_and_feedback_names_the_suite_file() {
+    let r = grade("by-old-name");
+    assert_eq!(
+        verdicts(&r),
+        [
+            Verdict::WrongAnswer,
+            Verdict::WrongAnswer,
+            Verdict::Accepted
+        ]
+    );
+    let summary = &r.cases[0].summary;
+    assert!(summary.starts_with("`visited.txt`: "), "{summary}");
+    assert!(r.integrity.is_empty(), "{:?}", r.integrity);
+    // The same student and seed give the same names; another student gets others.
+    let again = grade("by-old-name");
+    assert_eq!(again.cases[0].summary, r.cases[0].summary);
+}
+
+#[test]
+fn a_fixed_name_suite_keeps_the_name_in_args() {
+    let fixed = SUITE.replace("seed = 1\n", "seed = 1\nfile-names = \"as-written\"\n");
+    let r = grade_suite(&fixed, "by-old-name");
+    assert_eq!(verdicts(&r), [Verdict::Accepted; 3]);
+}
+
+#[test]
+fn output_that_depends_on_the_path_is_flagged_without_changing_the_score() {
+    let r = grade("by-folder");
+    assert_eq!(verdicts(&r), [Verdict::Accepted; 3]);
+    assert_eq!((r.score, r.max), (8.0, 8.0));
+    assert_eq!(r.integrity.len(), 1, "{:?}", r.integrity);
+    assert_eq!(r.integrity[0].case, "words/abc");
+    assert!(
+        r.integrity[0].what.contains(
+            "wrote another `visited.txt`: line 1, `a 1` the first time, `abc 1` the second"
+        ),
+        "{}",
+        r.integrity[0].what
+    );
+    assert!(r.to_json().contains("\"integrity\""));
+    assert!(grade("good").integrity.is_empty());
+    assert!(!grade("good").to_json().contains("integrity"));
 }

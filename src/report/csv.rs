@@ -18,6 +18,11 @@ pub fn gradebook(groups: &[String], manual: &[String], results: &[SubmissionResu
     if not_graded {
         out.push_str(",not-graded");
     }
+    // Likewise: the integrity check's notes for the instructor (`grade::integrity`), never a score.
+    let flagged = results.iter().any(|r| !r.integrity.is_empty());
+    if flagged {
+        out.push_str(",integrity");
+    }
     out.push('\n');
     let mut rows: Vec<&SubmissionResult> = results.iter().collect();
     rows.sort_by(|a, b| a.student.cmp(&b.student));
@@ -52,9 +57,23 @@ pub fn gradebook(groups: &[String], manual: &[String], results: &[SubmissionResu
                 }
             }
         }
+        if flagged {
+            out.push(',');
+            out.push_str(&field(&integrity_cell(r)));
+        }
         out.push('\n');
     }
     out
+}
+
+/// `plain/handout-example: run again with …; …`: every note of one submission, in one cell.
+pub fn integrity_cell(r: &SubmissionResult) -> String {
+    let notes: Vec<String> = r
+        .integrity
+        .iter()
+        .map(|n| format!("{}: {}", n.case, n.what))
+        .collect();
+    notes.join("; ")
 }
 
 /// A text cell: a spreadsheet formula neutralised (OWASP "CSV injection": a cell starting with `=`,
@@ -104,6 +123,7 @@ mod tests {
             score: plain,
             max: 5.0,
             not_attempted: Vec::new(),
+            integrity: Vec::new(),
         }
     }
 

@@ -22,6 +22,20 @@ pub struct SubmissionResult {
     /// `tmmorris`): not run, not scored, and not in `max`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub not_attempted: Vec<NotAttempted>,
+    /// Notes for the instructor from the integrity check (`grade::integrity`): a case whose output
+    /// changed when only its file's name and folder did. They never change the score.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub integrity: Vec<IntegrityNote>,
+}
+
+/// A case whose output depended on the path it was given: the instructor decides what it means.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct IntegrityNote {
+    /// `group/case`.
+    pub case: String,
+    /// What changed, in one sentence (anything the program printed is escaped).
+    pub what: String,
 }
 
 /// A group left out because the submission has no program for it.
@@ -257,6 +271,7 @@ mod tests {
             score: 0.0,
             max: 1.0,
             not_attempted: Vec::new(),
+            integrity: Vec::new(),
         };
         let json = r.to_json();
         assert!(!json.contains(['\u{9b}', '\u{202e}', '\x1b']), "{json}");

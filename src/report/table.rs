@@ -46,6 +46,8 @@ pub fn class_table(
         row.push(verdict_counts(r));
         rows.push(row);
     }
+    let flagged: Vec<&SubmissionResult> =
+        results.iter().filter(|r| !r.integrity.is_empty()).collect();
     let widths: Vec<usize> = (0..rows[0].len())
         .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
         .collect();
@@ -58,6 +60,24 @@ pub fn class_table(
             .collect();
         out.push_str(cells.join("  ").trim_end());
         out.push('\n');
+    }
+    if !flagged.is_empty() {
+        // For the instructor, who decides: the score above is unchanged (`grade::integrity`).
+        out.push_str(
+            "integrity notes (output changed with only the output path; scores unchanged):\n",
+        );
+        let mut flagged = flagged;
+        flagged.sort_by(|a, b| a.student.cmp(&b.student));
+        for r in flagged {
+            for n in &r.integrity {
+                out.push_str(&format!(
+                    "  {}  {}: {}\n",
+                    crate::untrusted::one_line(&r.student, 80),
+                    n.case,
+                    crate::untrusted::one_line(&n.what, 300)
+                ));
+            }
+        }
     }
     out
 }

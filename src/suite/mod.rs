@@ -56,9 +56,21 @@ pub struct Suite {
     pub calibrate: Vec<(String, PathBuf)>,
     /// `calibration.toml`, when `grader calibrate` has written one.
     pub calibration: Option<calibration::Calibration>,
+    /// The names a run case's files get on its command line (`file-names`).
+    pub file_names: FileNames,
     oracle: Arc<dyn Oracle>,
     /// Variant outputs computed on demand, keyed by (program, args, variant).
     cache: Mutex<HashMap<VariantKey, Arc<Solved>>>,
+}
+
+/// `file-names`: what a run case's command line calls the files it names (`src/grade/names.rs`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FileNames {
+    /// A name per case and student that a submission cannot predict (`visited-3f09c2ab.txt`).
+    #[default]
+    Unpredictable,
+    /// The name in the case's `args`, for a handout that fixes it.
+    AsWritten,
 }
 
 /// How to build and run one language.
@@ -392,6 +404,14 @@ impl Loader<'_> {
         let entries = self.entries(raw.entries)?;
         let manual = self.manual(raw.manual)?;
         let calibrate = self.calibrate(raw.calibrate, &languages)?;
+        let file_names = match raw.file_names {
+            None => FileNames::Unpredictable,
+            Some(f) => match f.get_ref().as_str() {
+                "unpredictable" => FileNames::Unpredictable,
+                "as-written" => FileNames::AsWritten,
+                other => return self.err(f.span(), format!("unknown `file-names` value `{other}`\nhint: use `unpredictable` (the default: a name per case and student) or `as-written` (the name in `args`, for a handout that fixes it)")),
+            },
+        };
         let names: Vec<&str> = languages.iter().map(|l| l.name.as_str()).collect();
         let calibration = calibration::Calibration::load(self.dir, &names)?;
         // A suite with an `[arena]` and no groups is a tournament-only event (`grader play`,
@@ -444,6 +464,7 @@ impl Loader<'_> {
             manual,
             calibrate,
             calibration,
+            file_names,
             oracle,
             cache: Mutex::new(HashMap::new()),
         })

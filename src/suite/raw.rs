@@ -38,6 +38,9 @@ pub struct RawSuite {
     /// Each language's reference hand-in for `grader calibrate`, relative to the suite folder.
     #[serde(default)]
     pub calibrate: BTreeMap<Spanned<String>, String>,
+    /// `unpredictable` (the default) or `as-written`: the names a case's files get on its command line.
+    #[serde(default)]
+    pub file_names: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -1,0 +1,186 @@
+//! The names a run case's files get on the command line: chosen per case and student so a submission
+//! cannot predict them (`visited-3f09c2ab.txt`), the same for the same suite seed, case and student on
+//! every run, whatever `--jobs` or the order students are graded in.
+//!
+//! A file is renamed only when the case's arguments give its path (`{work}/visited.txt` or
+//! `visited.txt`): then the program learns the name from its command line, which is all a handout that
+//! passes a path promises. A file the arguments do not name is one the handout fixes, and keeps its name,
+//! as do all files of a suite with `file-names = "as-written"`. Feedback and results always speak of a
+//! file by the suite's (the handout's) name.
+
+use reference::rng::Rng;
+
+use crate::suite::{FileNames, Run, Suite};
+
+/// Which run of a case the names are for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    /// The graded run (and a second run for time, which uses the same names).
+    Graded,
+    /// The integrity re-run: another name, of another shape, in another folder (`integrity.rs`).
+    Integrity,
+}
+
+/// The folder one run works in (under the case's scratch) and the names its files are given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Names {
+    /// The run's working folder, a child of the case's scratch folder.
+    pub work: String,
+    /// (the suite's name, the name on this run's command line), for each renamed file.
+    pub files: Vec<(String, String)>,
+}
+
+impl Names {
+    /// Every name as the suite writes it, in the folder `work` (reference runs, `grader calibrate`).
+    #[must_use]
+    pub fn as_written() -> Names {
+        Names {
+            work: "work".to_string(),
+            files: Vec::new(),
+        }
+    }
+
+    /// The names for one run of `run` (case `case` of group `group`) for `student`.
+    #[must_use]
+    pub fn for_run(
+        suite: &Suite,
+        group: &str,
+        case: &str,
+        student: &str,
+        run: &Run,
+        purpose: Purpose,
+    ) -> Names {
+        let mut rng = rng(suite.seed, group, case, student, purpose);
+        let mut hex = || format!("{:08x}", rng.next_u64() & 0xffff_ffff);
+        let work = match purpose {
+            Purpose::Graded => "work".to_string(),
+            Purpose::Integrity => format!("w-{}", hex()),
+        };
+        if suite.file_names == FileNames::AsWritten {
+            return Names {
+                work,
+                files: Vec::new(),
+            };
+        }
+        let files = run
+            .files
+            .iter()
+            .filter(|(name, _)| on_command_line(&run.args, name))
+            .map(|(name, _)| {
+                let (stem, ext) = match name.rfind('.') {
+                    Some(dot) if dot > 0 => (&name[..dot], &name[dot..]),
+                    _ => (name.as_str(), ""),
+                };
+                let actual = match purpose {
+                    Purpose::Graded => format!("{stem}-{}{ext}", hex()),
+                    Purpose::Integrity => format!("{}-{stem}{ext}", hex()),
+                };
+                (name.clone(), actual)
+            })
+            .collect();
+        Names { work, files }
+    }
+
+    /// The name the run's command line gives the suite's file `name`.
+    #[must_use]
+    pub fn actual<'a>(&'a self, name: &'a str) -> &'a str {
+        self.files
+            .iter()
+            .find(|(n, _)| n == name)
+            .map_or(name, |(_, a)| a.as_str())
+    }
+
+    /// Whether the suite's file `name` has another name on this run's command line.
+    #[must_use]
+    pub fn renamed(&self, name: &str) -> bool {
+        self.actual(name) != name
+    }
+
+    /// The case's arguments for this run: each renamed file's argument given its new name, then
+    /// `{work}` → `work` (the run's folder, as a path).
+    #[must_use]
+    pub fn args(&self, args: &[String], work: &str) -> Vec<String> {
+        let renamed = args.iter().map(|a| {
+            for (name, actual) in &self.files {
+                if a == name {
+                    return actual.clone();
+                }
+                if a.strip_prefix("{work}/") == Some(name.as_str()) {
+                    return format!("{{work}}/{actual}");
+                }
+            }
+            a.clone()
+        });
+        let renamed: Vec<String> = renamed.collect();
+        super::case::concrete_args(&renamed, work)
+    }
+}
+
+/// Whether the arguments give the path of file `name`: an argument that is `{work}/NAME` or `NAME`.
+fn on_command_line(args: &[String], name: &str) -> bool {
+    args.iter()
+        .any(|a| a == name || a.strip_prefix("{work}/") == Some(name))
+}
+
+/// One generator per (suite seed, case, student, purpose): FNV-1a of the case and the student (stable
+/// across Rust versions, unlike `DefaultHasher`), mixed into the seed, forked by purpose.
+fn rng(seed: u64, group: &str, case: &str, student: &str, purpose: Purpose) -> Rng {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let key = group.bytes().chain([0]).chain(case.bytes()).chain([0]);
+    for b in key.chain(student.bytes()) {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    let stream = match purpose {
+        Purpose::Graded => 1,
+        Purpose::Integrity => 2,
+    };
+    Rng::new(seed ^ h).fork(stream)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_stable_and_differ_by_student_case_and_purpose() {
+        let a = rng(7, "plain", "handout", "alice", Purpose::Graded).next_u64();
+        assert_eq!(
+            a,
+            rng(7, "plain", "handout", "alice", Purpose::Graded).next_u64()
+        );
+        for other in [
+            rng(8, "plain", "handout", "alice", Purpose::Graded),
+            rng(7, "plain", "handout", "bob", Purpose::Graded),
+            rng(7, "plain", "blank", "alice", Purpose::Graded),
+            rng(7, "plainh", "andout", "alice", Purpose::Graded),
+            rng(7, "plain", "handout", "alice", Purpose::Integrity),
+        ] {
+            assert_ne!(a, other.clone().next_u64());
+        }
+    }
+
+    #[test]
+    fn only_the_arguments_naming_a_file_change() {
+        let names = Names {
+            work: "work".into(),
+            files: vec![("visited.txt".into(), "visited-0a1b2c3d.txt".into())],
+        };
+        let args: Vec<String> = ["oxxxo-ox-", "{work}/visited.txt", "visited.txt", "prune"]
+            .map(String::from)
+            .to_vec();
+        assert_eq!(
+            names.args(&args, "/s/case-0/work"),
+            [
+                "oxxxo-ox-",
+                "/s/case-0/work/visited-0a1b2c3d.txt",
+                "visited-0a1b2c3d.txt",
+                "prune"
+            ]
+        );
+        assert_eq!(names.actual("visited.txt"), "visited-0a1b2c3d.txt");
+        assert_eq!(names.actual("other.txt"), "other.txt");
+        assert!(on_command_line(&args, "visited.txt"));
+        assert!(!on_command_line(&args, "other.txt"));
+    }
+}
