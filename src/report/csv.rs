@@ -128,6 +128,31 @@ mod tests {
     }
 
     #[test]
+    fn an_integrity_column_only_when_a_row_is_flagged_and_in_the_table_too() {
+        let plain = gradebook(&["plain".into()], &[], &[result("a", 5.0)]);
+        assert_eq!(plain, "student,plain,total\na,5,5\n");
+        let mut flagged = result("b", 5.0);
+        flagged
+            .integrity
+            .push(crate::report::result::IntegrityNote {
+                case: "plain/x".into(),
+                what: "=wrote, another".into(),
+            });
+        let results = [result("a", 5.0), flagged];
+        let csv = gradebook(&["plain".into()], &[], &results);
+        assert_eq!(
+            csv,
+            "student,plain,total,integrity\na,5,5,\nb,5,5,\"plain/x: =wrote, another\"\n"
+        );
+        let table =
+            crate::report::table::class_table("T", &["plain".into()], &[5.0], &[], &results);
+        assert!(
+            table.ends_with("integrity notes (output changed with only the output path; scores unchanged):\n  b  plain/x: =wrote, another\n"),
+            "{table}"
+        );
+    }
+
+    #[test]
     fn formulas_stay_text_and_numbers_stay_numbers() {
         assert_eq!(
             field("=HYPERLINK(\"http://x\",\"y\")"),
