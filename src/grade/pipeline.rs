@@ -305,6 +305,7 @@ pub fn grade(
             score: total,
             max,
             not_attempted,
+            tournament: None,
         },
         artifacts,
         games_played,
