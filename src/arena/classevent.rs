@@ -38,7 +38,8 @@ pub struct Outcome {
     pub not_graded: Vec<(String, String)>,
     /// Why no game was played, when fewer than two could enter.
     pub unplayed: Option<String>,
-    pub file: PathBuf,
+    /// `tournament.csv`, or why it could not be written (the marks above stand regardless).
+    pub file: anyhow::Result<PathBuf>,
 }
 
 /// Builds the entrants, plays the suite's event among them, ranks them, and writes `tournament.csv`.
@@ -46,7 +47,8 @@ pub struct Outcome {
 /// [`Outcome::unplayed`] says why.
 ///
 /// # Errors
-/// A suite without `[arena]`, a build or a file the grader itself could not make (internal).
+/// A suite without `[arena]`, or a build the grader itself could not make (internal). A
+/// `tournament.csv` that cannot be written is [`Outcome::file`]'s error: the marks are kept.
 pub fn play_class(event: &ClassEvent<'_>) -> Result<Outcome, CliError> {
     let config = event.suite.arena.as_ref().ok_or_else(|| {
         CliError::internal(anyhow::anyhow!(
@@ -59,8 +61,13 @@ pub fn play_class(event: &ClassEvent<'_>) -> Result<Outcome, CliError> {
             "no tournament: {} submission(s) could enter, and a game needs two",
             event.entrants.len()
         );
-        let file =
-            write_ranking(event.dir, &[], event.left_out, &[]).map_err(CliError::internal)?;
+        let mut rows = event.left_out.to_vec();
+        rows.extend(event.entrants.iter().map(|(name, _)| LeftOut {
+            name: name.clone(),
+            why: "no opponent".into(),
+            marks: None,
+        }));
+        let file = write_ranking(event.dir, &[], &rows, &[]);
         return Ok(Outcome {
             placed: Vec::new(),
             not_graded: Vec::new(),
@@ -105,8 +112,7 @@ impl Visitor for &ClassEvent<'_> {
             &knobs,
         );
         let placed = overall(&results, config.marks.as_ref());
-        let file = write_ranking(self.dir, &placed, self.left_out, &built.not_graded)
-            .map_err(CliError::internal)?;
+        let file = write_ranking(self.dir, &placed, self.left_out, &built.not_graded);
         Ok(Outcome {
             placed,
             not_graded: built.not_graded,

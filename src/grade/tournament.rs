@@ -88,8 +88,11 @@ pub fn play_and_mark(
     let played = play_class(&event).map_err(|e| e.error);
     let mut first = None;
     let outcome = match played {
-        Ok(o) => {
-            eprintln!("wrote {}", o.file.display());
+        Ok(mut o) => {
+            match std::mem::replace(&mut o.file, Ok(PathBuf::new())) {
+                Ok(file) => eprintln!("wrote {}", file.display()),
+                Err(e) => first = Some(e),
+            }
             Ok(o)
         }
         Err(e) => {
