@@ -654,6 +654,11 @@ fn a_class_run_plays_the_tournament_and_writes_its_marks_for_any_jobs() {
         );
     }
     assert_eq!(files[0], files[1], "results differ between 1 and 3 jobs");
+    // The games are kept for `grader play --replay`: three entrants, each pairing twice.
+    let games = dir.path().join("out-1/iiit-2015-ut3/tournament");
+    assert!(games.join("standings.json").is_file());
+    assert!(games.join("final-0006.json").is_file());
+    assert!(!games.join("final-0007.json").exists());
     let (grades, tournament) = &files[0];
     assert_eq!(
         grades,
@@ -753,5 +758,33 @@ fn a_tournament_that_cannot_be_played_keeps_every_result_and_says_why() {
         decent["tournament"]["marks"],
         serde_json::Value::Null,
         "{decent}"
+    );
+}
+
+/// Issue 17: a `tournament.csv` that cannot be written loses no mark: grades.csv and result.json keep
+/// them, the file is named, and the run exits 3.
+#[test]
+fn an_unwritable_tournament_csv_keeps_the_marks() {
+    let dir = scratch();
+    let class = class_of(dir.path(), &["decent", "random-handout"]);
+    let out = dir.path().join("out");
+    // A folder where the file goes: the rename over it fails.
+    std::fs::create_dir_all(out.join("iiit-2015-ut3/tournament.csv/taken")).unwrap();
+    let run = grader()
+        .arg("run")
+        .arg(suite())
+        .arg(&class)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr).into_owned();
+    assert_eq!(run.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("tournament.csv`"), "{stderr}");
+    assert_eq!(
+        read(&out.join("iiit-2015-ut3/grades.csv")),
+        "student,plays-legally,benchmarks,tournament,manual,total\n\
+         decent,pass,100%,40,,40\n\
+         random-handout,pass,50%,38,,38\n"
     );
 }

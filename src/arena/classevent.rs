@@ -13,7 +13,10 @@ use crate::suite::Suite;
 use super::game::ArenaGame;
 use super::ranking::{overall, LeftOut, Placed};
 use super::registry::{dispatch, MakeBot, Visitor};
-use super::tournament::{play, write_ranking, Knobs};
+use super::tournament::{play, save_records, write_ranking, Knobs};
+
+/// The folder of `results/<suite>/` holding the class tournament's game records and standings.
+pub const GAMES_DIR: &str = "tournament";
 
 /// One class's tournament.
 pub struct ClassEvent<'a> {
@@ -38,7 +41,8 @@ pub struct Outcome {
     pub not_graded: Vec<(String, String)>,
     /// Why no game was played, when fewer than two could enter.
     pub unplayed: Option<String>,
-    /// `tournament.csv`, or why it could not be written (the marks above stand regardless).
+    /// `tournament.csv` (the games saved beside it in [`GAMES_DIR`]), or why either could not be
+    /// written (the marks above stand regardless).
     pub file: anyhow::Result<PathBuf>,
 }
 
@@ -112,7 +116,13 @@ impl Visitor for &ClassEvent<'_> {
             &knobs,
         );
         let placed = overall(&results, config.marks.as_ref());
-        let file = write_ranking(self.dir, &placed, self.left_out, &built.not_graded);
+        // The games go beside the ranking, replacing an earlier run's, for `grader play --replay`.
+        let games = self.dir.join(GAMES_DIR);
+        let saved = crate::sandbox::scratch::remove_tree(&games)
+            .map_err(anyhow::Error::new)
+            .and_then(|()| save_records(&games, &initial.name(), self.suite.seed, &results));
+        let file = write_ranking(self.dir, &placed, self.left_out, &built.not_graded)
+            .and_then(|file| saved.map(|()| file));
         Ok(Outcome {
             placed,
             not_graded: built.not_graded,

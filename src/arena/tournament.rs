@@ -158,6 +158,28 @@ where
     (results, plan.knockout)
 }
 
+/// Saves every game of `results` in `dir` (`stage-1-group-2-0001.json`, `final-0001.json`,
+/// `round-robin-0001.json`: records `grader play --replay` shows) and `standings.json`, each stage's
+/// table.
+///
+/// # Errors
+/// A folder or file that cannot be written, named.
+pub fn save_records(dir: &Path, game: &str, seed: u64, results: &Results) -> anyhow::Result<()> {
+    for stage in &results.stages {
+        let prefix = format!("{}-", stage.name.replace(' ', "-"));
+        super::setup::save(dir, &prefix, &stage.records)?;
+    }
+    let tables: Vec<serde_json::Value> = results
+        .stages
+        .iter()
+        .map(|s| serde_json::json!({ "stage": s.name, "standings": s.rows }))
+        .collect();
+    let file = dir.join("standings.json");
+    let json = serde_json::json!({ "game": game, "seed": seed, "stages": tables });
+    std::fs::write(&file, format!("{json:#}\n"))
+        .map_err(|e| anyhow::anyhow!("cannot write `{}`: {e}", file.display()))
+}
+
 /// Writes `dir/tournament.csv` ([`super::ranking::csv`]) and returns its path.
 ///
 /// # Errors
@@ -212,25 +234,7 @@ impl Visitor for Event {
         let (results, knockout) = play(&initial, bots, entrants, &config, sandbox, &knobs);
         // Records first: whatever happens to stdout, the games are kept.
         if let Some(dir) = &args.records {
-            for stage in &results.stages {
-                // `stage-1-group-2-0001.json`, `final-0001.json`, `round-robin-0001.json`.
-                let prefix = format!("{}-", stage.name.replace(' ', "-"));
-                super::setup::save(dir, &prefix, &stage.records).map_err(CliError::internal)?;
-            }
-            let tables: Vec<serde_json::Value> = results
-                .stages
-                .iter()
-                .map(|s| serde_json::json!({ "stage": s.name, "standings": s.rows }))
-                .collect();
-            let file = dir.join("standings.json");
-            let json = serde_json::json!({
-                "game": initial.name(),
-                "seed": args.seed,
-                "stages": tables,
-            });
-            std::fs::write(&file, format!("{json:#}\n")).map_err(|e| {
-                CliError::internal(anyhow::anyhow!("cannot write `{}`: {e}", file.display()))
-            })?;
+            save_records(dir, &initial.name(), args.seed, &results).map_err(CliError::internal)?;
         }
         // The ranking and marks are written before anything is printed, like the records.
         let placed = event
