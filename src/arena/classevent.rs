@@ -71,7 +71,10 @@ pub fn play_class(event: &ClassEvent<'_>) -> Result<Outcome, CliError> {
             why: "no opponent".into(),
             marks: None,
         }));
-        let file = write_ranking(event.dir, &[], &rows, &[]);
+        // No games: an earlier run's must not pass for this one's.
+        let cleared = crate::sandbox::scratch::remove_tree(&event.dir.join(GAMES_DIR))
+            .map_err(anyhow::Error::new);
+        let file = write_ranking(event.dir, &[], &rows, &[]).and_then(|f| cleared.map(|()| f));
         return Ok(Outcome {
             placed: Vec::new(),
             not_graded: Vec::new(),

@@ -197,3 +197,132 @@ fn record(out: &Outputs, columns: &Columns, results: &[SubmissionResult]) -> any
         .with_context(|| format!("cannot write `{}`", book.display()))?;
     first.map_or(Ok(()), Err)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::result::{BuildReport, CaseResult};
+    use crate::suite::Visibility;
+
+    fn result(student: &str, gate: &[(f64, Verdict)]) -> SubmissionResult {
+        let case = |(credit, verdict): &(f64, Verdict)| CaseResult {
+            group: "legal".into(),
+            name: "c".into(),
+            visibility: Visibility::Public,
+            verdict: *verdict,
+            credit: *credit,
+            summary: String::new(),
+            details: Vec::new(),
+            variant: None,
+            cpu_ms: 0,
+            wall_ms: 0,
+            peak_memory: None,
+            cpu_limit: None,
+            rerun: None,
+        };
+        SubmissionResult {
+            suite: "s".into(),
+            student: student.into(),
+            sandbox: "none".into(),
+            build: BuildReport {
+                status: "built".into(),
+                language: None,
+                log: String::new(),
+                wall_ms: 0,
+                interpreter: None,
+            },
+            cases: gate.iter().map(case).collect(),
+            groups: Vec::new(),
+            score: 0.0,
+            max: 0.0,
+            not_attempted: Vec::new(),
+            tournament: None,
+        }
+    }
+
+    #[test]
+    fn the_gate_keeps_out_only_what_the_student_did() {
+        let marks = Marks {
+            by_rank: vec![40.0],
+            rest: 10.0,
+            all_faults: Some(0.0),
+            gate: Some("legal".into()),
+            bonus: false,
+        };
+        let ok = (1.0, Verdict::Accepted);
+        let wrong = (0.5, Verdict::WrongAnswer);
+        let results = [
+            result("passes", &[ok, ok]),
+            result("fails", &[ok, wrong]),
+            result("grader-broke", &[ok, (0.0, Verdict::InternalError)]),
+            result("no-toolchain", &[(0.0, Verdict::NotGraded)]),
+            result("no-cases", &[]),
+        ];
+        let students: Vec<(String, PathBuf)> = results
+            .iter()
+            .map(|r| (r.student.clone(), PathBuf::from(&r.student)))
+            .collect();
+        let (entrants, left_out) = gate(&marks, &students, &results);
+        let names: Vec<&str> = entrants.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["passes", "grader-broke", "no-toolchain"]);
+        let out: Vec<(&str, &str, Option<f64>)> = left_out
+            .iter()
+            .map(|l| (l.name.as_str(), l.why.as_str(), l.marks))
+            .collect();
+        assert_eq!(
+            out,
+            [
+                ("fails", "failed `legal`", Some(0.0)),
+                ("no-cases", "failed `legal`", Some(0.0))
+            ]
+        );
+        // Without a gate everyone enters, as `grader tournament` plays every folder.
+        let open = Marks {
+            gate: None,
+            ..marks
+        };
+        assert_eq!(gate(&open, &students, &results).0.len(), 5);
+    }
+
+    #[test]
+    fn marks_join_the_total_and_a_bonus_stays_out_of_the_maximum() {
+        let marks = Marks {
+            by_rank: vec![40.0],
+            rest: 10.0,
+            all_faults: Some(0.0),
+            gate: Some("legal".into()),
+            bonus: true,
+        };
+        let mut r = result("late", &[]);
+        r.score = 35.0;
+        r.max = 35.0;
+        let left = [LeftOut {
+            name: "late".into(),
+            why: "failed `legal`".into(),
+            marks: Some(0.0),
+        }];
+        mark(&mut r, &marks, "legal", &left, Err(&"unused".to_string()));
+        let t = r.tournament.as_ref().unwrap();
+        assert_eq!(
+            (t.marks, t.rank, r.score, r.max),
+            (Some(0.0), None, 35.0, 35.0)
+        );
+        assert!(t
+            .reason
+            .starts_with("left out of the tournament: it did not pass `legal`"));
+        let mut r = result("solo", &[]);
+        mark(
+            &mut r,
+            &Marks {
+                bonus: false,
+                ..marks
+            },
+            "legal",
+            &[],
+            Err(&"tournament failed: boom".to_string()),
+        );
+        let t = r.tournament.as_ref().unwrap();
+        assert_eq!((t.marks, r.score, r.max), (None, 0.0, 40.0));
+        assert_eq!(t.reason, "tournament failed: boom");
+    }
+}
