@@ -179,6 +179,7 @@ fn main() {
             &class,
             jobs,
             &out,
+            &grader::grade::class::columns(&suite, false),
             bounds,
         );
         let secs = started.elapsed().as_secs_f64();

@@ -519,16 +519,51 @@ fn every_flaw_is_named_in_the_details_of_the_legal_cases() {
 }
 
 #[test]
-fn the_gradebook_leaves_the_effort_column_blank_for_the_instructor() {
+fn the_gradebook_has_the_tournament_bonus_and_leaves_the_effort_column_blank() {
     if !have_guile() {
         return;
     }
     let csv = read(&graded().join("grades.csv"));
-    let mut lines = csv.lines();
-    assert_eq!(lines.next(), Some("student,legal,bots,effort,total"));
-    assert!(csv.contains("\ndecent,15,20,,35\n"), "{csv}");
-    assert!(csv.contains("\ntemplate,15,15,,30\n"), "{csv}");
-    assert_eq!(lines.count(), PINNED.len(), "{csv}");
+    // Issue 17: the run plays the class tournament; its bonus marks (000:23) are in the total. The five
+    // that do not play all their `legal` games legally are not allowed in (000:23, "in order to enter,
+    // your AI must be capable of making legal moves without crashing"): 0. The five others play the
+    // section round robin (seed 2004), then the top four the knockout: EXPECTED.md explains each mark.
+    assert_eq!(
+        csv,
+        "student,legal,bots,tournament,effort,total\n\
+         crash-turn-5,0,0,0,,0\n\
+         decent,15,20,40,,75\n\
+         illegal-move,0,0,0,,0\n\
+         malformed-move,0,0,0,,0\n\
+         prints-stdout,15,0,0,,15\n\
+         python-protocol,15,20,30,,65\n\
+         random,15,0,20,,35\n\
+         stale-state,0,0,0,,0\n\
+         template,15,15,20,,50\n\
+         too-slow,0,0,0,,0\n"
+    );
+    assert_eq!(
+        read(&graded().join("tournament.csv")),
+        "rank,student,stage,points,games,won,drawn,lost,faults,marks\n\
+         1,decent,knockout final,2,2,1,0,1,0,40\n\
+         2,python-protocol,knockout final,2,2,1,0,1,0,30\n\
+         3,random,knockout round 1,0,2,0,0,2,0,20\n\
+         4,template,knockout round 1,0,2,0,0,2,0,20\n\
+         5,prints-stdout,stage 1 group 1,2,8,1,0,7,0,0\n\
+         ,crash-turn-5,left out: failed `legal`,,,,,,,0\n\
+         ,illegal-move,left out: failed `legal`,,,,,,,0\n\
+         ,malformed-move,left out: failed `legal`,,,,,,,0\n\
+         ,stale-state,left out: failed `legal`,,,,,,,0\n\
+         ,too-slow,left out: failed `legal`,,,,,,,0\n"
+    );
+    // A bonus counts in the score, not in the maximum.
+    let decent = result("decent");
+    assert_eq!(
+        (&decent["score"], &decent["max"]),
+        (&75.0.into(), &35.0.into()),
+        "{decent}"
+    );
+    assert_eq!(decent["tournament"]["bonus"], true, "{decent}");
 }
 
 #[test]

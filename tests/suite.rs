@@ -285,6 +285,19 @@ fn bad_game_tables_are_located() {
         assert!(GAMES.contains(from), "{name}: `{from}` not in the suite");
         snapshot!(name, validate_games(&GAMES.replacen(from, to, 1)));
     }
+    // Issue 17: `grader run` writes `[arena.marks]` into a `tournament` column, entered through a gate.
+    let marks =
+        "move-limit = \"1s\"\n\n[arena.marks]\nby-rank = [10, 5]\nall-faults = 0\ngate = \"legal\"";
+    let with_marks = GAMES.replacen("move-limit = \"1s\"", marks, 1);
+    snapshot!("marks_gate_names_no_group", validate_games(&with_marks));
+    snapshot!(
+        "marks_column_named_tournament",
+        validate_games(&with_marks.replacen("\"legal\"", "\"play\"", 1).replacen(
+            "name = \"effort\"",
+            "name = \"tournament\"",
+            1
+        ))
+    );
 }
 
 #[test]

@@ -105,13 +105,26 @@ fn every_example_gets_its_pinned_verdicts() {
             .starts_with("2."),
         "{two}"
     );
-    // The checks carry no marks; the manual column is blank for the instructor.
+    // Issue 17: the run plays the class tournament. The checks carry no marks, so they read pass/fail
+    // and a share (never `0/0`); the six teams that fail `plays-legally` are left out with the
+    // all-faults 0; the five others play the final round robin (seed 2015) for 40, 38, 36, 34, 32; the
+    // manual column is blank for the instructor. EXPECTED.md explains each row.
     let grades = read(&root.join("grades.csv"));
-    assert!(
-        grades.starts_with("student,plays-legally,benchmarks,manual,total\n"),
-        "{grades}"
+    assert_eq!(
+        grades,
+        "student,plays-legally,benchmarks,tournament,manual,total\n\
+         c-greedy,pass,50%,38,,38\n\
+         crashes-turn-5,fail,0%,0,,0\n\
+         decent,pass,100%,40,,40\n\
+         illegal,fail,0%,0,,0\n\
+         malformed,fail,0%,0,,0\n\
+         modifies-board,fail,0%,0,,0\n\
+         prints-stdout,pass,50%,34,,34\n\
+         python2-greedy,pass,50%,36,,36\n\
+         random-handout,pass,50%,32,,32\n\
+         sleeps,fail,0%,0,,0\n\
+         stale-state,fail,0%,0,,0\n"
     );
-    assert!(grades.contains("\ndecent,0,0,,0\n"), "{grades}");
     // The adapter's explanation of a fault reaches the student.
     let crash: serde_json::Value =
         serde_json::from_str(&read(&root.join("crashes-turn-5/result.json"))).unwrap();
@@ -546,5 +559,232 @@ fn a_machine_without_python2_refuses_the_tournament_and_never_zeroes_a_python2_t
     assert!(
         stderr.contains("fewer than two players can play"),
         "{stderr}"
+    );
+}
+
+/// A class folder of links to the named examples.
+fn class_of(dir: &Path, names: &[&str]) -> PathBuf {
+    let class = dir.join("class");
+    std::fs::create_dir_all(&class).unwrap();
+    for name in names {
+        std::os::unix::fs::symlink(example(name), class.join(name)).unwrap();
+    }
+    class
+}
+
+/// Issue 17: one `grader run` grades the cases, plays the suite's tournament among the class (seed =
+/// the suite's 2015) and writes its marks into grades.csv, result.json and tournament.csv, byte for
+/// byte the same for 1 and 3 jobs. `malformed` fails the `plays-legally` gate: it plays no game and
+/// gets the all-faults 0. No `/0` anywhere in the table.
+#[test]
+fn a_class_run_plays_the_tournament_and_writes_its_marks_for_any_jobs() {
+    let dir = scratch();
+    let class = class_of(
+        dir.path(),
+        &["c-greedy", "decent", "malformed", "random-handout"],
+    );
+    let mut files = Vec::new();
+    for jobs in ["1", "3"] {
+        let out = dir.path().join(format!("out-{jobs}"));
+        let run = grader()
+            .arg("run")
+            .arg(suite())
+            .arg(&class)
+            .args(["--jobs", jobs, "--out"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&run.stdout).into_owned();
+        let stderr = String::from_utf8_lossy(&run.stderr).into_owned();
+        assert_eq!(run.status.code(), Some(0), "{stdout}\n{stderr}");
+        assert!(
+            !stdout.contains("/0 ") && !stdout.contains("/0\n"),
+            "{stdout}"
+        );
+        assert!(
+            stdout.contains(
+                "plays-legally  benchmarks  tournament /40  manual /60 (manual)  total /40"
+            ),
+            "{stdout}"
+        );
+        assert!(
+            stderr.contains(
+                "note: `malformed` is left out of the tournament: it failed `plays-legally`"
+            ),
+            "{stderr}"
+        );
+        let root = out.join("iiit-2015-ut3");
+        files.push((
+            read(&root.join("grades.csv")),
+            read(&root.join("tournament.csv")),
+        ));
+        let result = |s: &str| -> serde_json::Value {
+            serde_json::from_str(&read(&root.join(s).join("result.json"))).unwrap()
+        };
+        let decent = result("decent");
+        assert_eq!(decent["score"], 40.0, "{decent}");
+        assert_eq!(decent["max"], 40.0, "{decent}");
+        let t = &decent["tournament"];
+        assert_eq!(
+            (&t["marks"], &t["rank"], &t["entrants"]),
+            (&40.0.into(), &1.into(), &3.into()),
+            "{t}"
+        );
+        assert_eq!(t["standing"]["stage"], "final", "{t}");
+        assert!(
+            t["reason"]
+                .as_str()
+                .unwrap()
+                .starts_with("ranked 1 of 3 (furthest stage: final"),
+            "{t}"
+        );
+        let malformed = result("malformed");
+        let t = &malformed["tournament"];
+        assert_eq!(
+            (&t["marks"], &t["rank"]),
+            (&0.0.into(), &serde_json::Value::Null),
+            "{t}"
+        );
+        assert!(
+            t["reason"]
+                .as_str()
+                .unwrap()
+                .starts_with("left out of the tournament: it did not pass `plays-legally` in full"),
+            "{t}"
+        );
+    }
+    assert_eq!(files[0], files[1], "results differ between 1 and 3 jobs");
+    // The games are kept for `grader play --replay`: three entrants, each pairing twice.
+    let games = dir.path().join("out-1/iiit-2015-ut3/tournament");
+    assert!(games.join("standings.json").is_file());
+    assert!(games.join("final-0006.json").is_file());
+    assert!(!games.join("final-0007.json").exists());
+    let (grades, tournament) = &files[0];
+    assert_eq!(
+        grades,
+        "student,plays-legally,benchmarks,tournament,manual,total\n\
+         c-greedy,pass,50%,38,,38\n\
+         decent,pass,100%,40,,40\n\
+         malformed,fail,0%,0,,0\n\
+         random-handout,pass,50%,36,,36\n"
+    );
+    // Exactly what `grader tournament SUITE c-greedy decent random-handout --seed 2015` writes, then the
+    // team the gate left out.
+    assert_eq!(
+        tournament,
+        "rank,student,stage,points,games,won,drawn,lost,faults,marks\n\
+         1,decent,final,16,4,4,0,0,0,40\n\
+         2,c-greedy,final,8,4,2,0,2,0,38\n\
+         3,random-handout,final,0,4,0,0,4,0,36\n\
+         ,malformed,left out: failed `plays-legally`,,,,,,,0\n"
+    );
+    let direct = dir.path().join("direct");
+    grader()
+        .arg("tournament")
+        .arg(suite())
+        .args([
+            example("c-greedy"),
+            example("decent"),
+            example("random-handout"),
+        ])
+        .args(["--seed", "2015", "--out"])
+        .arg(&direct)
+        .assert()
+        .success();
+    let alone = read(&direct.join("iiit-2015-ut3/tournament.csv"));
+    assert!(tournament.starts_with(&alone), "{alone}");
+
+    // `--no-tournament` grades the cases only: no column, no tournament.csv.
+    let out = dir.path().join("out-none");
+    grader()
+        .arg("run")
+        .arg(suite())
+        .arg(&class)
+        .arg("--no-tournament")
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    let grades = read(&out.join("iiit-2015-ut3/grades.csv"));
+    assert!(
+        grades.starts_with("student,plays-legally,benchmarks,manual,total\n"),
+        "{grades}"
+    );
+    assert!(!out.join("iiit-2015-ut3/tournament.csv").exists());
+}
+
+/// Issue 17: the machine's fault never costs a mark, and a tournament that cannot be played loses no
+/// case result. Without Python 2 (`--allow-missing`), `python2-greedy` is not graded and `decent` is
+/// left with no opponent: the run keeps every case result and row, leaves the tournament cells
+/// blank with the reason in `tournament-note`, and exits 3.
+#[test]
+fn a_tournament_that_cannot_be_played_keeps_every_result_and_says_why() {
+    let dir = scratch();
+    let class = class_of(dir.path(), &["decent", "python2-greedy"]);
+    let config = dir.path().join("grader.toml");
+    std::fs::write(&config, "[toolchains]\npython2 = \"no/such/python2.7\"\n").unwrap();
+    let out = dir.path().join("out");
+    let run = grader()
+        .arg("run")
+        .arg(suite())
+        .arg(&class)
+        .arg("--config")
+        .arg(&config)
+        .arg("--allow-missing")
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr).into_owned();
+    assert_eq!(run.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("the class tournament failed"), "{stderr}");
+    let grades = read(&out.join("iiit-2015-ut3/grades.csv"));
+    let lines: Vec<&str> = grades.lines().collect();
+    assert_eq!(
+        lines[0],
+        "student,plays-legally,benchmarks,tournament,manual,total,not-graded,tournament-note"
+    );
+    assert!(
+        lines[1].starts_with(
+            "decent,pass,100%,,,0,,tournament failed: fewer than two players can play"
+        ),
+        "{grades}"
+    );
+    assert!(lines[2].starts_with("python2-greedy,,,,,,"), "{grades}");
+    let decent: serde_json::Value =
+        serde_json::from_str(&read(&out.join("iiit-2015-ut3/decent/result.json"))).unwrap();
+    assert_eq!(decent["cases"].as_array().unwrap().len(), 4, "{decent}");
+    assert_eq!(
+        decent["tournament"]["marks"],
+        serde_json::Value::Null,
+        "{decent}"
+    );
+}
+
+/// Issue 17: a `tournament.csv` that cannot be written loses no mark: grades.csv and result.json keep
+/// them, the file is named, and the run exits 3.
+#[test]
+fn an_unwritable_tournament_csv_keeps_the_marks() {
+    let dir = scratch();
+    let class = class_of(dir.path(), &["decent", "random-handout"]);
+    let out = dir.path().join("out");
+    // A folder where the file goes: the rename over it fails.
+    std::fs::create_dir_all(out.join("iiit-2015-ut3/tournament.csv/taken")).unwrap();
+    let run = grader()
+        .arg("run")
+        .arg(suite())
+        .arg(&class)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr).into_owned();
+    assert_eq!(run.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("tournament.csv`"), "{stderr}");
+    assert_eq!(
+        read(&out.join("iiit-2015-ut3/grades.csv")),
+        "student,plays-legally,benchmarks,tournament,manual,total\n\
+         decent,pass,100%,40,,40\n\
+         random-handout,pass,50%,38,,38\n"
     );
 }

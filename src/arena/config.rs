@@ -82,6 +82,12 @@ pub struct RawMarks {
     /// Marks for an entrant that lost every game it played by its own fault (a failed build, a program
     /// that never answers); default: as its rank says.
     pub all_faults: Option<Spanned<f64>>,
+    /// For `grader run`: the group a submission must pass in full to enter the class tournament; one
+    /// that does not is left out and gets `all-faults` (which `gate` requires).
+    pub gate: Option<Spanned<String>>,
+    /// The marks are a bonus: counted in a student's total, not in its maximum.
+    #[serde(default)]
+    pub bonus: bool,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -180,6 +186,10 @@ pub struct Marks {
     pub by_rank: Vec<f64>,
     pub rest: f64,
     pub all_faults: Option<f64>,
+    /// The group that decides who enters the class tournament of `grader run` (the suite checks it
+    /// names one of its groups).
+    pub gate: Option<String>,
+    pub bonus: bool,
 }
 
 impl Marks {
@@ -190,6 +200,16 @@ impl Marks {
             (true, Some(m)) => m,
             _ => self.by_rank.get(rank).copied().unwrap_or(self.rest),
         }
+    }
+
+    /// The most marks any entrant can get: what a student's maximum counts (unless a bonus).
+    #[must_use]
+    pub fn most(&self) -> f64 {
+        self.by_rank
+            .iter()
+            .chain([&self.rest])
+            .chain(&self.all_faults)
+            .fold(0.0, |a: f64, &b| a.max(b))
     }
 }
 
@@ -523,10 +543,19 @@ pub fn validate(
                     ));
                 }
             }
+            if let (Some(gate), None) = (&m.gate, &m.all_faults) {
+                return Err(bad(
+                    gate.span(),
+                    format!("`gate = \"{}\"` leaves submissions out, but no `all-faults` says their marks", gate.get_ref()),
+                    "add e.g. `all-faults = 0` to `[arena.marks]`",
+                ));
+            }
             Some(Marks {
                 by_rank: m.by_rank.get_ref().clone(),
                 rest: m.rest.as_ref().map_or(0.0, |v| *v.get_ref()),
                 all_faults: m.all_faults.as_ref().map(|v| *v.get_ref()),
+                gate: m.gate.as_ref().map(|g| g.get_ref().clone()),
+                bonus: m.bonus,
             })
         }
     };
@@ -679,6 +708,23 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("unknown field `others`"), "{e}");
+        let e = from("[arena]\ngame = \"ut3\"\n[arena.marks]\nby-rank = [40]\ngate = \"legal\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with(
+                "arena.toml:5:8: `gate = \"legal\"` leaves submissions out, but no `all-faults`"
+            ),
+            "{e}"
+        );
+        let m = from("[arena]\ngame = \"ut3\"\n[arena.marks]\nby-rank = [10, 40]\nrest = 5\nall-faults = 0\ngate = \"legal\"\nbonus = true\n")
+            .unwrap()
+            .marks
+            .unwrap();
+        assert_eq!(
+            (m.most(), m.gate.as_deref(), m.bonus),
+            (40.0, Some("legal"), true)
+        );
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! The arena: player protocols, the referee, game records, matches and tournaments.
 
+pub mod classevent;
 pub mod config;
 pub mod convention;
 pub mod dialogue;

@@ -77,11 +77,22 @@ pub fn overall(results: &Results, marks: Option<&Marks>) -> Vec<Placed> {
         .collect()
 }
 
-/// `rank,student,stage,points,games,won,drawn,lost,faults,marks` (marks blank without a table); a
-/// submission the machine could not build (`not_graded`) follows with stage `not-graded`, its reason,
-/// and every number blank: never a zero.
+/// A submission `grader run` kept out of the class tournament (it failed the suite's gate): it plays no
+/// game and gets the suite's `all-faults` marks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LeftOut {
+    pub name: String,
+    /// Why, for its row: `failed \`plays-legally\``.
+    pub why: String,
+    pub marks: Option<f64>,
+}
+
+/// `rank,student,stage,points,games,won,drawn,lost,faults,marks` (marks blank without a table); then
+/// each submission left out by the gate (`left_out`: stage `left out: why`, its marks, every number
+/// blank); then each the machine could not build (`not_graded`: stage `not-graded: why`, every
+/// number and the marks blank: never a zero).
 #[must_use]
-pub fn csv(placed: &[Placed], not_graded: &[(String, String)]) -> String {
+pub fn csv(placed: &[Placed], left_out: &[LeftOut], not_graded: &[(String, String)]) -> String {
     let mut out = String::from("rank,student,stage,points,games,won,drawn,lost,faults,marks\n");
     for p in placed {
         let r = &p.row;
@@ -98,6 +109,15 @@ pub fn csv(placed: &[Placed], not_graded: &[(String, String)]) -> String {
             r.draws,
             r.losses,
             r.faults,
+        );
+    }
+    for l in left_out {
+        let marks = l.marks.map(|m| format!("{m}")).unwrap_or_default();
+        let _ = writeln!(
+            out,
+            ",{},{},,,,,,,{marks}",
+            crate::report::csv::field(&l.name),
+            crate::report::csv::field(&format!("left out: {}", l.why)),
         );
     }
     for (name, why) in not_graded {
@@ -193,6 +213,8 @@ mod tests {
             by_rank: vec![40.0, 36.0, 33.0],
             rest: 20.0,
             all_faults: Some(0.0),
+            gate: None,
+            bonus: false,
         };
         let placed = overall(&results, Some(&marks));
         let order: Vec<&str> = placed.iter().map(|p| p.row.name.as_str()).collect();
@@ -203,7 +225,7 @@ mod tests {
         assert!(placed[5].all_faults);
         assert_eq!(placed[1].stage, "final");
         assert_eq!(placed[2].stage, "stage 1 group 2");
-        let text = csv(&placed, &[]);
+        let text = csv(&placed, &[], &[]);
         assert!(
             text.starts_with("rank,student,stage,points,games,won,drawn,lost,faults,marks\n1,d,final,8,6,2,0,4,0,40\n"),
             "{text}"
@@ -229,7 +251,16 @@ mod tests {
         };
         let text = csv(
             &overall(&results, None),
+            &[LeftOut {
+                name: "@late".into(),
+                why: "failed `legal`".into(),
+                marks: Some(0.0),
+            }],
             &[("=cmd".into(), "`python2` not found".into())],
+        );
+        assert!(
+            text.contains("\n,'@late,left out: failed `legal`,,,,,,,0\n"),
+            "{text}"
         );
         assert!(
             text.contains("\n1,\"'=HYPERLINK(\"\"evil.example\"\",\"\"x\"\")\",final,"),

@@ -158,22 +158,93 @@ pub fn entrants<G: super::game::ArenaGame>(
             "fewer than two players\nhint: give submission folders or bot names, e.g. `submissions/ut3/*`"
         )));
     }
-    let words = &words[..];
     let scratch = scratch()?;
-    let mut k = 0;
-    let mut failed = Vec::new();
-    let mut not_graded = Vec::new();
-    let list = super::players::resolve_with(words, bots, &mut |path, name| {
-        k += 1;
-        let sandbox = sandbox.ok_or_else(|| super::players::PlayerError::Build {
-            path: path.to_path_buf(),
-            source: anyhow::anyhow!("no sandbox was chosen to build submissions"),
-        })?;
+    let mut builder = Builder::new(&suite, sandbox, &scratch);
+    let list =
+        super::players::resolve_with(&words, bots, &mut |path, name| builder.kind(path, name))
+            .map_err(player_error)?;
+    builder.finish(list, scratch)
+}
+
+/// Entrants for the class tournament of `grader run`: each `(key, folder)` of `folders`, in that order
+/// and under that name (the student's key, as in grades.csv), built with `suite`'s recipes as
+/// [`entrants`] builds them. The toolchains were checked by `run` already.
+///
+/// # Errors
+/// As [`entrants`].
+pub fn class_entrants(
+    suite: &Suite,
+    folders: &[(String, std::path::PathBuf)],
+    sandbox: &dyn Sandbox,
+) -> Result<(Vec<super::players::Entrant>, Event), CliError> {
+    let scratch = crate::sandbox::scratch::Scratch::new()
+        .context("cannot create a scratch folder for the submissions")
+        .map_err(CliError::internal)?;
+    let mut builder = Builder::new(suite, Some(sandbox), &scratch);
+    let mut list = Vec::new();
+    for (name, path) in folders {
+        if let Some(kind) = builder.kind(path, name).map_err(player_error)? {
+            list.push(super::players::Entrant {
+                name: name.clone(),
+                kind,
+            });
+        }
+    }
+    builder.finish(list, scratch)
+}
+
+fn player_error(e: super::players::PlayerError) -> CliError {
+    match e {
+        super::players::PlayerError::Build { .. } => CliError::internal(anyhow::Error::new(e)),
+        e => CliError::usage(anyhow::Error::new(e)),
+    }
+}
+
+/// Builds submission folders one after another, each in its own folder of a scratch tree, and keeps
+/// who cannot play (a failed build) and who cannot be graded here (a missing toolchain).
+struct Builder<'a> {
+    suite: &'a Suite,
+    sandbox: Option<&'a dyn Sandbox>,
+    root: std::path::PathBuf,
+    k: usize,
+    failed: Vec<String>,
+    not_graded: Vec<(String, String)>,
+}
+
+impl<'a> Builder<'a> {
+    fn new(
+        suite: &'a Suite,
+        sandbox: Option<&'a dyn Sandbox>,
+        scratch: &crate::sandbox::scratch::Scratch,
+    ) -> Self {
+        Builder {
+            suite,
+            sandbox,
+            root: scratch.path().to_path_buf(),
+            k: 0,
+            failed: Vec::new(),
+            not_graded: Vec::new(),
+        }
+    }
+
+    /// How the folder plays, or `None` when the machine cannot build it.
+    fn kind(
+        &mut self,
+        path: &Path,
+        name: &str,
+    ) -> Result<Option<Kind>, super::players::PlayerError> {
+        self.k += 1;
+        let sandbox = self
+            .sandbox
+            .ok_or_else(|| super::players::PlayerError::Build {
+                path: path.to_path_buf(),
+                source: anyhow::anyhow!("no sandbox was chosen to build submissions"),
+            })?;
         let kind = match build(
-            &suite,
+            self.suite,
             path,
             name,
-            &scratch.path().join(k.to_string()),
+            &self.root.join(self.k.to_string()),
             sandbox,
         ) {
             Ok(kind) => kind,
@@ -183,7 +254,7 @@ pub fn entrants<G: super::game::ArenaGame>(
             {
                 let why = format!("{e}");
                 let why = why.lines().next().unwrap_or_default();
-                not_graded.push((name.to_string(), why.to_string()));
+                self.not_graded.push((name.to_string(), why.to_string()));
                 return Ok(None);
             }
             Err(source) => {
@@ -194,33 +265,38 @@ pub fn entrants<G: super::game::ArenaGame>(
             }
         };
         if let Kind::Failed(why) = &kind {
-            failed.push(format!("`{name}` cannot play: {why}"));
+            self.failed.push(format!("`{name}` cannot play: {why}"));
         }
         Ok(Some(kind))
-    })
-    .map_err(|e| match e {
-        super::players::PlayerError::Build { .. } => CliError::internal(anyhow::Error::new(e)),
-        e => CliError::usage(anyhow::Error::new(e)),
-    })?;
-    for line in failed {
-        eprintln!("note: {line}; it loses every game by fault");
     }
-    for (name, why) in &not_graded {
-        eprintln!("note: `{name}` is not graded and plays no game: {why} (the machine's fault, not the student's)");
+
+    /// Says who cannot play and why, and refuses an event that fewer than two can play because of the
+    /// machine.
+    fn finish(
+        self,
+        list: Vec<super::players::Entrant>,
+        scratch: crate::sandbox::scratch::Scratch,
+    ) -> Result<(Vec<super::players::Entrant>, Event), CliError> {
+        for line in &self.failed {
+            eprintln!("note: {line}; it loses every game by fault");
+        }
+        for (name, why) in &self.not_graded {
+            eprintln!("note: `{name}` is not graded and plays no game: {why} (the machine's fault, not the student's)");
+        }
+        if list.len() < 2 && !self.not_graded.is_empty() {
+            return Err(CliError::internal(anyhow::anyhow!(
+                "fewer than two players can play: this machine lacks a toolchain for the others\nhint: run `grader doctor --install`"
+            )));
+        }
+        Ok((
+            list,
+            Event {
+                suite: Some(self.suite.name.clone()),
+                not_graded: self.not_graded,
+                _scratch: scratch,
+            },
+        ))
     }
-    if list.len() < 2 && !not_graded.is_empty() {
-        return Err(CliError::internal(anyhow::anyhow!(
-            "fewer than two players can play: this machine lacks a toolchain for the others\nhint: run `grader doctor --install`"
-        )));
-    }
-    Ok((
-        list,
-        Event {
-            suite: Some(suite.name.clone()),
-            not_graded,
-            _scratch: scratch,
-        },
-    ))
 }
 
 /// Keeps the copies and builds of an event alive; knows the suite's name (if any) for its results

@@ -2,7 +2,7 @@
 //! rule and Elo, `--jobs` games at once, records saved for replays. The same seed gives the same
 //! results for any `--jobs`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
@@ -11,9 +11,10 @@ use crate::sandbox::Sandbox;
 
 use super::config::ArenaConfig;
 use super::game::ArenaGame;
-use super::players::Maker;
+use super::players::{Entrant, Maker};
+use super::ranking::{csv, LeftOut, Placed};
 use super::registry::{dispatch, MakeBot, Visitor};
-use super::schedule::{self, Plan, Stage};
+use super::schedule::{self, Plan, Results, Stage};
 use super::standings::table;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -91,6 +92,113 @@ pub fn run(args: Args) -> CmdResult {
     .map_err(CliError::usage)?
 }
 
+/// What `grader tournament`'s flags choose, and `grader run` for its class tournament.
+pub struct Knobs {
+    /// Default: staged when the config has stages, else round robin.
+    pub format: Option<Format>,
+    /// Games a pairing plays with each colour (default: the config's).
+    pub games: Option<u32>,
+    pub seed: u64,
+    pub jobs: usize,
+}
+
+/// Plays the event among `entrants` (built already) in the format `knobs` chooses, `knobs.jobs` games
+/// at once, a line on stderr every 50 games. Returns the results and whether it ended in a knockout.
+/// The one way both `grader tournament` and `grader run` play: the same seed, the same games.
+pub fn play<G: ArenaGame>(
+    initial: &G,
+    bots: MakeBot<G>,
+    entrants: Vec<Entrant>,
+    config: &ArenaConfig,
+    sandbox: Option<Arc<dyn Sandbox>>,
+    knobs: &Knobs,
+) -> (Results, bool)
+where
+    G::Move: Send + Sync,
+{
+    let names: Vec<String> = entrants.iter().map(|e| e.name.clone()).collect();
+    let format = knobs.format.unwrap_or(if config.stages.is_empty() {
+        Format::RoundRobin
+    } else {
+        Format::Staged
+    });
+    let stages: Vec<Stage> = match format {
+        Format::RoundRobin => Vec::new(),
+        Format::Knockout => config.stages.clone(),
+        Format::Staged if !config.stages.is_empty() => config.stages.clone(),
+        Format::Staged => vec![Stage {
+            groups: u32::try_from(names.len().div_ceil(4)).unwrap_or(1),
+            advance: 2,
+        }],
+    };
+    let plan = Plan {
+        names: &names,
+        games: knobs.games.unwrap_or(config.games).max(1),
+        seed: knobs.seed,
+        jobs: knobs.jobs.max(1),
+        stages: &stages,
+        knockout: format == Format::Knockout || (format == Format::Staged && config.knockout),
+        scoring: config.scoring,
+        policy: &config.policy,
+    };
+    let maker = Maker {
+        entrants,
+        bots,
+        config: config.clone(),
+        sandbox,
+    };
+    let finished = AtomicUsize::new(0);
+    let progress = |_: usize, _: &super::record::GameRecord| {
+        let n = finished.fetch_add(1, Ordering::Relaxed) + 1;
+        if n % 50 == 0 {
+            eprintln!("{n} games played");
+        }
+    };
+    let results = schedule::run(initial, &plan, &maker, &progress);
+    (results, plan.knockout)
+}
+
+/// Saves every game of `results` in `dir` (`stage-1-group-2-0001.json`, `final-0001.json`,
+/// `round-robin-0001.json`: records `grader play --replay` shows) and `standings.json`, each stage's
+/// table.
+///
+/// # Errors
+/// A folder or file that cannot be written, named.
+pub fn save_records(dir: &Path, game: &str, seed: u64, results: &Results) -> anyhow::Result<()> {
+    for stage in &results.stages {
+        let prefix = format!("{}-", stage.name.replace(' ', "-"));
+        super::setup::save(dir, &prefix, &stage.records)?;
+    }
+    let tables: Vec<serde_json::Value> = results
+        .stages
+        .iter()
+        .map(|s| serde_json::json!({ "stage": s.name, "standings": s.rows }))
+        .collect();
+    let file = dir.join("standings.json");
+    let json = serde_json::json!({ "game": game, "seed": seed, "stages": tables });
+    std::fs::write(&file, format!("{json:#}\n"))
+        .map_err(|e| anyhow::anyhow!("cannot write `{}`: {e}", file.display()))
+}
+
+/// Writes `dir/tournament.csv` ([`super::ranking::csv`]) and returns its path.
+///
+/// # Errors
+/// The folder or file cannot be written, named.
+pub fn write_ranking(
+    dir: &Path,
+    placed: &[Placed],
+    left_out: &[LeftOut],
+    not_graded: &[(String, String)],
+) -> anyhow::Result<PathBuf> {
+    let file = dir.join("tournament.csv");
+    std::fs::create_dir_all(dir)
+        .and_then(|()| {
+            crate::report::write_atomic(&file, csv(placed, left_out, not_graded).as_bytes())
+        })
+        .map_err(|e| anyhow::anyhow!("cannot write `{}`: {e}", file.display()))?;
+    Ok(file)
+}
+
 struct Event {
     args: Args,
     config: ArenaConfig,
@@ -117,66 +225,16 @@ impl Visitor for Event {
             &settings,
             args.allow_missing,
         )?;
-        let names: Vec<String> = entrants.iter().map(|e| e.name.clone()).collect();
-        let format = args.format.unwrap_or(if config.stages.is_empty() {
-            Format::RoundRobin
-        } else {
-            Format::Staged
-        });
-        let stages: Vec<Stage> = match format {
-            Format::RoundRobin => Vec::new(),
-            Format::Knockout => config.stages.clone(),
-            Format::Staged if !config.stages.is_empty() => config.stages.clone(),
-            Format::Staged => vec![Stage {
-                groups: u32::try_from(names.len().div_ceil(4)).unwrap_or(1),
-                advance: 2,
-            }],
-        };
-        let plan = Plan {
-            names: &names,
-            games: args.games.unwrap_or(config.games).max(1),
+        let knobs = Knobs {
+            format: args.format,
+            games: args.games,
             seed: args.seed,
-            jobs: args.jobs.max(1),
-            stages: &stages,
-            knockout: format == Format::Knockout || (format == Format::Staged && config.knockout),
-            scoring: config.scoring,
-            policy: &config.policy,
+            jobs: args.jobs,
         };
-        let maker = Maker {
-            entrants,
-            bots,
-            config: config.clone(),
-            sandbox,
-        };
-        let finished = AtomicUsize::new(0);
-        let progress = |_: usize, _: &super::record::GameRecord| {
-            let n = finished.fetch_add(1, Ordering::Relaxed) + 1;
-            if n % 50 == 0 {
-                eprintln!("{n} games played");
-            }
-        };
-        let results = schedule::run(&initial, &plan, &maker, &progress);
+        let (results, knockout) = play(&initial, bots, entrants, &config, sandbox, &knobs);
         // Records first: whatever happens to stdout, the games are kept.
         if let Some(dir) = &args.records {
-            for stage in &results.stages {
-                // `stage-1-group-2-0001.json`, `final-0001.json`, `round-robin-0001.json`.
-                let prefix = format!("{}-", stage.name.replace(' ', "-"));
-                super::setup::save(dir, &prefix, &stage.records).map_err(CliError::internal)?;
-            }
-            let tables: Vec<serde_json::Value> = results
-                .stages
-                .iter()
-                .map(|s| serde_json::json!({ "stage": s.name, "standings": s.rows }))
-                .collect();
-            let file = dir.join("standings.json");
-            let json = serde_json::json!({
-                "game": initial.name(),
-                "seed": args.seed,
-                "stages": tables,
-            });
-            std::fs::write(&file, format!("{json:#}\n")).map_err(|e| {
-                CliError::internal(anyhow::anyhow!("cannot write `{}`: {e}", file.display()))
-            })?;
+            save_records(dir, &initial.name(), args.seed, &results).map_err(CliError::internal)?;
         }
         // The ranking and marks are written before anything is printed, like the records.
         let placed = event
@@ -184,15 +242,8 @@ impl Visitor for Event {
             .as_ref()
             .map(|_| super::ranking::overall(&results, config.marks.as_ref()));
         if let (Some(suite), Some(placed)) = (&event.suite, &placed) {
-            let dir = args.out.join(suite);
-            let file = dir.join("tournament.csv");
-            std::fs::create_dir_all(&dir)
-                .and_then(|()| {
-                    std::fs::write(&file, super::ranking::csv(placed, &event.not_graded))
-                })
-                .map_err(|e| {
-                    CliError::internal(anyhow::anyhow!("cannot write `{}`: {e}", file.display()))
-                })?;
+            let file = write_ranking(&args.out.join(suite), placed, &[], &event.not_graded)
+                .map_err(CliError::internal)?;
             eprintln!("wrote {}", file.display());
         }
         for stage in &results.stages {
@@ -213,7 +264,7 @@ impl Visitor for Event {
             }
             super::setup::emit("\n");
         }
-        if let (Some(champion), true) = (&results.champion, plan.knockout) {
+        if let (Some(champion), true) = (&results.champion, knockout) {
             super::setup::emit(&format!("champion: {champion}\n"));
         }
         if let Some(placed) = &placed {

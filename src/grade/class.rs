@@ -13,7 +13,7 @@ use anyhow::Context;
 
 use super::pipeline::{grade, Graded, Prepare};
 use crate::report::result::SubmissionResult;
-use crate::report::{csv, write_atomic};
+use crate::report::{csv, write_atomic, Columns};
 use crate::sandbox::scratch::{remove_tree, Bounds, Scratch};
 use crate::sandbox::{Sandbox, Tier};
 use crate::suite::Suite;
@@ -52,15 +52,16 @@ pub fn students(dir: &Path) -> anyhow::Result<Vec<(String, PathBuf)>> {
     Ok(found)
 }
 
-/// Names the grader writes beside the student folders of a suite's results.
-const RESERVED: &[&str] = &["grades.csv"];
+/// Names the grader writes beside the student folders of a suite's results: the gradebook, and the class
+/// tournament's ranking and games.
+const RESERVED: &[&str] = &["grades.csv", "tournament.csv", "tournament"];
 
 /// The key of a student folder: its name as written in results (`results/<suite>/<key>/`), the
 /// gradebook and `result.json`. Reversible, so two names never share a key: each byte that is not part
 /// of valid UTF-8, each control character (C0, DEL, C1, bidirectional overrides) and each `%` is written
-/// `%XX` (its bytes in hex); a name the grader itself uses beside the folders (`grades.csv`) has its
-/// first byte written so. A key longer than a file name may be is cut, and the cut marked with a hash of
-/// the whole name (no longer reversible, still distinct).
+/// `%XX` (its bytes in hex); a name the grader itself uses beside the folders (`grades.csv`,
+/// `tournament.csv`, `tournament`) has its first byte written so. A key longer than a file name may be
+/// is cut, and the cut marked with a hash of the whole name (no longer reversible, still distinct).
 #[must_use]
 pub fn student_key(name: &OsStr) -> String {
     let bytes = name.as_bytes();
@@ -106,6 +107,30 @@ pub fn student_key(name: &OsStr) -> String {
         let _ = write!(key, "~{hash:016x}");
     }
     key
+}
+
+/// The columns of a class's reports: the suite's groups and manual columns, and the tournament's
+/// when `grader run` plays one (`tournament`).
+#[must_use]
+pub fn columns(suite: &Suite, tournament: bool) -> Columns {
+    Columns {
+        groups: suite
+            .groups
+            .iter()
+            .map(|g| (g.name.clone(), g.points))
+            .collect(),
+        manual: suite
+            .manual
+            .iter()
+            .map(|m| (m.name.clone(), m.points))
+            .collect(),
+        tournament: suite
+            .arena
+            .as_ref()
+            .and_then(|a| a.marks.as_ref())
+            .filter(|_| tournament)
+            .map(|m| (m.most(), m.bonus)),
+    }
 }
 
 /// Where a class's results go.
@@ -154,8 +179,10 @@ pub fn save_student(dir: &Path, graded: &Graded) -> anyhow::Result<()> {
 }
 
 /// Grades every student with `jobs` threads, each in a scratch folder of its own (under `full`, a tmpfs
-/// capped to `bounds`) removed once graded. Returns the results in student order, and the first error
-/// met while writing results (grading carries on regardless).
+/// capped to `bounds`) removed once graded, rewriting the gradebook (`columns`) after each. Returns the
+/// results in student order, and the first error met while writing results (grading carries on
+/// regardless).
+#[allow(clippy::too_many_arguments)]
 pub fn grade_class(
     sandbox: &Arc<dyn Sandbox>,
     prepare: &dyn Prepare,
@@ -163,13 +190,12 @@ pub fn grade_class(
     students: &[(String, PathBuf)],
     jobs: usize,
     out: &Outputs,
+    columns: &Columns,
     bounds: Bounds,
 ) -> (Vec<SubmissionResult>, Option<anyhow::Error>) {
     let next = AtomicUsize::new(0);
     let done: Mutex<Vec<Option<SubmissionResult>>> = Mutex::new(vec![None; students.len()]);
     let write_error: Mutex<Option<anyhow::Error>> = Mutex::new(None);
-    let groups: Vec<String> = suite.groups.iter().map(|g| g.name.clone()).collect();
-    let manual: Vec<String> = suite.manual.iter().map(|m| m.name.clone()).collect();
     let bar = if std::io::stderr().is_terminal() && students.len() > 1 {
         let bar = indicatif::ProgressBar::new(students.len() as u64);
         bar.set_style(
@@ -215,7 +241,7 @@ pub fn grade_class(
                 let so_far: Vec<SubmissionResult> = all.iter().flatten().cloned().collect();
                 let book = write_atomic(
                     &out.gradebook_path(),
-                    csv::gradebook(&groups, &manual, &so_far).as_bytes(),
+                    csv::gradebook(columns, &so_far).as_bytes(),
                 )
                 .with_context(|| format!("cannot write `{}`", out.gradebook_path().display()));
                 drop(all);
@@ -257,6 +283,8 @@ mod key_tests {
         assert_eq!(key(b"a\x1b]0;x\x07"), "a%1B]0;x%07");
         assert_eq!(key("e\u{202e}vil".as_bytes()), "e%E2%80%AEvil");
         assert_eq!(key(b"grades.csv"), "%67rades.csv");
+        assert_eq!(key(b"tournament.csv"), "%74ournament.csv");
+        assert_eq!(key(b"tournament"), "%74ournament");
     }
 
     #[test]

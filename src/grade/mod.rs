@@ -9,6 +9,7 @@ pub mod pipeline;
 pub mod play;
 pub mod position;
 pub mod score;
+pub mod tournament;
 pub mod wire;
 
 #[cfg(test)]
@@ -49,6 +50,10 @@ pub struct Args {
     /// Grade even when a toolchain the suite needs is missing: its cases are `not-graded` (exit 3).
     #[arg(long)]
     pub allow_missing: bool,
+    /// Skip the class tournament of a suite with `[arena.marks]` (grades.csv then has no `tournament`
+    /// column); `grader tournament` plays it on its own.
+    #[arg(long)]
+    pub no_tournament: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -161,29 +166,36 @@ pub fn run(args: Args) -> CmdResult {
             suite.cases().count(),
             env.sandbox.tier()
         );
-        let (results, write_error) = grade_class(
+        let play = !args.no_tournament && suite.arena.as_ref().is_some_and(|a| a.marks.is_some());
+        let columns = class::columns(suite, play);
+        let (mut results, mut write_error) = grade_class(
             &env.sandbox,
             &*env.prepare,
             suite,
             &class,
             jobs,
             &out,
+            &columns,
             config.scratch,
         );
-        let groups: Vec<String> = suite.groups.iter().map(|g| g.name.clone()).collect();
-        let max: Vec<f64> = suite.groups.iter().map(|g| g.points).collect();
-        let manual: Vec<(String, f64)> = suite
-            .manual
-            .iter()
-            .map(|m| (m.name.clone(), m.points))
-            .collect();
+        if play && results.len() == class.len() {
+            if let Some(e) = tournament::play_and_mark(
+                suite,
+                &class,
+                &mut results,
+                &env.sandbox,
+                jobs,
+                &out,
+                &columns,
+            ) {
+                write_error.get_or_insert(e);
+            }
+        }
         print!(
             "{}",
             class_table(
                 &format!("{} ({})", suite.title, suite.name),
-                &groups,
-                &max,
-                &manual,
+                &columns,
                 &results
             )
         );

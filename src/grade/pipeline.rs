@@ -338,6 +338,7 @@ pub fn grade(
             max,
             not_attempted,
             integrity: integrity_notes,
+            tournament: None,
         },
         artifacts,
         games_played,

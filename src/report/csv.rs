@@ -1,22 +1,36 @@
-//! grades.csv: one row per student, one column per group (blank where the group was not attempted),
-//! the `[[manual]]` columns (blank, for the instructor), then the total (which leaves the manual
-//! columns out).
+//! grades.csv: one row per student, one column per group (blank where the group was not attempted;
+//! `pass`/`fail` or a share like `75%` for a group worth 0 points), the class tournament's `tournament`
+//! column when `grader run` plays one, the `[[manual]]` columns (blank, for the instructor), then the
+//! total (groups and tournament; the manual columns left out). Two columns appear only when a row
+//! needs them: `not-graded` (why the machine could not grade it) and `tournament-note` (why a
+//! tournament cell is blank).
 
-use super::points;
 use super::result::SubmissionResult;
+use super::{group_cell, points, Columns};
 
-/// The gradebook for one suite. `groups` fixes the column order; rows are sorted by student.
-pub fn gradebook(groups: &[String], manual: &[String], results: &[SubmissionResult]) -> String {
+/// The gradebook for one suite. `columns` fixes the column order; rows are sorted by student.
+pub fn gradebook(columns: &Columns, results: &[SubmissionResult]) -> String {
     let mut out = String::from("student");
-    for g in groups.iter().chain(manual) {
+    let names = columns.groups.iter().map(|(g, _)| g.as_str());
+    let tournament = columns.tournament.is_some().then_some("tournament");
+    let manual = columns.manual.iter().map(|(m, _)| m.as_str());
+    for name in names.chain(tournament).chain(manual) {
         out.push(',');
-        out.push_str(&field(g));
+        out.push_str(&field(name));
     }
     out.push_str(",total");
-    // Only when some row needs it, so every graded class keeps its columns.
+    // Only when some row needs them, so every graded class keeps its columns.
     let not_graded = results.iter().any(|r| r.not_graded().is_some());
     if not_graded {
         out.push_str(",not-graded");
+    }
+    let note = |r: &SubmissionResult| -> Option<String> {
+        let t = r.tournament.as_ref()?;
+        t.marks.is_none().then(|| t.reason.clone())
+    };
+    let notes = columns.tournament.is_some() && results.iter().any(|r| note(r).is_some());
+    if notes {
+        out.push_str(",tournament-note");
     }
     // Likewise: the integrity check's notes for the instructor (`grade::integrity`), never a score.
     let flagged = results.iter().any(|r| !r.integrity.is_empty());
@@ -28,19 +42,26 @@ pub fn gradebook(groups: &[String], manual: &[String], results: &[SubmissionResu
     rows.sort_by(|a, b| a.student.cmp(&b.student));
     for r in rows {
         out.push_str(&field(&r.student));
-        for g in groups {
+        for (g, _) in &columns.groups {
             out.push(',');
             if r.not_graded().is_some() {
                 continue;
             }
             match r.groups.iter().find(|s| &s.name == g) {
-                Some(score) => out.push_str(&points(score.points.unwrap_or(0.0))),
+                Some(score) => out.push_str(&group_cell(r, score)),
                 // Not attempted (no program for the group) stays blank: it is not a zero.
                 None if r.not_attempted.iter().any(|n| &n.group == g) => {}
                 None => out.push('0'),
             }
         }
-        for _ in manual {
+        if columns.tournament.is_some() {
+            out.push(',');
+            // Blank until the tournament is played, and where it gave no mark (`tournament-note`).
+            if let Some(m) = r.tournament.as_ref().and_then(|t| t.marks) {
+                out.push_str(&points(m));
+            }
+        }
+        for _ in &columns.manual {
             out.push(',');
         }
         out.push(',');
@@ -55,6 +76,12 @@ pub fn gradebook(groups: &[String], manual: &[String], results: &[SubmissionResu
                 if not_graded {
                     out.push(',');
                 }
+            }
+        }
+        if notes {
+            out.push(',');
+            if let Some(why) = note(r) {
+                out.push_str(&field(&why));
             }
         }
         if flagged {
@@ -124,12 +151,50 @@ mod tests {
             max: 5.0,
             not_attempted: Vec::new(),
             integrity: Vec::new(),
+            tournament: None,
+        }
+    }
+
+    fn columns(groups: &[&str]) -> Columns {
+        Columns {
+            groups: groups.iter().map(|g| ((*g).to_string(), 5.0)).collect(),
+            ..Columns::default()
         }
     }
 
     #[test]
+    fn the_tournament_column_is_counted_blank_until_played_and_a_blank_mark_says_why() {
+        use crate::report::result::TournamentMark;
+        let mark = |marks: Option<f64>, reason: &str| TournamentMark {
+            marks,
+            max: 40.0,
+            bonus: false,
+            rank: None,
+            entrants: 3,
+            standing: None,
+            reason: reason.into(),
+        };
+        let mut cols = columns(&["plain"]);
+        cols.tournament = Some((40.0, false));
+        cols.manual = vec![("manual".into(), 60.0)];
+        let before = gradebook(&cols, &[result("a", 5.0)]);
+        assert_eq!(before, "student,plain,tournament,manual,total\na,5,,,5\n");
+        let mut a = result("a", 5.0);
+        a.score = 43.0;
+        a.tournament = Some(mark(Some(38.0), "ranked 2 of 3"));
+        let mut b = result("b", 5.0);
+        b.tournament = Some(mark(None, "no tournament: boom"));
+        assert_eq!(
+            gradebook(&cols, &[a, b]),
+            "student,plain,tournament,manual,total,tournament-note\n\
+             a,5,38,,43,\n\
+             b,5,,,5,no tournament: boom\n"
+        );
+    }
+
+    #[test]
     fn an_integrity_column_only_when_a_row_is_flagged_and_in_the_table_too() {
-        let plain = gradebook(&["plain".into()], &[], &[result("a", 5.0)]);
+        let plain = gradebook(&columns(&["plain"]), &[result("a", 5.0)]);
         assert_eq!(plain, "student,plain,total\na,5,5\n");
         let mut flagged = result("b", 5.0);
         flagged
@@ -139,13 +204,12 @@ mod tests {
                 what: "=wrote, another".into(),
             });
         let results = [result("a", 5.0), flagged];
-        let csv = gradebook(&["plain".into()], &[], &results);
+        let csv = gradebook(&columns(&["plain"]), &results);
         assert_eq!(
             csv,
             "student,plain,total,integrity\na,5,5,\nb,5,5,\"plain/x: =wrote, another\"\n"
         );
-        let table =
-            crate::report::table::class_table("T", &["plain".into()], &[5.0], &[], &results);
+        let table = crate::report::table::class_table("T", &columns(&["plain"]), &results);
         assert!(
             table.ends_with("integrity notes (output changed with only the output path; scores unchanged):\n  b  plain/x: =wrote, another\n"),
             "{table}"
@@ -168,15 +232,14 @@ mod tests {
         ] {
             assert_eq!(field(cell), want, "{cell:?}");
         }
-        let csv = gradebook(&["plain".into()], &[], &[result("=1+1", -2.5)]);
+        let csv = gradebook(&columns(&["plain"]), &[result("=1+1", -2.5)]);
         assert_eq!(csv, "student,plain,total\n'=1+1,-2.5,-2.5\n");
     }
 
     #[test]
     fn one_row_per_student_sorted_with_quoting() {
         let csv = gradebook(
-            &["plain".into(), "prune".into()],
-            &[],
+            &columns(&["plain", "prune"]),
             &[result("zoe", 5.0), result("li, \"al\"", 2.5)],
         );
         assert_eq!(

@@ -99,19 +99,25 @@ pub fn student_report(r: &SubmissionResult, paint: Paint) -> String {
         }
     }
     let passed = r.cases.iter().filter(|c| c.credit >= 1.0).count();
+    let public = if r
+        .cases
+        .iter()
+        .all(|c| c.visibility == crate::suite::Visibility::Public)
+    {
+        "public "
+    } else {
+        ""
+    };
+    // Checks worth no points (UT3's, whose marks come from the manual and the tournament) never read
+    // `0/0`.
+    let score = if r.max > 0.0 {
+        format!("{}/{} points", points(r.score), points(r.max))
+    } else {
+        "these checks carry no points".into()
+    };
     let line = format!(
-        "score: {}/{} points ({passed} of {} {}cases passed)",
-        points(r.score),
-        points(r.max),
-        r.cases.len(),
-        if r.cases
-            .iter()
-            .all(|c| c.visibility == crate::suite::Visibility::Public)
-        {
-            "public "
-        } else {
-            ""
-        }
+        "score: {score} ({passed} of {} {public}cases passed)",
+        r.cases.len()
     );
     let line = if passed == r.cases.len() {
         paint.green(&line)

@@ -26,6 +26,54 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     Ok(())
 }
 
+/// The columns of a class's gradebook and table, fixed by the suite before any student is graded.
+#[derive(Clone, Debug, Default)]
+pub struct Columns {
+    /// Each group and its points.
+    pub groups: Vec<(String, f64)>,
+    /// Each `[[manual]]` column and its points (blank, for the instructor; never in the total).
+    pub manual: Vec<(String, f64)>,
+    /// The class tournament's column when `grader run` plays one: its most marks, and whether they
+    /// are a bonus (in the total, not in the maximum).
+    pub tournament: Option<(f64, bool)>,
+}
+
+impl Columns {
+    /// The most a student can score: the groups' points and the tournament's marks (unless a bonus).
+    #[must_use]
+    pub fn max(&self) -> f64 {
+        let tournament = match self.tournament {
+            Some((most, false)) => most,
+            _ => 0.0,
+        };
+        self.groups.iter().map(|(_, p)| p).sum::<f64>() + tournament
+    }
+}
+
+/// A group's cell in the gradebook and the class table. A group worth points shows them; a group worth
+/// 0 (a check that carries no marks, such as UT3's `plays-legally`) would read `0/0`, so it shows
+/// `pass` or `fail` when all-or-nothing, else the share of its cases' credit earned (`75%`).
+#[must_use]
+pub fn group_cell(r: &result::SubmissionResult, g: &result::GroupScore) -> String {
+    if g.max > 0.0 {
+        return points(g.points.unwrap_or(0.0));
+    }
+    if g.credit_rule == crate::suite::CreditRule::AllOrNothing {
+        return if g.passed == g.cases { "pass" } else { "fail" }.into();
+    }
+    let credits: Vec<f64> = r
+        .cases
+        .iter()
+        .filter(|c| c.group == g.name)
+        .map(|c| c.credit.clamp(0.0, 1.0))
+        .collect();
+    if credits.is_empty() {
+        return String::new();
+    }
+    let share = credits.iter().sum::<f64>() / credits.len() as f64;
+    format!("{}%", points(share * 100.0))
+}
+
 /// Points as people write them: `15`, `7.5`, `3.33`.
 pub fn points(p: f64) -> String {
     let rounded = (p * 100.0).round() / 100.0;
@@ -43,6 +91,76 @@ mod tests {
         assert_eq!(points(7.5), "7.5");
         assert_eq!(points(10.0 / 3.0), "3.33");
         assert_eq!(points(0.0), "0");
+    }
+
+    #[test]
+    fn groups_worth_nothing_show_pass_fail_or_a_share_never_a_fraction_of_zero() {
+        use crate::judge::Verdict;
+        use crate::suite::{CreditRule, Visibility};
+        let case = |group: &str, credit: f64| result::CaseResult {
+            group: group.into(),
+            name: "c".into(),
+            visibility: Visibility::Public,
+            verdict: Verdict::Accepted,
+            credit,
+            summary: String::new(),
+            details: Vec::new(),
+            variant: None,
+            cpu_ms: 0,
+            wall_ms: 0,
+            peak_memory: None,
+            cpu_limit: None,
+            rerun: None,
+        };
+        let group = |name: &str, rule, max: f64, passed| result::GroupScore {
+            name: name.into(),
+            credit_rule: rule,
+            points: Some(max / 2.0),
+            max,
+            passed,
+            cases: 2,
+        };
+        let r = result::SubmissionResult {
+            suite: "s".into(),
+            student: "a".into(),
+            sandbox: "none".into(),
+            build: result::BuildReport {
+                status: "built".into(),
+                language: None,
+                log: String::new(),
+                wall_ms: 0,
+                interpreter: None,
+            },
+            cases: vec![
+                case("gate", 1.0),
+                case("gate", 0.0),
+                case("bench", 1.0),
+                case("bench", 0.5),
+            ],
+            groups: Vec::new(),
+            score: 0.0,
+            max: 0.0,
+            not_attempted: Vec::new(),
+            integrity: Vec::new(),
+            tournament: None,
+        };
+        let cell = |g| group_cell(&r, &g);
+        assert_eq!(
+            cell(group("gate", CreditRule::AllOrNothing, 0.0, 1)),
+            "fail"
+        );
+        assert_eq!(
+            cell(group("gate", CreditRule::AllOrNothing, 0.0, 2)),
+            "pass"
+        );
+        assert_eq!(
+            cell(group("bench", CreditRule::Proportional, 0.0, 1)),
+            "75%"
+        );
+        assert_eq!(
+            cell(group("bench", CreditRule::Proportional, 15.0, 1)),
+            "7.5"
+        );
     }
 
     #[test]

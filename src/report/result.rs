@@ -26,6 +26,10 @@ pub struct SubmissionResult {
     /// changed when only its file's name and folder did. They never change the score.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub integrity: Vec<IntegrityNote>,
+    /// The class tournament `grader run` plays for a suite with `[arena.marks]`: the place and the
+    /// marks, counted in `score` (and in `max` unless a bonus).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<TournamentMark>,
 }
 
 /// A case whose output depended on the path it was given: the instructor decides what it means.
@@ -36,6 +40,41 @@ pub struct IntegrityNote {
     pub case: String,
     /// What changed, in one sentence (anything the program printed is escaped).
     pub what: String,
+}
+
+/// A student's part in the class tournament: where it placed and why it got its marks.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct TournamentMark {
+    /// Null when there is no mark to give: the machine could not build it, or no tournament could be
+    /// played (`reason` says which). Never a zero for the machine's fault.
+    pub marks: Option<f64>,
+    /// The most marks the ranking gives.
+    pub max: f64,
+    /// The marks are a bonus: in `score`, not in `max`.
+    pub bonus: bool,
+    /// 1-based, among the `entrants` who played; null for a student who did not play.
+    pub rank: Option<usize>,
+    pub entrants: usize,
+    /// The furthest stage it played (`final`, `stage 1 group 2`, `knockout final`) and its line there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub standing: Option<Standing>,
+    /// One sentence: why these marks.
+    pub reason: String,
+}
+
+/// A line of the stage table where a student finished.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct Standing {
+    pub stage: String,
+    pub points: u32,
+    pub games: u32,
+    pub won: u32,
+    pub drawn: u32,
+    pub lost: u32,
+    /// Games lost by its own fault (a crash, a timeout, an illegal or malformed move).
+    pub faults: u32,
 }
 
 /// A group left out because the submission has no program for it.
@@ -272,6 +311,7 @@ mod tests {
             max: 1.0,
             not_attempted: Vec::new(),
             integrity: Vec::new(),
+            tournament: None,
         };
         let json = r.to_json();
         assert!(!json.contains(['\u{9b}', '\u{202e}', '\x1b']), "{json}");

@@ -2,30 +2,32 @@
 
 use std::collections::BTreeMap;
 
-use super::points;
 use super::result::SubmissionResult;
+use super::{group_cell, points, Columns};
 
-/// A plain-text table: one row per student, one column per group, the total and what went wrong.
-pub fn class_table(
-    title: &str,
-    groups: &[String],
-    max: &[f64],
-    manual: &[(String, f64)],
-    results: &[SubmissionResult],
-) -> String {
+/// A plain-text table: one row per student, one column per group (points out of the group's, or
+/// `pass`/`fail`/a share for a group worth 0: never `x/0`), the tournament's marks when one was played,
+/// the manual columns (blank), the total and what went wrong.
+pub fn class_table(title: &str, columns: &Columns, results: &[SubmissionResult]) -> String {
     let mut header: Vec<String> = vec!["student".into()];
+    header.extend(columns.groups.iter().map(|(g, m)| {
+        if *m > 0.0 {
+            format!("{g} /{}", points(*m))
+        } else {
+            g.clone()
+        }
+    }));
+    if let Some((most, bonus)) = columns.tournament {
+        let sign = if bonus { "+" } else { "/" };
+        header.push(format!("tournament {sign}{}", points(most)));
+    }
     header.extend(
-        groups
-            .iter()
-            .zip(max)
-            .map(|(g, m)| format!("{g} /{}", points(*m))),
-    );
-    header.extend(
-        manual
+        columns
+            .manual
             .iter()
             .map(|(m, p)| format!("{m} /{} (manual)", points(*p))),
     );
-    header.push(format!("total /{}", points(max.iter().sum())));
+    header.push(format!("total /{}", points(columns.max())));
     header.push("verdicts".into());
     let mut rows = vec![header];
     let mut sorted: Vec<&SubmissionResult> = results.iter().collect();
@@ -33,15 +35,29 @@ pub fn class_table(
     for r in sorted {
         // Student keys are escaped already (`grade::class::student_key`); the cap keeps a column sane.
         let mut row = vec![crate::untrusted::one_line(&r.student, 80)];
-        for g in groups {
+        for (g, _) in &columns.groups {
             row.push(
                 r.groups
                     .iter()
                     .find(|s| &s.name == g)
-                    .map_or("-".into(), |s| s.points.map_or("-".into(), points)),
+                    .map_or("-".into(), |s| {
+                        if s.points.is_some() {
+                            group_cell(r, s)
+                        } else {
+                            "-".into()
+                        }
+                    }),
             );
         }
-        row.extend(manual.iter().map(|_| String::new()));
+        if columns.tournament.is_some() {
+            row.push(
+                r.tournament
+                    .as_ref()
+                    .and_then(|t| t.marks)
+                    .map_or("-".into(), points),
+            );
+        }
+        row.extend(columns.manual.iter().map(|_| String::new()));
         row.push(points(r.score));
         row.push(verdict_counts(r));
         rows.push(row);

@@ -280,6 +280,43 @@ fn is_name(s: &str) -> bool {
 }
 
 impl Loader<'_> {
+    /// With `[arena.marks]`, `grader run` adds a `tournament` column: no group or manual column may
+    /// take the name, and the `gate` must name a group.
+    fn tournament_columns(
+        &self,
+        raw: Option<&crate::arena::config::RawArena>,
+        groups: &[Group],
+        manual: &[Manual],
+    ) -> Result<(), SuiteError> {
+        let Some(marks) = raw.and_then(|a| a.marks.as_ref()) else {
+            return Ok(());
+        };
+        for reserved in ["tournament", "tournament-note"] {
+            if groups.iter().any(|g| g.name == reserved)
+                || manual.iter().any(|m| m.name == reserved)
+            {
+                return self.err(
+                    marks.by_rank.span(),
+                    format!("a group or manual column is named `{reserved}`, the column `grader run` writes the `[arena.marks]` into\nhint: rename the group or column"),
+                );
+            }
+        }
+        if let Some(gate) = &marks.gate {
+            if !groups.iter().any(|g| &g.name == gate.get_ref()) {
+                let names: Vec<&str> = groups.iter().map(|g| g.name.as_str()).collect();
+                return self.err(
+                    gate.span(),
+                    format!(
+                        "`gate = \"{}\"` names no group of the suite\nhint: the groups are `{}`",
+                        gate.get_ref(),
+                        names.join("`, `")
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+
     fn err<T>(
         &self,
         span: std::ops::Range<usize>,
@@ -449,6 +486,7 @@ impl Loader<'_> {
             self.distinct_outputs(&groups, &group, name_span)?;
             groups.push(group);
         }
+        self.tournament_columns(raw.arena.as_ref(), &groups, &manual)?;
         Ok(Suite {
             name,
             dir: self.dir.to_path_buf(),
