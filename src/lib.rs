@@ -6,18 +6,15 @@
 
 pub mod arena;
 pub mod build;
-pub mod calibrate;
-pub mod cli;
+pub mod cmd;
 pub mod config;
 pub mod doctor;
-pub mod exit;
-pub mod golden;
+pub mod error;
 pub mod grade;
 pub mod judge;
 pub mod position;
 pub mod report;
 pub mod sandbox;
-pub mod solve;
 pub mod suite;
 pub mod toolchain;
 pub mod untrusted;

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::exit::CliError;
+use crate::error::Error;
 use crate::sandbox::Sandbox;
 use crate::suite::Suite;
 
@@ -53,9 +53,9 @@ pub struct Outcome {
 /// # Errors
 /// A suite without `[arena]`, or a build the grader itself could not make (internal). A
 /// `tournament.csv` that cannot be written is [`Outcome::file`]'s error: the marks are kept.
-pub fn play_class(event: &ClassEvent<'_>) -> Result<Outcome, CliError> {
+pub fn play_class(event: &ClassEvent<'_>) -> Result<Outcome, Error> {
     let config = event.suite.arena.as_ref().ok_or_else(|| {
-        CliError::internal(anyhow::anyhow!(
+        Error::machine(anyhow::anyhow!(
             "suite `{}` has no `[arena]` to play a tournament with",
             event.suite.name
         ))
@@ -82,18 +82,18 @@ pub fn play_class(event: &ClassEvent<'_>) -> Result<Outcome, CliError> {
             file,
         });
     }
-    dispatch(&config.game, event).map_err(|e| CliError::internal(anyhow::Error::new(e)))?
+    dispatch(&config.game, event).map_err(|e| Error::machine(anyhow::Error::new(e)))?
 }
 
 impl Visitor for &ClassEvent<'_> {
-    type Out = Result<Outcome, CliError>;
+    type Out = Result<Outcome, Error>;
 
     fn visit<G: ArenaGame>(self, initial: G, bots: MakeBot<G>) -> Self::Out
     where
         G::Move: Send + Sync,
     {
         let Some(config) = self.suite.arena.as_deref() else {
-            return Err(CliError::internal(anyhow::anyhow!("no `[arena]`")));
+            return Err(Error::machine(anyhow::anyhow!("no `[arena]`")));
         };
         let (entrants, built) =
             super::suitebuild::class_entrants(self.suite, self.entrants, &*self.sandbox)?;

@@ -10,7 +10,6 @@ pub mod games;
 pub mod lines;
 pub mod permove;
 pub mod persistent;
-pub mod play;
 pub mod players;
 pub mod ranking;
 pub mod record;

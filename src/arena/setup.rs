@@ -1,8 +1,7 @@
-//! What `play` and `tournament` share: turning the GAME argument (a game name, an arena TOML file, or a
-//! suite folder) into an `ArenaConfig`, the per-game defaults, and saving records.
+//! Turning the GAME argument of `play` and `tournament` (a game name, an arena TOML file, or a suite
+//! folder) into an `ArenaConfig`, the per-game defaults, and saving records.
 
 use std::path::Path;
-use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context as _;
@@ -85,38 +84,6 @@ pub fn event(arg: &str) -> anyhow::Result<ArenaConfig> {
     Ok(defaults(arg))
 }
 
-/// The settings (`--config`, else `./grader.toml`, over the built-in defaults) and the sandbox an
-/// event's submissions run in, chosen exactly as `grader run` chooses (`--sandbox`, else `run.sandbox`,
-/// never lower without `--sandbox`), with its notice on stderr. No sandbox when every player is a bot:
-/// nothing from a student runs then.
-///
-/// # Errors
-/// A bad `grader.toml` or tier (usage); a tier this machine cannot provide (as `run`).
-pub fn sandbox(
-    words: &[String],
-    flag: Option<&str>,
-    config_file: Option<&Path>,
-) -> Result<
-    (
-        crate::config::Config,
-        Option<Arc<dyn crate::sandbox::Sandbox>>,
-    ),
-    crate::exit::CliError,
-> {
-    let settings = crate::suite::validate::load_config(config_file)?;
-    if !words.iter().any(|w| Path::new(w).is_dir()) {
-        // Still a usage error when misspelt, though no sandbox is needed.
-        if let Some(t) = flag {
-            crate::config::parse_tier(t)
-                .map_err(|m| crate::exit::CliError::usage(anyhow::anyhow!("{m}")))?;
-        }
-        return Ok((settings, None));
-    }
-    let env = crate::grade::environment_for(flag, &settings, false)?;
-    eprintln!("sandbox: {}", env.sandbox.tier());
-    Ok((settings, Some(env.sandbox)))
-}
-
 /// Writes each record as pretty JSON into `dir`, named `{prefix}{index:04}.json`.
 ///
 /// # Errors
@@ -131,39 +98,4 @@ pub fn save(dir: &Path, prefix: &str, records: &[GameRecord]) -> anyhow::Result<
             .with_context(|| format!("cannot write `{}`", file.display()))?;
     }
     Ok(())
-}
-
-/// Prints data to stdout. A closed pipe (`grader tournament ... | head`) stops the printing, never the
-/// event: games keep their results and records are still saved.
-pub fn emit(text: &str) {
-    use std::io::Write as _;
-    use std::sync::atomic::{AtomicBool, Ordering};
-    static CLOSED: AtomicBool = AtomicBool::new(false);
-    if CLOSED.load(Ordering::Relaxed) {
-        return;
-    }
-    // The last door before the terminal: names and reasons are escaped where they are made, and
-    // anything that slipped through still cannot move the cursor or retitle the window.
-    let text = crate::untrusted::block(text, usize::MAX);
-    let mut out = std::io::stdout().lock();
-    if out
-        .write_all(text.as_bytes())
-        .and_then(|()| out.flush())
-        .is_err()
-    {
-        CLOSED.store(true, Ordering::Relaxed);
-    }
-}
-
-/// A `--move-limit` value: a duration, or `none`.
-///
-/// # Errors
-/// Anything else, with a hint.
-pub fn limit(text: &str) -> anyhow::Result<Option<Duration>> {
-    if text.trim() == "none" {
-        return Ok(None);
-    }
-    config::parse_duration(text).map(Some).ok_or_else(|| {
-        anyhow::anyhow!("bad --move-limit `{text}`\nhint: write a duration like `1s`, `500ms` or `1.5s`, or `none`")
-    })
 }

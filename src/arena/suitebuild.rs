@@ -8,7 +8,7 @@ use std::path::Path;
 use anyhow::Context as _;
 
 use crate::build::BuildOutcome;
-use crate::exit::CliError;
+use crate::error::Error;
 use crate::sandbox::Sandbox;
 use crate::suite::Suite;
 
@@ -116,16 +116,16 @@ pub fn entrants<G: super::game::ArenaGame>(
     sandbox: Option<&dyn Sandbox>,
     settings: &crate::config::Config,
     allow_missing: bool,
-) -> Result<(Vec<super::players::Entrant>, Event), CliError> {
+) -> Result<(Vec<super::players::Entrant>, Event), Error> {
     let scratch = || {
         crate::sandbox::scratch::Scratch::new()
             .context("cannot create a scratch folder for the submissions")
-            .map_err(CliError::internal)
+            .map_err(Error::machine)
     };
     let Some(suite) = load(Path::new(game_arg), settings)? else {
         let scratch = scratch()?;
         let list = super::players::resolve(words, config, bots, scratch.path())
-            .map_err(|e| CliError::usage(anyhow::Error::new(e)))?;
+            .map_err(|e| Error::input(anyhow::Error::new(e)))?;
         return Ok((
             list,
             Event {
@@ -154,7 +154,7 @@ pub fn entrants<G: super::game::ArenaGame>(
         .cloned()
         .collect();
     if words.len() < 2 {
-        return Err(CliError::usage(anyhow::anyhow!(
+        return Err(Error::input(anyhow::anyhow!(
             "fewer than two players\nhint: give submission folders or bot names, e.g. `submissions/ut3/*`"
         )));
     }
@@ -176,10 +176,10 @@ pub fn class_entrants(
     suite: &Suite,
     folders: &[(String, std::path::PathBuf)],
     sandbox: &dyn Sandbox,
-) -> Result<(Vec<super::players::Entrant>, Event), CliError> {
+) -> Result<(Vec<super::players::Entrant>, Event), Error> {
     let scratch = crate::sandbox::scratch::Scratch::new()
         .context("cannot create a scratch folder for the submissions")
-        .map_err(CliError::internal)?;
+        .map_err(Error::machine)?;
     let mut builder = Builder::new(suite, Some(sandbox), &scratch);
     let mut list = Vec::new();
     for (name, path) in folders {
@@ -193,10 +193,10 @@ pub fn class_entrants(
     builder.finish(list, scratch)
 }
 
-fn player_error(e: super::players::PlayerError) -> CliError {
+fn player_error(e: super::players::PlayerError) -> Error {
     match e {
-        super::players::PlayerError::Build { .. } => CliError::internal(anyhow::Error::new(e)),
-        e => CliError::usage(anyhow::Error::new(e)),
+        super::players::PlayerError::Build { .. } => Error::machine(anyhow::Error::new(e)),
+        e => Error::input(anyhow::Error::new(e)),
     }
 }
 
@@ -276,7 +276,7 @@ impl<'a> Builder<'a> {
         self,
         list: Vec<super::players::Entrant>,
         scratch: crate::sandbox::scratch::Scratch,
-    ) -> Result<(Vec<super::players::Entrant>, Event), CliError> {
+    ) -> Result<(Vec<super::players::Entrant>, Event), Error> {
         for line in &self.failed {
             eprintln!("note: {line}; it loses every game by fault");
         }
@@ -284,7 +284,7 @@ impl<'a> Builder<'a> {
             eprintln!("note: `{name}` is not graded and plays no game: {why} (the machine's fault, not the student's)");
         }
         if list.len() < 2 && !self.not_graded.is_empty() {
-            return Err(CliError::internal(anyhow::anyhow!(
+            return Err(Error::machine(anyhow::anyhow!(
                 "fewer than two players can play: this machine lacks a toolchain for the others\nhint: run `grader doctor --install`"
             )));
         }

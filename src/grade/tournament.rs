@@ -85,7 +85,7 @@ pub fn play_and_mark(
         jobs,
         dir: &out.dir,
     };
-    let played = play_class(&event).map_err(|e| e.error);
+    let played = play_class(&event).map_err(crate::error::Error::into_inner);
     let mut first = None;
     let outcome = match played {
         Ok(mut o) => {

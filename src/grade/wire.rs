@@ -4,7 +4,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::build::{build, build_extra, detect_matches, BuildOutcome, Built, ExtraOutcome, Recipe};
-use crate::exit::CliError;
+use crate::error::Error;
 use crate::sandbox::{select_or_degrade, Sandbox, SandboxError, Tier};
 use crate::suite::Suite;
 
@@ -19,15 +19,15 @@ pub struct Environment {
 
 /// The sandbox at `tier`. `check` (a student's own machine) may fall back to `basic` with a visible
 /// notice; `run` (grading a class) refuses to go below the configured tier unless told to.
-pub fn environment(tier: Tier, allow_degrade: bool) -> Result<Environment, CliError> {
+pub fn environment(tier: Tier, allow_degrade: bool) -> Result<Environment, Error> {
     let selected = match select_or_degrade(tier, allow_degrade) {
         Ok(s) => s,
         Err(e @ SandboxError::Unavailable { .. }) => {
-            return Err(CliError::internal(anyhow::anyhow!(
+            return Err(Error::machine(anyhow::anyhow!(
                 "{e}\nhint: to grade with weaker isolation anyway, pass `--sandbox basic` (see `docs/isolation.md`)"
             )))
         }
-        Err(e) => return Err(CliError::internal(e)),
+        Err(e) => return Err(Error::machine(e)),
     };
     if selected.degraded.is_some() {
         eprintln!("notice: {}", selected.notice());

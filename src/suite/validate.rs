@@ -1,31 +1,10 @@
-//! `grader validate`: checks suites (format, golden files, reference cases) without running anything.
+//! Finding suites on disk: a suite folder, or a folder of them.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use crate::config::Config;
-use crate::exit::{CliError, CmdResult, Exit};
-use crate::suite::{oracle, Suite, Visibility, SUITE_FILE};
-
-#[derive(Debug, clap::Args)]
-pub struct Args {
-    /// Suite folders, or folders of suites.
-    #[arg(required = true)]
-    pub suites: Vec<PathBuf>,
-    /// A `grader.toml` over the built-in defaults (default: `./grader.toml` when present).
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<PathBuf>,
-}
-
-/// The user's configuration: `--config`, else `./grader.toml` when present, over the built-in defaults.
-pub fn load_config(explicit: Option<&Path>) -> Result<Config, CliError> {
-    let local = Path::new("grader.toml");
-    let path = explicit.or_else(|| local.is_file().then_some(local));
-    let config = Config::load(path).map_err(CliError::usage)?;
-    crate::toolchain::Toolchain::configure(config.python2.clone());
-    Ok(config)
-}
+use crate::suite::SUITE_FILE;
 
 /// The suite folders under `path`: itself when it holds `suite.toml`, else its children that do.
 pub fn discover(path: &Path) -> anyhow::Result<Vec<PathBuf>> {
@@ -47,42 +26,4 @@ pub fn discover(path: &Path) -> anyhow::Result<Vec<PathBuf>> {
         );
     }
     Ok(found)
-}
-
-pub fn run(args: Args) -> CmdResult {
-    let config = load_config(args.config.as_deref())?;
-    let oracle = oracle::builtin();
-    let mut failed = false;
-    for path in &args.suites {
-        for dir in discover(path)? {
-            match Suite::load(&dir, &config, oracle.clone()) {
-                Ok(suite) => {
-                    let cases = suite.cases().count();
-                    let public = suite
-                        .cases()
-                        .filter(|(_, c)| c.visibility == Visibility::Public)
-                        .count();
-                    let languages: Vec<&str> =
-                        suite.languages.iter().map(|l| l.name.as_str()).collect();
-                    let manual: String = suite
-                        .manual
-                        .iter()
-                        .map(|m| format!(", manual: {} /{}", m.name, m.points))
-                        .collect();
-                    println!(
-                        "ok: `{}`: {} groups, {cases} cases ({public} public), {} points{manual}, languages: {}",
-                        suite.name,
-                        suite.groups.len(),
-                        suite.total_points(),
-                        if languages.is_empty() { "none".to_string() } else { languages.join(", ") }
-                    );
-                }
-                Err(e) => {
-                    failed = true;
-                    eprintln!("error: {e}");
-                }
-            }
-        }
-    }
-    Ok(if failed { Exit::Failure } else { Exit::Success })
 }

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use anyhow::anyhow;
 use reference::adelaide::{self, Answer, Mode, Variant};
 
-use crate::exit::{CliError, CmdResult, Exit};
+use super::exit::{CliError, CmdResult, Exit};
 
 const TICTACTOE_USAGE: &str = "usage: grader solve tictactoe STATE PATH [prune [PLY]]";
 const TMMORRIS_USAGE: &str = "usage: grader solve tmmorris STATE PATH PLY TURN";

@@ -6,16 +6,16 @@ use std::sync::Arc;
 
 use reference::rng::Rng;
 
-use crate::exit::{CliError, CmdResult, Exit};
+use super::common::emit;
+use super::exit::{CliError, CmdResult, Exit};
+use crate::arena::config::ArenaConfig;
+use crate::arena::game::ArenaGame;
+use crate::arena::players::Maker;
+use crate::arena::record::{GameRecord, GameResult};
+use crate::arena::referee::{play, seconds, Match};
+use crate::arena::registry::{dispatch, MakeBot, Visitor};
+use crate::arena::schedule::SeatMaker;
 use crate::sandbox::Sandbox;
-
-use super::config::ArenaConfig;
-use super::game::ArenaGame;
-use super::players::Maker;
-use super::record::{GameRecord, GameResult};
-use super::referee::{play, seconds, Match};
-use super::registry::{dispatch, MakeBot, Visitor};
-use super::schedule::SeatMaker;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -62,27 +62,27 @@ pub struct Args {
 
 pub fn run(args: Args) -> CmdResult {
     if let Some(file) = &args.replay {
-        let record = super::replay::load(file).map_err(CliError::usage)?;
+        let record = crate::arena::replay::load(file).map_err(CliError::usage)?;
         let game = record.game.clone();
-        let text = dispatch(&game, super::replay::Replay { record })
+        let text = dispatch(&game, crate::arena::replay::Replay { record })
             .map_err(CliError::usage)?
             .map_err(|e| {
                 CliError::usage(e.context(format!("cannot replay `{}`", file.display())))
             })?;
-        super::setup::emit(&text);
+        emit(&text);
         return Ok(Exit::Success);
     }
     let game_arg = args.game.clone().unwrap_or_default();
-    let mut config = super::setup::event(&game_arg).map_err(CliError::usage)?;
+    let mut config = crate::arena::setup::event(&game_arg).map_err(CliError::usage)?;
     if let Some(text) = &args.move_limit {
-        config.policy.limit = super::setup::limit(text).map_err(CliError::usage)?;
+        config.policy.limit = super::common::limit(text).map_err(CliError::usage)?;
     }
     let words = [
         args.a.clone().unwrap_or_default(),
         args.b.clone().unwrap_or_default(),
     ];
     let (settings, sandbox) =
-        super::setup::sandbox(&words, args.sandbox.as_deref(), args.config.as_deref())?;
+        super::common::sandbox(&words, args.sandbox.as_deref(), args.config.as_deref())?;
     let game = config.game.clone();
     dispatch(
         &game,
@@ -118,7 +118,7 @@ impl Visitor for Match2 {
             args.b.clone().unwrap_or_default(),
         ];
         let game_arg = args.game.clone().unwrap_or_default();
-        let (entrants, _event) = super::suitebuild::entrants::<G>(
+        let (entrants, _event) = crate::arena::suitebuild::entrants::<G>(
             &game_arg,
             &words,
             &config,
@@ -147,7 +147,7 @@ impl Visitor for Match2 {
                 players: [names[order[0]].clone(), names[order[1]].clone()],
                 seed,
             };
-            super::setup::emit(&format!(
+            emit(&format!(
                 "game {}: {} {} vs {} {} (seed {seed})\n",
                 k + 1,
                 G::side_name(reference::Player::First),
@@ -156,7 +156,7 @@ impl Visitor for Match2 {
                 who.players[1],
             ));
             if args.show {
-                super::setup::emit(&format!("{}\n\n", initial.render()));
+                emit(&format!("{}\n\n", initial.render()));
             }
             let show = args.show;
             let record = play(
@@ -176,7 +176,7 @@ impl Visitor for Match2 {
                             .as_ref()
                             .map(|w| format!(" (forfeited: {w})"))
                             .unwrap_or_default();
-                        super::setup::emit(&format!(
+                        emit(&format!(
                             "{side} plays {}{note} in {}\n{}\n\n",
                             m.applied,
                             seconds(std::time::Duration::from_micros(m.micros)),
@@ -185,7 +185,7 @@ impl Visitor for Match2 {
                     }
                 },
             );
-            super::setup::emit(&format!("{}\n", record.summary()));
+            emit(&format!("{}\n", record.summary()));
             match record.result {
                 GameResult::Win(s) => tally[order[s]] += 1,
                 GameResult::Draw { .. } => draws += 1,
@@ -193,12 +193,12 @@ impl Visitor for Match2 {
             }
             records.push(record);
         }
-        super::setup::emit(&format!(
+        emit(&format!(
             "{}: {} won, {}: {} won, {draws} drawn\n",
             names[0], tally[0], names[1], tally[1]
         ));
         if let Some(dir) = &args.records {
-            super::setup::save(dir, "game-", &records).map_err(CliError::internal)?;
+            crate::arena::setup::save(dir, "game-", &records).map_err(CliError::internal)?;
         }
         Ok(Exit::Success)
     }

@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use anyhow::{anyhow, Context};
 
-use crate::exit::{CliError, CmdResult, Exit};
+use super::common::load_config;
+use super::exit::{CliError, CmdResult, Exit};
 use crate::grade::case::{run_case_within, Program};
 use crate::grade::pipeline::Prepared;
 use crate::grade::wire;
@@ -14,7 +15,6 @@ use crate::judge::Verdict;
 use crate::sandbox::Sandbox;
 use crate::suite::calibration::CALIBRATION_FILE;
 use crate::suite::calibration::{derive_limit, seconds, Calibration, LanguageLimit, FACTOR};
-use crate::suite::validate::load_config;
 use crate::suite::{oracle, Kind, Suite};
 
 /// How many of the heaviest cases (by a first run) are sampled `--samples` times.

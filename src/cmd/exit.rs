@@ -47,6 +47,16 @@ impl CliError {
     }
 }
 
+/// A domain error keeps its blame: the input's is a usage error, the machine's an internal one.
+impl From<crate::error::Error> for CliError {
+    fn from(error: crate::error::Error) -> CliError {
+        match error {
+            crate::error::Error::Input(e) => CliError::usage(e),
+            crate::error::Error::Machine(e) => CliError::internal(e),
+        }
+    }
+}
+
 /// Plain errors from `?` are input errors unless a command says otherwise.
 impl From<anyhow::Error> for CliError {
     fn from(error: anyhow::Error) -> CliError {

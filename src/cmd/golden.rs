@@ -6,10 +6,11 @@
 
 use std::path::PathBuf;
 
-use crate::exit::{CliError, CmdResult, Exit};
+use super::common::load_config;
+use super::exit::{CliError, CmdResult, Exit};
 use crate::grade::case::{concrete_args, REFERENCE_WORK};
 use crate::report::write_atomic;
-use crate::suite::validate::{discover, load_config};
+use crate::suite::validate::discover;
 use crate::suite::{oracle, Suite};
 
 #[derive(Debug, clap::Args)]

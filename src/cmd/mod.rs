@@ -1,11 +1,24 @@
-//! The command line: argument definitions and dispatch to each command's module.
+//! The command line: every command's clap arguments and `run()`, the only code that knows of exit
+//! codes. Domain modules never see clap; they return [`crate::error::Error`], mapped here.
+
+mod calibrate;
+mod check;
+mod common;
+mod doctor;
+pub mod exit;
+mod golden;
+mod play;
+mod run;
+mod solve;
+mod tournament;
+mod validate;
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::exit::CliError;
+use exit::CliError;
 
 /// An autograder and test harness for game-playing AI assignments.
 #[derive(Debug, Parser)]
@@ -18,23 +31,23 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run a reference solver exactly as the assignment asks of a student program.
-    Solve(crate::solve::Args),
+    Solve(solve::Args),
     /// Grade submissions: `grader run suites/ submissions/` or `grader run suites/NAME STUDENTS/`.
-    Run(crate::grade::Args),
+    Run(run::Args),
     /// Run a suite's public cases on one submission folder (default `.`) and explain each failure.
-    Check(crate::grade::CheckArgs),
+    Check(check::Args),
     /// List the toolchains the suites need, found or missing (`--install` fetches the missing ones).
-    Doctor(crate::doctor::Args),
+    Doctor(doctor::Args),
     /// Check a suite's files without running anything.
-    Validate(crate::suite::validate::Args),
+    Validate(validate::Args),
     /// Write a suite's golden files from the reference solver, or check them with `--check`.
-    Golden(crate::golden::Args),
+    Golden(golden::Args),
     /// Play a match between two players: submission folders or bot names.
-    Play(crate::arena::play::Args),
+    Play(play::Args),
     /// Run a tournament and print standings.
-    Tournament(crate::arena::tournament::Args),
+    Tournament(tournament::Args),
     /// Measure each language's reference hand-in on this machine; write the suite's `calibration.toml`.
-    Calibrate(crate::calibrate::Args),
+    Calibrate(calibrate::Args),
 }
 
 /// Parses the process arguments, runs the command, and maps the outcome to an exit code.
@@ -43,18 +56,18 @@ pub fn main() -> ExitCode {
     // A Ctrl-C during a class run must not leave students' processes behind.
     if let Err(e) = crate::sandbox::cleanup::install_interrupt_handler() {
         report_error(&anyhow::Error::new(e).context("cannot install the interrupt handler"));
-        return crate::exit::Exit::Internal.into();
+        return exit::Exit::Internal.into();
     }
     let result = match cli.command {
-        Command::Solve(args) => crate::solve::run(args),
-        Command::Run(args) => crate::grade::run(args),
-        Command::Check(args) => crate::grade::check(args),
-        Command::Doctor(args) => crate::doctor::run(args),
-        Command::Validate(args) => crate::suite::validate::run(args),
-        Command::Golden(args) => crate::golden::run(args),
-        Command::Play(args) => crate::arena::play::run(args),
-        Command::Tournament(args) => crate::arena::tournament::run(args),
-        Command::Calibrate(args) => crate::calibrate::run(args),
+        Command::Solve(args) => solve::run(args),
+        Command::Run(args) => run::run(args),
+        Command::Check(args) => check::run(args),
+        Command::Doctor(args) => doctor::run(args),
+        Command::Validate(args) => validate::run(args),
+        Command::Golden(args) => golden::run(args),
+        Command::Play(args) => play::run(args),
+        Command::Tournament(args) => tournament::run(args),
+        Command::Calibrate(args) => calibrate::run(args),
     };
     match result {
         Ok(exit) => exit.into(),

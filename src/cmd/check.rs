@@ -1,0 +1,109 @@
+//! `grader check SUITE [DIR]`: a suite's public cases on one submission folder, each failure explained.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+
+use super::common::{environment_for, load_config};
+use super::exit::{CliError, CmdResult, Exit};
+use super::use_color;
+use crate::grade::class;
+use crate::grade::pipeline;
+use crate::report::feedback::{student_report, Paint};
+use crate::suite::{oracle, Suite, Visibility};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The suite folder (`suites/adelaide-2021-a1`).
+    pub suite: PathBuf,
+    /// The submission folder to check.
+    #[arg(default_value = ".")]
+    pub dir: PathBuf,
+    /// Where game records and transcripts go: `<out>/<suite>/<student>/` (default: a scratch folder,
+    /// named on stderr, when the suite plays games).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// The sandbox tier: `full`, `basic` or `none` (default: `grader.toml`'s `run.sandbox`).
+    #[arg(long, value_name = "TIER")]
+    pub sandbox: Option<String>,
+    /// A `grader.toml` over the built-in defaults (default: `./grader.toml` when present).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Grade even when a toolchain the suite needs is missing: its cases are `not-graded` (exit 3).
+    #[arg(long)]
+    pub allow_missing: bool,
+}
+
+/// `grader check SUITE [DIR]`.
+pub fn run(args: Args) -> CmdResult {
+    let config = load_config(args.config.as_deref())?;
+    let suite = Suite::load(&args.suite, &config, oracle::builtin()).map_err(CliError::usage)?;
+    if !args.dir.is_dir() {
+        return Err(CliError::usage(anyhow::anyhow!(
+            "no submission folder `{}`\nhint: run `grader check {} PATH` with the folder holding your program",
+            args.dir.display(),
+            args.suite.display()
+        )));
+    }
+    crate::doctor::require(&[&suite], args.allow_missing)?;
+    let env = environment_for(args.sandbox.as_deref(), &config, true)?;
+    let student = name_of(&args.dir);
+    let scratch = crate::sandbox::scratch::Scratch::new()
+        .context("cannot make a scratch folder")
+        .map_err(CliError::internal)?;
+    let bounded = (env.sandbox.tier() == crate::sandbox::Tier::Full).then_some(config.scratch);
+    let work = scratch
+        .sub("s", bounded)
+        .context("cannot make a scratch folder")
+        .map_err(CliError::internal)?;
+    eprintln!(
+        "checking `{}` against the public cases of `{}` (sandbox {})",
+        args.dir.display(),
+        suite.name,
+        env.sandbox.tier()
+    );
+    let graded = pipeline::grade(
+        &env.sandbox,
+        &*env.prepare,
+        &suite,
+        &student,
+        &args.dir,
+        &work,
+        &|v| v == Visibility::Public,
+    );
+    if !graded.artifacts.is_empty() {
+        let dir = match &args.out {
+            Some(out) => out.join(&suite.name).join(&student),
+            None => tempfile::Builder::new()
+                .prefix("grader-check-games-")
+                .tempdir()
+                .context("cannot make a folder for the game records")
+                .map_err(CliError::internal)?
+                .keep(),
+        };
+        class::save_student(&dir, &graded).map_err(CliError::internal)?;
+        eprintln!("games: {}", dir.display());
+    }
+    let result = graded.result;
+    print!(
+        "{}",
+        student_report(&result, Paint(use_color(&std::io::stdout())))
+    );
+    if result.has_internal_error() || result.not_graded().is_some() {
+        return Ok(Exit::Internal);
+    }
+    Ok(
+        if result.failures().next().is_none() && !result.cases.is_empty() {
+            Exit::Success
+        } else {
+            Exit::Failure
+        },
+    )
+}
+
+fn name_of(dir: &Path) -> String {
+    dir.canonicalize()
+        .ok()
+        .and_then(|p| p.file_name().map(class::student_key))
+        .unwrap_or_else(|| "submission".to_string())
+}

@@ -1,0 +1,102 @@
+//! What several commands share: the user's settings, the sandbox they run submissions in, flag
+//! values, and printing data to stdout.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::exit::CliError;
+use crate::config::{parse_tier, Config};
+use crate::grade::wire;
+
+/// The user's configuration: `--config`, else `./grader.toml` when present, over the built-in defaults.
+pub fn load_config(explicit: Option<&Path>) -> Result<Config, CliError> {
+    let local = Path::new("grader.toml");
+    let path = explicit.or_else(|| local.is_file().then_some(local));
+    let config = Config::load(path).map_err(CliError::usage)?;
+    crate::toolchain::Toolchain::configure(config.python2.clone());
+    Ok(config)
+}
+
+/// `--sandbox` when given, else the settings' tier.
+fn tier(flag: Option<&str>, config: &Config) -> Result<crate::sandbox::Tier, CliError> {
+    match flag {
+        Some(t) => parse_tier(t).map_err(|m| CliError::usage(anyhow::anyhow!("{m}"))),
+        None => Ok(config.sandbox),
+    }
+}
+
+/// The sandbox every command that runs submissions uses (`run`, `check`, `play`, `tournament`), chosen
+/// one way: `--sandbox` when given, else `grader.toml`'s `run.sandbox`. Never weaker than that without
+/// `--sandbox`, except that `allow_degrade` (`check`, on a student's own machine) may fall back to
+/// `basic` with a notice on stderr.
+///
+/// # Errors
+/// An unknown tier (usage), or a tier this machine cannot provide (internal, with a hint).
+pub fn environment_for(
+    flag: Option<&str>,
+    config: &Config,
+    allow_degrade: bool,
+) -> Result<wire::Environment, CliError> {
+    Ok(wire::environment(tier(flag, config)?, allow_degrade)?)
+}
+
+/// The settings (`--config`, else `./grader.toml`, over the built-in defaults) and the sandbox an
+/// event's submissions run in, chosen exactly as `grader run` chooses (`--sandbox`, else `run.sandbox`,
+/// never lower without `--sandbox`), with its notice on stderr. No sandbox when every player is a bot:
+/// nothing from a student runs then.
+///
+/// # Errors
+/// A bad `grader.toml` or tier (usage); a tier this machine cannot provide (as `run`).
+pub fn sandbox(
+    words: &[String],
+    flag: Option<&str>,
+    config_file: Option<&Path>,
+) -> Result<(Config, Option<Arc<dyn crate::sandbox::Sandbox>>), CliError> {
+    let settings = load_config(config_file)?;
+    if !words.iter().any(|w| Path::new(w).is_dir()) {
+        // Still a usage error when misspelt, though no sandbox is needed.
+        if let Some(t) = flag {
+            parse_tier(t).map_err(|m| CliError::usage(anyhow::anyhow!("{m}")))?;
+        }
+        return Ok((settings, None));
+    }
+    let env = environment_for(flag, &settings, false)?;
+    eprintln!("sandbox: {}", env.sandbox.tier());
+    Ok((settings, Some(env.sandbox)))
+}
+
+/// Prints data to stdout. A closed pipe (`grader tournament ... | head`) stops the printing, never the
+/// event: games keep their results and records are still saved.
+pub fn emit(text: &str) {
+    use std::io::Write as _;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static CLOSED: AtomicBool = AtomicBool::new(false);
+    if CLOSED.load(Ordering::Relaxed) {
+        return;
+    }
+    // The last door before the terminal: names and reasons are escaped where they are made, and
+    // anything that slipped through still cannot move the cursor or retitle the window.
+    let text = crate::untrusted::block(text, usize::MAX);
+    let mut out = std::io::stdout().lock();
+    if out
+        .write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .is_err()
+    {
+        CLOSED.store(true, Ordering::Relaxed);
+    }
+}
+
+/// A `--move-limit` value: a duration, or `none`.
+///
+/// # Errors
+/// Anything else, with a hint.
+pub fn limit(text: &str) -> anyhow::Result<Option<Duration>> {
+    if text.trim() == "none" {
+        return Ok(None);
+    }
+    crate::arena::config::parse_duration(text).map(Some).ok_or_else(|| {
+        anyhow::anyhow!("bad --move-limit `{text}`\nhint: write a duration like `1s`, `500ms` or `1.5s`, or `none`")
+    })
+}

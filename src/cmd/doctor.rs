@@ -1,0 +1,137 @@
+//! `grader doctor [SUITES] [--install]`: the toolchains each suite needs, found (path and version) or
+//! missing (with what provides it), `--install` to fetch what apt-get can.
+
+use std::path::PathBuf;
+
+use super::common::load_config;
+use super::exit::{CliError, CmdResult, Exit};
+use crate::doctor::{missing, needs, provider, Provider};
+use crate::suite::validate::discover;
+use crate::suite::{oracle, Suite};
+use crate::toolchain::Toolchain;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Suite folders, or folders of suites (default: `suites`).
+    pub suites: Vec<PathBuf>,
+    /// Install what is missing with the system's package manager (`apt-get`, as root).
+    #[arg(long)]
+    pub install: bool,
+    /// A `grader.toml` over the built-in defaults (default: `./grader.toml` when present).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+}
+
+/// `grader doctor [SUITES] [--install]`.
+pub fn run(args: Args) -> CmdResult {
+    let config = load_config(args.config.as_deref())?;
+    let roots = if args.suites.is_empty() {
+        vec![PathBuf::from("suites")]
+    } else {
+        args.suites.clone()
+    };
+    let oracle = oracle::builtin();
+    let mut suites = Vec::new();
+    for root in &roots {
+        for dir in discover(root)? {
+            suites.push(Suite::load(&dir, &config, oracle.clone()).map_err(CliError::usage)?);
+        }
+    }
+    let refs: Vec<&Suite> = suites.iter().collect();
+    let toolchain = Toolchain::global();
+    if args.install {
+        let missing = missing(toolchain, &refs);
+        let packages: Vec<&str> = missing
+            .iter()
+            .filter_map(|(n, _)| match provider(&n.tool) {
+                Provider::Apt(p) => Some(p),
+                Provider::Manual(_) => None,
+            })
+            .collect();
+        install(&packages)?;
+        for (n, _) in &missing {
+            if let Provider::Manual(text) = provider(&n.tool) {
+                eprintln!("cannot install `{}`: {text}", n.tool);
+            }
+        }
+        if !packages.is_empty() {
+            // Detected afresh: the global toolchain was read before the install.
+            let fresh = Toolchain::detect_with(config.python2.as_deref());
+            return Ok(report(&fresh, &refs));
+        }
+    }
+    Ok(report(toolchain, &refs))
+}
+
+/// Prints the table; exit 3 when something is missing.
+fn report(toolchain: &Toolchain, suites: &[&Suite]) -> Exit {
+    let needs = needs(suites);
+    let rows: Vec<[String; 3]> = needs
+        .iter()
+        .map(|n| {
+            let status = match toolchain.locate(&n.tool) {
+                Ok(path) => match toolchain.version(&n.tool) {
+                    Some(v) => format!("found: `{}` ({v})", path.display()),
+                    None => format!("found: `{}`", path.display()),
+                },
+                Err(why) => format!("MISSING ({why}): {}", provider(&n.tool).describe()),
+            };
+            [n.tool.clone(), n.needed_by.join(", "), status]
+        })
+        .collect();
+    let width = |i: usize| {
+        rows.iter()
+            .map(|r| r[i].chars().count())
+            .max()
+            .unwrap_or(0)
+            .max(["toolchain", "needed by"][i].len())
+    };
+    let (w0, w1) = (width(0), width(1));
+    println!("{:w0$}  {:w1$}  status", "toolchain", "needed by");
+    for [tool, by, status] in &rows {
+        println!("{tool:w0$}  {by:w1$}  {status}");
+    }
+    let missing = rows.iter().filter(|r| r[2].starts_with("MISSING")).count();
+    if missing == 0 {
+        eprintln!("every toolchain the suites need is here");
+        Exit::Success
+    } else {
+        eprintln!(
+            "{missing} missing\nhint: `grader doctor --install` (as root) installs the Debian packages"
+        );
+        Exit::Internal
+    }
+}
+
+/// `apt-get install -y PACKAGES` as root; says why when it cannot.
+fn install(packages: &[&str]) -> Result<(), CliError> {
+    if packages.is_empty() {
+        return Ok(());
+    }
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    if unsafe { libc::geteuid() } != 0 {
+        return Err(CliError::usage(anyhow::anyhow!(
+            "installing needs root\nhint: run `sudo apt-get install -y {}`",
+            packages.join(" ")
+        )));
+    }
+    if !std::path::Path::new("/usr/bin/apt-get").is_file() {
+        return Err(CliError::internal(anyhow::anyhow!(
+            "no `apt-get` on this machine: install {} with its package manager",
+            packages.join(", ")
+        )));
+    }
+    eprintln!("$ apt-get install -y {}", packages.join(" "));
+    let status = std::process::Command::new("/usr/bin/apt-get")
+        .args(["install", "-y"])
+        .args(packages)
+        .status()
+        .map_err(|e| CliError::internal(anyhow::Error::new(e).context("cannot run `apt-get`")))?;
+    if !status.success() {
+        return Err(CliError::internal(anyhow::anyhow!(
+            "`apt-get install -y {}` failed ({status})\nhint: run `apt-get update` first",
+            packages.join(" ")
+        )));
+    }
+    Ok(())
+}

@@ -1,0 +1,183 @@
+//! `grader tournament GAME PLAYERS...`: plays an event, prints standings (and a suite's ranking and
+//! marks), saves the records.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use super::common::emit;
+use super::exit::{CliError, CmdResult, Exit};
+use crate::arena::config::ArenaConfig;
+use crate::arena::game::ArenaGame;
+use crate::arena::registry::{dispatch, MakeBot, Visitor};
+use crate::arena::standings::table;
+use crate::arena::tournament::{play, save_records, write_ranking, Format, Knobs};
+use crate::sandbox::Sandbox;
+
+/// The `--format` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FormatArg {
+    /// Everyone plays everyone, with both colours.
+    RoundRobin,
+    /// The suite's stages (pools → groups → final), or pools of four with the top two advancing.
+    Staged,
+    /// Single elimination (after the suite's stages, if any): best seed against worst.
+    Knockout,
+}
+
+impl From<FormatArg> for Format {
+    fn from(f: FormatArg) -> Format {
+        match f {
+            FormatArg::RoundRobin => Format::RoundRobin,
+            FormatArg::Staged => Format::Staged,
+            FormatArg::Knockout => Format::Knockout,
+        }
+    }
+}
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// A game (`tictactoe`, `tmmorris`, `sttt`, `ut3`, `oska`, `oska:5`), an arena TOML file, or a
+    /// suite folder with an `[arena]` table.
+    pub game: String,
+    /// Bot specs and submission folders; at least two.
+    #[arg(required = true, num_args = 2..)]
+    pub players: Vec<String>,
+    /// Games a pairing plays with each colour (default: the config's, else 1).
+    #[arg(long)]
+    pub games: Option<u32>,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    pub jobs: usize,
+    /// round-robin, staged (the suite's stages and final), or knockout. Default: staged when the config
+    /// has stages, else round-robin.
+    #[arg(long, value_enum)]
+    pub format: Option<FormatArg>,
+    /// Per-move limit for submissions, overriding the game's or suite's (`500ms`, `2s`, `none`).
+    #[arg(long, value_name = "DURATION")]
+    pub move_limit: Option<String>,
+    /// Save every game's record as JSON in this folder.
+    #[arg(long, value_name = "DIR")]
+    pub records: Option<PathBuf>,
+    /// With a suite: where `<suite>/tournament.csv` (the overall ranking and marks) is written.
+    #[arg(long, value_name = "DIR", default_value = "results")]
+    pub out: PathBuf,
+    /// The sandbox tier for submissions: `full`, `basic` or `none` (default: `grader.toml`'s
+    /// `run.sandbox`).
+    #[arg(long, value_name = "TIER")]
+    pub sandbox: Option<String>,
+    /// A `grader.toml` over the built-in defaults (default: `./grader.toml` when present).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Play even when a toolchain the suite needs is missing: submissions that need it take no part
+    /// and are `not-graded` (exit 3).
+    #[arg(long)]
+    pub allow_missing: bool,
+}
+
+/// `grader tournament GAME PLAYERS...`.
+pub fn run(args: Args) -> CmdResult {
+    let mut config = crate::arena::setup::event(&args.game).map_err(CliError::usage)?;
+    if let Some(text) = &args.move_limit {
+        config.policy.limit = super::common::limit(text).map_err(CliError::usage)?;
+    }
+    let (settings, sandbox) = super::common::sandbox(
+        &args.players,
+        args.sandbox.as_deref(),
+        args.config.as_deref(),
+    )?;
+    let game = config.game.clone();
+    dispatch(
+        &game,
+        Event {
+            args,
+            config,
+            settings,
+            sandbox,
+        },
+    )
+    .map_err(CliError::usage)?
+}
+
+struct Event {
+    args: Args,
+    config: ArenaConfig,
+    settings: crate::config::Config,
+    sandbox: Option<Arc<dyn Sandbox>>,
+}
+
+impl Visitor for Event {
+    type Out = CmdResult;
+
+    fn visit<G: ArenaGame>(self, initial: G, bots: MakeBot<G>) -> CmdResult {
+        let Event {
+            args,
+            config,
+            settings,
+            sandbox,
+        } = self;
+        let (entrants, event) = crate::arena::suitebuild::entrants::<G>(
+            &args.game,
+            &args.players,
+            &config,
+            bots,
+            sandbox.as_deref(),
+            &settings,
+            args.allow_missing,
+        )?;
+        let knobs = Knobs {
+            format: args.format.map(Format::from),
+            games: args.games,
+            seed: args.seed,
+            jobs: args.jobs,
+        };
+        let (results, knockout) = play(&initial, bots, entrants, &config, sandbox, &knobs);
+        // Records first: whatever happens to stdout, the games are kept.
+        if let Some(dir) = &args.records {
+            save_records(dir, &initial.name(), args.seed, &results).map_err(CliError::internal)?;
+        }
+        // The ranking and marks are written before anything is printed, like the records.
+        let placed = event
+            .suite
+            .as_ref()
+            .map(|_| crate::arena::ranking::overall(&results, config.marks.as_ref()));
+        if let (Some(suite), Some(placed)) = (&event.suite, &placed) {
+            let file = write_ranking(&args.out.join(suite), placed, &[], &event.not_graded)
+                .map_err(CliError::internal)?;
+            eprintln!("wrote {}", file.display());
+        }
+        for stage in &results.stages {
+            if results.stages.len() > 1 {
+                emit(&format!("{}\n", stage.name));
+            }
+            emit(&table(&stage.rows));
+            let faults: Vec<&crate::arena::record::GameRecord> = stage
+                .records
+                .iter()
+                .filter(|r| r.ending == crate::arena::record::Ending::Fault)
+                .collect();
+            for r in faults.iter().take(5) {
+                emit(&format!("  fault: {}\n", r.summary()));
+            }
+            if faults.len() > 5 {
+                emit(&format!("  ... and {} more faults\n", faults.len() - 5));
+            }
+            emit("\n");
+        }
+        if let (Some(champion), true) = (&results.champion, knockout) {
+            emit(&format!("champion: {champion}\n"));
+        }
+        if let Some(placed) = &placed {
+            emit(&crate::arena::ranking::table(placed));
+        }
+        if !event.not_graded.is_empty() {
+            eprintln!(
+                "error: {} submission(s) not graded: this machine lacks a toolchain they need\nhint: run `grader doctor --install`, then play again",
+                event.not_graded.len()
+            );
+            return Ok(Exit::Internal);
+        }
+        Ok(Exit::Success)
+    }
+}
