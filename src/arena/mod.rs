@@ -1,6 +1,5 @@
 //! The arena: player protocols, the referee, game records, matches and tournaments.
 
-pub mod classevent;
 pub mod config;
 pub mod convention;
 pub mod dialogue;
@@ -21,7 +20,6 @@ pub mod scratch;
 pub mod seat;
 pub mod setup;
 pub mod standings;
-pub mod suitebuild;
 pub mod tournament;
 
 #[cfg(test)]

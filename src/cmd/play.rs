@@ -118,7 +118,7 @@ impl Visitor for Match2 {
             args.b.clone().unwrap_or_default(),
         ];
         let game_arg = args.game.clone().unwrap_or_default();
-        let (entrants, _event) = crate::arena::suitebuild::entrants::<G>(
+        let (entrants, _event) = crate::grade::entrants::entrants::<G>(
             &game_arg,
             &words,
             &config,

@@ -117,7 +117,7 @@ impl Visitor for Event {
             settings,
             sandbox,
         } = self;
-        let (entrants, event) = crate::arena::suitebuild::entrants::<G>(
+        let (entrants, event) = crate::grade::entrants::entrants::<G>(
             &args.game,
             &args.players,
             &config,

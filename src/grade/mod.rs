@@ -2,7 +2,9 @@
 
 pub mod case;
 pub mod class;
+pub mod classevent;
 pub mod dialogue;
+pub mod entrants;
 pub mod integrity;
 pub mod names;
 pub mod pipeline;

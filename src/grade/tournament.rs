@@ -9,7 +9,7 @@ use std::sync::Arc;
 use anyhow::Context as _;
 
 use super::class::Outputs;
-use crate::arena::classevent::{play_class, ClassEvent, Outcome};
+use super::classevent::{play_class, ClassEvent, Outcome};
 use crate::arena::config::Marks;
 use crate::arena::ranking::LeftOut;
 use crate::judge::Verdict;

@@ -7,8 +7,35 @@ pub mod visited;
 use crate::arena::game::{side_named, ArenaGame};
 use crate::arena::referee::ReplyForm;
 
-/// What a position case expects of the move (`legal`, `win`, `block`, `pass`): the suite's type.
-pub use crate::suite::PositionExpect as Want;
+/// What a position case expects of the move (`legal`, `win`, `block`, `pass`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Want {
+    /// Any legal move (the game's pass when it has none).
+    Legal,
+    /// A move that wins at once.
+    Win,
+    /// A legal move after which the opponent has no winning reply.
+    Block,
+    /// The protocol's pass: the side has no legal move.
+    Pass,
+}
+
+impl Want {
+    pub const ALL: [(Want, &'static str); 4] = [
+        (Want::Legal, "legal"),
+        (Want::Win, "win"),
+        (Want::Block, "block"),
+        (Want::Pass, "pass"),
+    ];
+
+    #[must_use]
+    pub fn parse(word: &str) -> Option<Want> {
+        Want::ALL
+            .iter()
+            .find(|(_, w)| *w == word)
+            .map(|(m, _)| *m)
+    }
+}
 
 /// The word a suite writes for `want`.
 #[must_use]

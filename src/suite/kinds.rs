@@ -123,35 +123,8 @@ pub struct Play {
     pub transcript: Option<String>,
 }
 
-/// What a position case expects of the move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PositionExpect {
-    /// Any legal move (the game's pass when it has none).
-    Legal,
-    /// A move that wins at once.
-    Win,
-    /// A legal move after which the opponent has no winning reply.
-    Block,
-    /// The protocol's pass: the side has no legal move.
-    Pass,
-}
-
-impl PositionExpect {
-    pub const ALL: [(PositionExpect, &'static str); 4] = [
-        (PositionExpect::Legal, "legal"),
-        (PositionExpect::Win, "win"),
-        (PositionExpect::Block, "block"),
-        (PositionExpect::Pass, "pass"),
-    ];
-
-    #[must_use]
-    pub fn parse(word: &str) -> Option<PositionExpect> {
-        PositionExpect::ALL
-            .iter()
-            .find(|(_, w)| *w == word)
-            .map(|(m, _)| *m)
-    }
-}
+/// What a position case expects of the move (the position module owns the type).
+pub use crate::position::Want as PositionExpect;
 
 /// A position case: the program is asked once, at `state` with `side` to move.
 pub struct Position {

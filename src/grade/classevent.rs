@@ -10,10 +10,10 @@ use crate::error::Error;
 use crate::sandbox::Sandbox;
 use crate::suite::Suite;
 
-use super::game::ArenaGame;
-use super::ranking::{overall, LeftOut, Placed};
-use super::registry::{dispatch, MakeBot, Visitor};
-use super::tournament::{play, save_records, write_ranking, Knobs};
+use crate::arena::game::ArenaGame;
+use crate::arena::ranking::{overall, LeftOut, Placed};
+use crate::arena::registry::{dispatch, MakeBot, Visitor};
+use crate::arena::tournament::{play, save_records, write_ranking, Knobs};
 
 /// The folder of `results/<suite>/` holding the class tournament's game records and standings.
 pub const GAMES_DIR: &str = "tournament";
@@ -96,7 +96,7 @@ impl Visitor for &ClassEvent<'_> {
             return Err(Error::machine(anyhow::anyhow!("no `[arena]`")));
         };
         let (entrants, built) =
-            super::suitebuild::class_entrants(self.suite, self.entrants, &*self.sandbox)?;
+            super::entrants::class_entrants(self.suite, self.entrants, &*self.sandbox)?;
         eprintln!(
             "tournament `{}`: {} entrants, seed {}, {} games at once",
             self.suite.name,
