@@ -10,9 +10,10 @@ use std::time::Instant;
 
 use grader::config::Config;
 use grader::grade::case::concrete_args;
-use grader::grade::class::{grade_class, Outputs};
+use grader::grade::class::grade_class;
 use grader::grade::pipeline::grade_submission;
 use grader::grade::wire::environment;
+use grader::report::class::{ClassReporter, Outputs};
 use grader::sandbox::Tier;
 use grader::suite::{oracle, Suite};
 
@@ -172,16 +173,19 @@ fn main() {
         };
         let started = Instant::now();
         let bounds = Config::load(None).unwrap().scratch;
-        let (results, error) = grade_class(
+        let columns = grader::grade::class::columns(&suite, false);
+        let reporter = ClassReporter::new(&out, &columns, class.len());
+        let results = grade_class(
             &env.sandbox,
             &*env.prepare,
             &suite,
             &class,
             jobs,
-            &out,
-            &grader::grade::class::columns(&suite, false),
             bounds,
-        );
+            &reporter,
+        )
+        .expect("a scratch folder");
+        let error = reporter.take_error();
         let secs = started.elapsed().as_secs_f64();
         assert!(error.is_none(), "{error:?}");
         assert_eq!(results.len(), 20);

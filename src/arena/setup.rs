@@ -8,7 +8,6 @@ use anyhow::Context as _;
 use serde::Deserialize;
 
 use super::config::{self, ArenaConfig, Protocol, RawArena};
-use super::record::GameRecord;
 use super::referee::{IllegalPolicy, Policy, ReplyForm, DEFAULT_MARGIN};
 use super::standings::Scoring;
 
@@ -82,20 +81,4 @@ pub fn event(arg: &str) -> anyhow::Result<ArenaConfig> {
         return Ok(config::validate(&raw, &file, &source)?);
     }
     Ok(defaults(arg))
-}
-
-/// Writes each record as pretty JSON into `dir`, named `{prefix}{index:04}.json`.
-///
-/// # Errors
-/// The folder cannot be created or a file written.
-pub fn save(dir: &Path, prefix: &str, records: &[GameRecord]) -> anyhow::Result<()> {
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create `{}`", dir.display()))?;
-    for (i, r) in records.iter().enumerate() {
-        let file = dir.join(format!("{prefix}{:04}.json", i + 1));
-        let mut json = serde_json::to_string_pretty(r)?;
-        json.push('\n');
-        std::fs::write(&file, json)
-            .with_context(|| format!("cannot write `{}`", file.display()))?;
-    }
-    Ok(())
 }

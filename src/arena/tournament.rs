@@ -2,7 +2,6 @@
 //! Elo, `jobs` games at once, records saved for replays. The same seed gives the same results for any
 //! `jobs`.
 
-use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
@@ -11,7 +10,6 @@ use crate::sandbox::Sandbox;
 use super::config::ArenaConfig;
 use super::game::ArenaGame;
 use super::players::{Entrant, Maker};
-use super::ranking::{csv, LeftOut, Placed};
 use super::registry::MakeBot;
 use super::schedule::{self, Plan, Results, Stage};
 
@@ -90,45 +88,4 @@ where
     };
     let results = schedule::run(initial, &plan, &maker, &progress);
     (results, plan.knockout)
-}
-
-/// Saves every game of `results` in `dir` (`stage-1-group-2-0001.json`, `final-0001.json`,
-/// `round-robin-0001.json`: records `grader play --replay` shows) and `standings.json`, each stage's
-/// table.
-///
-/// # Errors
-/// A folder or file that cannot be written, named.
-pub fn save_records(dir: &Path, game: &str, seed: u64, results: &Results) -> anyhow::Result<()> {
-    for stage in &results.stages {
-        let prefix = format!("{}-", stage.name.replace(' ', "-"));
-        super::setup::save(dir, &prefix, &stage.records)?;
-    }
-    let tables: Vec<serde_json::Value> = results
-        .stages
-        .iter()
-        .map(|s| serde_json::json!({ "stage": s.name, "standings": s.rows }))
-        .collect();
-    let file = dir.join("standings.json");
-    let json = serde_json::json!({ "game": game, "seed": seed, "stages": tables });
-    std::fs::write(&file, format!("{json:#}\n"))
-        .map_err(|e| anyhow::anyhow!("cannot write `{}`: {e}", file.display()))
-}
-
-/// Writes `dir/tournament.csv` ([`super::ranking::csv`]) and returns its path.
-///
-/// # Errors
-/// The folder or file cannot be written, named.
-pub fn write_ranking(
-    dir: &Path,
-    placed: &[Placed],
-    left_out: &[LeftOut],
-    not_graded: &[(String, String)],
-) -> anyhow::Result<PathBuf> {
-    let file = dir.join("tournament.csv");
-    std::fs::create_dir_all(dir)
-        .and_then(|()| {
-            crate::report::write_atomic(&file, csv(placed, left_out, not_graded).as_bytes())
-        })
-        .map_err(|e| anyhow::anyhow!("cannot write `{}`: {e}", file.display()))?;
-    Ok(file)
 }

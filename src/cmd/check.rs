@@ -81,7 +81,8 @@ pub fn run(args: Args) -> CmdResult {
                 .map_err(CliError::internal)?
                 .keep(),
         };
-        class::save_student(&dir, &graded).map_err(CliError::internal)?;
+        crate::report::class::save_student(&dir, &graded.result, &graded.artifacts)
+            .map_err(CliError::internal)?;
         eprintln!("games: {}", dir.display());
     }
     let result = graded.result;

@@ -198,7 +198,7 @@ impl Visitor for Match2 {
             names[0], tally[0], names[1], tally[1]
         ));
         if let Some(dir) = &args.records {
-            crate::arena::setup::save(dir, "game-", &records).map_err(CliError::internal)?;
+            crate::report::tournament::save(dir, "game-", &records).map_err(CliError::internal)?;
         }
         Ok(Exit::Success)
     }

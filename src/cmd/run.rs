@@ -5,8 +5,10 @@ use std::path::PathBuf;
 
 use super::common::{environment_for, load_config};
 use super::exit::{CliError, CmdResult, Exit};
-use crate::grade::class::{self, grade_class, students, Outputs};
+use crate::grade::class::{self, grade_class, students};
 use crate::grade::tournament;
+use crate::report::class::{ClassReporter, Outputs};
+use crate::report::events::{Event, Reporter};
 use crate::report::table::class_table;
 use crate::suite::validate::discover;
 use crate::suite::{oracle, Suite};
@@ -104,16 +106,19 @@ pub fn run(args: Args) -> CmdResult {
         );
         let play = !args.no_tournament && suite.arena.as_ref().is_some_and(|a| a.marks.is_some());
         let columns = class::columns(suite, play);
-        let (mut results, mut write_error) = grade_class(
+        let reporter = ClassReporter::new(&out, &columns, class.len());
+        let (mut results, mut write_error) = match grade_class(
             &env.sandbox,
             &*env.prepare,
             suite,
             &class,
             jobs,
-            &out,
-            &columns,
             config.scratch,
-        );
+            &reporter,
+        ) {
+            Ok(results) => (results, reporter.take_error()),
+            Err(e) => (Vec::new(), Some(e)),
+        };
         if play && results.len() == class.len() {
             if let Some(e) = tournament::play_and_mark(
                 suite,
@@ -121,12 +126,16 @@ pub fn run(args: Args) -> CmdResult {
                 &mut results,
                 &env.sandbox,
                 jobs,
-                &out,
-                &columns,
+                &out.dir,
+                &reporter,
             ) {
                 write_error.get_or_insert(e);
             }
+            if let Some(e) = reporter.take_error() {
+                write_error.get_or_insert(e);
+            }
         }
+        reporter.report(&Event::ClassFinished { results: &results });
         print!(
             "{}",
             class_table(

@@ -10,7 +10,8 @@ use crate::arena::config::ArenaConfig;
 use crate::arena::game::ArenaGame;
 use crate::arena::registry::{dispatch, MakeBot, Visitor};
 use crate::arena::standings::table;
-use crate::arena::tournament::{play, save_records, write_ranking, Format, Knobs};
+use crate::arena::tournament::{play, Format, Knobs};
+use crate::report::tournament::{save_records, write_ranking};
 use crate::sandbox::Sandbox;
 
 /// The `--format` values.

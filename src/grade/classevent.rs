@@ -13,7 +13,8 @@ use crate::suite::Suite;
 use crate::arena::game::ArenaGame;
 use crate::arena::ranking::{overall, LeftOut, Placed};
 use crate::arena::registry::{dispatch, MakeBot, Visitor};
-use crate::arena::tournament::{play, save_records, write_ranking, Knobs};
+use crate::arena::tournament::{play, Knobs};
+use crate::report::tournament::{save_records, write_ranking};
 
 /// The folder of `results/<suite>/` holding the class tournament's game records and standings.
 pub const GAMES_DIR: &str = "tournament";

@@ -160,9 +160,10 @@ pub fn entrants<G: crate::arena::game::ArenaGame>(
     }
     let scratch = scratch()?;
     let mut builder = Builder::new(&suite, sandbox, &scratch);
-    let list =
-        crate::arena::players::resolve_with(&words, bots, &mut |path, name| builder.kind(path, name))
-            .map_err(player_error)?;
+    let list = crate::arena::players::resolve_with(&words, bots, &mut |path, name| {
+        builder.kind(path, name)
+    })
+    .map_err(player_error)?;
     builder.finish(list, scratch)
 }
 

@@ -1,7 +1,7 @@
 //! The per-submission pipeline: build once, run every selected case, score. Never fails: whatever goes
 //! wrong (even the grader's own fault) becomes a verdict in the result, so one student never stops a class.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -66,14 +66,7 @@ pub trait Prepare: Sync {
     ) -> Prepared;
 }
 
-/// A file a case produced beside `result.json` (game records, transcripts), to be saved by whoever
-/// writes the result.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Artifact {
-    /// Relative to the student's results folder (`games/vs-random-1.json`).
-    pub path: PathBuf,
-    pub bytes: Vec<u8>,
-}
+pub use crate::report::result::Artifact;
 
 /// A graded submission and the files its cases produced.
 #[derive(Clone, Debug)]
@@ -107,6 +100,30 @@ pub fn grade(
     scratch: &Path,
     which: &dyn Fn(Visibility) -> bool,
 ) -> Graded {
+    grade_reporting(
+        sandbox,
+        prepare,
+        suite,
+        student,
+        submission,
+        scratch,
+        which,
+        &mut |_| {},
+    )
+}
+
+/// [`grade`], calling `finished` with each case's result the moment it is judged (in case order).
+#[allow(clippy::too_many_arguments)]
+pub fn grade_reporting(
+    sandbox: &Arc<dyn Sandbox>,
+    prepare: &dyn Prepare,
+    suite: &Suite,
+    student: &str,
+    submission: &Path,
+    scratch: &Path,
+    which: &dyn Fn(Visibility) -> bool,
+    finished: &mut dyn FnMut(&CaseResult),
+) -> Graded {
     let started = Instant::now();
     let mut artifacts = Vec::new();
     let mut games_played = 0;
@@ -138,6 +155,7 @@ pub fn grade(
         }
     }
     selected.retain(|(g, _)| !not_attempted.iter().any(|n| n.group == g.name));
+    let built = matches!(prepared, Prepared::Ready { .. });
     let (build, cases) = match prepared {
         Prepared::Ready {
             program,
@@ -195,7 +213,9 @@ pub fn grade(
                                 format!("the grader did not build program `{name}`"),
                             ),
                         };
-                        return not_run(&[(*group, *case)], verdict, &summary).remove(0);
+                        let result = not_run(&[(*group, *case)], verdict, &summary).remove(0);
+                        finished(&result);
+                        return result;
                     };
                     let dir = scratch.join(format!("case-{i}"));
                     let result = match &case.kind {
@@ -258,6 +278,7 @@ pub fn grade(
                     // Traces can be large; a class's worth must not pile up.
                     // A tree that will not go is left for the submission's scratch to take.
                     let _ = crate::sandbox::scratch::remove_tree(&dir);
+                    finished(&result);
                     result
                 })
                 .collect();
@@ -324,6 +345,10 @@ pub fn grade(
             )
         }
     };
+    if !built {
+        // Cases that never ran (no build) are judged all at once.
+        cases.iter().for_each(&mut *finished);
+    }
     let (mut groups, total, max) = score(&suite.groups, &cases);
     groups.extend(manual_columns(&suite.manual));
     Graded {

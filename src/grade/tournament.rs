@@ -3,18 +3,15 @@
 //! grades.csv and the total. A tournament that fails leaves every case result and row in place, the
 //! tournament cells blank with the reason.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use anyhow::Context as _;
-
-use super::class::Outputs;
 use super::classevent::{play_class, ClassEvent, Outcome};
 use crate::arena::config::Marks;
 use crate::arena::ranking::LeftOut;
 use crate::judge::Verdict;
+use crate::report::events::{Event, Reporter};
 use crate::report::result::{Standing, SubmissionResult, TournamentMark};
-use crate::report::{csv, write_atomic, Columns};
 use crate::sandbox::Sandbox;
 use crate::suite::Suite;
 
@@ -56,18 +53,17 @@ pub fn gate(
 }
 
 /// Plays the class tournament for `results` (the class graded, in student order), writes
-/// `tournament.csv`, then each student's marks into its result.json and the gradebook. Returns the
-/// first thing that went wrong (the tournament or a file), already reflected in the results: blank
-/// marks and the reason.
-#[allow(clippy::too_many_arguments)]
+/// `tournament.csv` and the games into `dir` (`results/<suite>/`), then gives each student its marks and
+/// tells `reporter` ([`Event::Remarked`]). Returns the first thing that went wrong (the tournament or
+/// its files), already reflected in the results: blank marks and the reason.
 pub fn play_and_mark(
     suite: &Suite,
     students: &[(String, PathBuf)],
     results: &mut [SubmissionResult],
     sandbox: &Arc<dyn Sandbox>,
     jobs: usize,
-    out: &Outputs,
-    columns: &Columns,
+    dir: &Path,
+    reporter: &dyn Reporter,
 ) -> Option<anyhow::Error> {
     let marks = suite.arena.as_ref()?.marks.as_ref()?;
     let (entrants, left_out) = gate(marks, students, results);
@@ -83,7 +79,7 @@ pub fn play_and_mark(
         left_out: &left_out,
         sandbox: sandbox.clone(),
         jobs,
-        dir: &out.dir,
+        dir,
     };
     let played = play_class(&event).map_err(crate::error::Error::into_inner);
     let mut first = None;
@@ -104,8 +100,8 @@ pub fn play_and_mark(
     for r in results.iter_mut() {
         mark(r, marks, gate_name(marks), &left_out, outcome.as_ref());
     }
-    let written = record(out, columns, results);
-    first.or(written.err())
+    reporter.report(&Event::Remarked { results });
+    first
 }
 
 fn gate_name(marks: &Marks) -> &str {
@@ -179,23 +175,6 @@ fn mark(
         r.max += t.max;
     }
     r.tournament = Some(t);
-}
-
-/// Rewrites every result.json and then the gradebook with the marks.
-fn record(out: &Outputs, columns: &Columns, results: &[SubmissionResult]) -> anyhow::Result<()> {
-    let mut first: Option<anyhow::Error> = None;
-    for r in results {
-        let path = out.result_path(&r.student);
-        if let Err(e) = write_atomic(&path, r.to_json().as_bytes()) {
-            first.get_or_insert(
-                anyhow::Error::new(e).context(format!("cannot write `{}`", path.display())),
-            );
-        }
-    }
-    let book = out.gradebook_path();
-    write_atomic(&book, csv::gradebook(columns, results).as_bytes())
-        .with_context(|| format!("cannot write `{}`", book.display()))?;
-    first.map_or(Ok(()), Err)
 }
 
 #[cfg(test)]

@@ -30,10 +30,7 @@ impl Want {
 
     #[must_use]
     pub fn parse(word: &str) -> Option<Want> {
-        Want::ALL
-            .iter()
-            .find(|(_, w)| *w == word)
-            .map(|(m, _)| *m)
+        Want::ALL.iter().find(|(_, w)| *w == word).map(|(m, _)| *m)
     }
 }
 

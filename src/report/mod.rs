@@ -1,10 +1,13 @@
 //! Reports: result.json per submission, grades.csv per suite, terminal tables and student feedback.
 //! Reports read only results (`result::SubmissionResult`); they never run or judge anything.
 
+pub mod class;
 pub mod csv;
+pub mod events;
 pub mod feedback;
 pub mod result;
 pub mod table;
+pub mod tournament;
 
 use std::io::Write;
 use std::path::Path;

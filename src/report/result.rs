@@ -326,3 +326,12 @@ mod tests {
         assert_eq!(back.cases[0].details.len(), MAX_DETAILS + 1);
     }
 }
+
+/// A file a case produced beside `result.json` (game records, transcripts), to be saved by whoever
+/// writes the result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Artifact {
+    /// Relative to the student's results folder (`games/vs-random-1.json`).
+    pub path: std::path::PathBuf,
+    pub bytes: Vec<u8>,
+}
