@@ -6,6 +6,7 @@ mod calibrate;
 mod check;
 mod contain_arena;
 mod contain_output;
+mod docs;
 mod examples;
 mod hostile;
 mod hostile_class;

@@ -4,6 +4,7 @@
 mod calibrate;
 mod check;
 mod common;
+mod docs;
 mod doctor;
 pub mod exit;
 mod golden;
@@ -48,6 +49,10 @@ pub enum Command {
     Tournament(tournament::Args),
     /// Measure each language's reference hand-in on this machine; write the suite's `calibration.toml`.
     Calibrate(calibrate::Args),
+    /// Print a shell completion script (`grader completions bash`).
+    Completions(docs::CompletionsArgs),
+    /// Print the man page in roff (`grader man > grader.1`; `grader man run` for one command's).
+    Man(docs::ManArgs),
 }
 
 /// Parses the process arguments, runs the command, and maps the outcome to an exit code.
@@ -68,6 +73,8 @@ pub fn main() -> ExitCode {
         Command::Play(args) => play::run(args),
         Command::Tournament(args) => tournament::run(args),
         Command::Calibrate(args) => calibrate::run(args),
+        Command::Completions(args) => docs::completions(args),
+        Command::Man(args) => docs::man(args),
     };
     match result {
         Ok(exit) => exit.into(),
