@@ -23,13 +23,18 @@ fn every_example_gets_its_pinned_verdicts() {
     // at once, which made it win 95% of decided games against `random` (85% before): `c-greedy` now
     // holds it in 1 game of 4 (4 before), the random agents in none (1 before), and `stale-state`
     // plays none of its 4 games against it without a fault (1 before).
-    let pinned: [(&str, [String; 4]); 11] = [
+    let pinned: [(&str, [String; 4]); 12] = [
         ("c-greedy", [legal(4), legal(4), "W3".into(), "N1".into()]),
         (
             "crashes-turn-5",
             [legal(0), legal(0), "W0".into(), "N0".into()],
         ),
         ("decent", [legal(4), legal(4), "W4".into(), "N4".into()]),
+        // Calls sys.exit(1) on its first move as x; as o it plays random legal moves.
+        (
+            "exits-in-move",
+            [legal(2), legal(2), "W2".into(), "N0".into()],
+        ),
         ("illegal", [legal(0), legal(0), "W0".into(), "N0".into()]),
         ("malformed", [legal(0), legal(0), "W0".into(), "N0".into()]),
         (
@@ -106,7 +111,7 @@ fn every_example_gets_its_pinned_verdicts() {
         "{two}"
     );
     // Issue 17: the run plays the class tournament. The checks carry no marks, so they read pass/fail
-    // and a share (never `0/0`); the six teams that fail `plays-legally` are left out with the
+    // and a share (never `0/0`); the seven teams that fail `plays-legally` are left out with the
     // all-faults 0; the five others play the final round robin (seed 2015) for 40, 38, 36, 34, 32; the
     // manual column is blank for the instructor. EXPECTED.md explains each row.
     let grades = read(&root.join("grades.csv"));
@@ -116,6 +121,7 @@ fn every_example_gets_its_pinned_verdicts() {
          c-greedy,pass,50%,38,,38\n\
          crashes-turn-5,fail,0%,0,,0\n\
          decent,pass,100%,40,,40\n\
+         exits-in-move,fail,0%,0,,0\n\
          illegal,fail,0%,0,,0\n\
          malformed,fail,0%,0,,0\n\
          modifies-board,fail,0%,0,,0\n\
@@ -131,6 +137,16 @@ fn every_example_gets_its_pinned_verdicts() {
     let details = crash["cases"][0]["details"].to_string();
     assert!(
         details.contains("crashed (exit status 1) on move 9"),
+        "{details}"
+    );
+    // Issue 17 (real hand-ins): `sys.exit` inside `move` is named as the reason, not the agent's last
+    // debug print before it.
+    let exits: serde_json::Value =
+        serde_json::from_str(&read(&root.join("exits-in-move/result.json"))).unwrap();
+    let details = exits["cases"][0]["details"].to_string();
+    assert!(
+        details.contains("x crashed (exit status 1) on move 1")
+            && details.contains("move called sys.exit(1)"),
         "{details}"
     );
 }
