@@ -7,10 +7,11 @@ use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use grader::arena::event::schedule::{self, Plan};
 use grader::arena::game::ArenaGame;
-use grader::arena::persistent::PersistentSeat;
-use grader::arena::referee::{play, IllegalPolicy, Match, Policy, ReplyForm};
-use grader::arena::schedule::{self, Plan};
+use grader::arena::referee::{play, IllegalPolicy, Match, Policy};
+use grader::arena::seat::persistent::PersistentSeat;
+use grader::arena::seat::ReplyForm;
 use grader::arena::seat::{FnSeat, Seat};
 use grader::sandbox::{Limits, Spec, Stdin, Tier};
 use reference::{Game, Notation, Outcome, Player};
@@ -191,7 +192,7 @@ impl schedule::SeatMaker<reference::games::tictactoe::TicTacToe> for Randoms {
         _who: usize,
         seed: u64,
     ) -> Box<dyn Seat<reference::games::tictactoe::TicTacToe>> {
-        Box::new(FnSeat::from_pick(grader::arena::games::random(seed)))
+        Box::new(FnSeat::from_pick(grader::arena::game::seeds::random(seed)))
     }
 }
 
@@ -209,7 +210,7 @@ fn tournament() {
             jobs,
             stages: &[],
             knockout: false,
-            scoring: grader::arena::standings::Scoring::STANDARD,
+            scoring: grader::arena::event::standings::Scoring::STANDARD,
             policy: &policy,
         };
         let t = Instant::now();
@@ -233,7 +234,8 @@ struct Ladder(&'static [&'static str]);
 
 impl<G: ArenaGame + reference::bots::Playable> schedule::SeatMaker<G> for Ladder {
     fn seat(&self, who: usize, seed: u64) -> Box<dyn Seat<G>> {
-        let pick = grader::arena::games::ladder::<G>(self.0[who], seed).expect("a ladder bot");
+        let pick =
+            grader::arena::game::seeds::ladder::<G>(self.0[who], seed).expect("a ladder bot");
         Box::new(FnSeat::from_pick(pick))
     }
 }
@@ -256,7 +258,7 @@ fn ladder_tournament<G: ArenaGame + reference::bots::Playable>(
             jobs,
             stages: &[],
             knockout: false,
-            scoring: grader::arena::standings::Scoring::STANDARD,
+            scoring: grader::arena::event::standings::Scoring::STANDARD,
             policy: &policy,
         };
         let t = Instant::now();

@@ -9,8 +9,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use grader::config::Config;
-use grader::grade::case::concrete_args;
 use grader::grade::class::grade_class;
+use grader::grade::names::concrete_args;
 use grader::grade::pipeline::grade_submission;
 use grader::grade::wire::environment;
 use grader::report::class::{ClassReporter, Outputs};

@@ -7,10 +7,10 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use grader::arena::games::ladder;
-use grader::arena::players::{Entrant, Kind, Maker};
+use grader::arena::event::schedule::SeatMaker;
+use grader::arena::game::seeds::ladder;
 use grader::arena::referee::{play, Match};
-use grader::arena::schedule::SeatMaker;
+use grader::arena::seat::players::{Entrant, Kind, Maker};
 use grader::build::{BuildOutcome, Recipe};
 use grader::config::Config;
 use grader::grade::pipeline::grade;

@@ -9,10 +9,11 @@ use regex::Regex;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::dialogue::{Probe, Script, Step};
-use super::referee::{IllegalPolicy, Policy, ReplyForm, DEFAULT_MARGIN};
-use super::schedule::Stage;
-use super::standings::Scoring;
+use crate::arena::event::schedule::Stage;
+use crate::arena::event::standings::Scoring;
+use crate::arena::referee::{IllegalPolicy, Policy, DEFAULT_MARGIN};
+use crate::arena::seat::dialogue::{Probe, Script, Step};
+use crate::arena::seat::ReplyForm;
 
 /// The games the arena can run, as written in configs and on the command line.
 pub const GAMES: [&str; 5] = ["tictactoe", "tmmorris", "sttt", "ut3", "oska"];

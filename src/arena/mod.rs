@@ -1,34 +1,15 @@
-//! The arena: player protocols, the referee, game records, matches and tournaments.
+//! The arena: games between programs and bots. `game/` is what the arena needs of a game (the trait,
+//! the seed games, records and replays, the registry of names); `seat/` the protocols a player is
+//! talked to through (persistent, per-move, dialogue) and who plays; `referee.rs` one game under a
+//! policy; `event/` many games (schedules, standings, Elo, ranking, tournaments); `config.rs` the
+//! `[arena]` table. It knows nothing of suites or grades.
 
 pub mod config;
-pub mod convention;
-pub mod dialogue;
-pub mod elo;
+pub mod event;
 pub mod game;
-pub mod games;
-pub mod lines;
-pub mod permove;
-pub mod persistent;
-pub mod players;
-pub mod ranking;
-pub mod record;
 pub mod referee;
-pub mod registry;
-pub mod replay;
-pub mod schedule;
-pub mod scratch;
 pub mod seat;
 pub mod setup;
-pub mod standings;
-pub mod tournament;
 
 #[cfg(test)]
-mod dialoguetests;
-#[cfg(test)]
-mod gametests;
-#[cfg(test)]
-mod proctests;
-#[cfg(test)]
-mod testgame;
-#[cfg(test)]
-mod tests;
+pub(crate) mod tests;

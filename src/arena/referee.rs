@@ -5,9 +5,11 @@ use std::time::{Duration, Instant};
 
 use reference::{Outcome, Player};
 
-use super::game::ArenaGame;
-use super::record::{Ending, GameRecord, GameResult, MoveRecord};
-use super::seat::{Reply, Seat, Start};
+use crate::arena::game::record::seconds;
+use crate::arena::game::record::{Ending, GameRecord, GameResult, MoveRecord};
+use crate::arena::game::ArenaGame;
+use crate::arena::seat::ReplyForm;
+use crate::arena::seat::{Reply, Seat, Start};
 
 /// The margin added to every per-move limit by default: scheduler noise and pipe latency on a loaded
 /// machine, never the player's thinking time.
@@ -31,16 +33,6 @@ pub enum IllegalPolicy {
     Lose,
     /// Only the spoiled placement (Super-TTT): the game's `forfeit` move is played instead.
     Forfeit,
-}
-
-/// What a player's reply names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ReplyForm {
-    /// A move in the game's notation.
-    Move,
-    /// The position after its move, in the game's encoding (Adelaide: "print the board state resulting
-    /// from the best move"; Oska's `NextBoard`).
-    State,
 }
 
 /// The referee's half of a suite's arena config.
@@ -300,18 +292,6 @@ fn side_of(i: usize) -> Player {
     }
 }
 
-/// `1.05 s`, `320 ms`, `45 µs`.
-#[must_use]
-pub fn seconds(d: Duration) -> String {
-    if d >= Duration::from_secs(1) {
-        format!("{:.2} s", d.as_secs_f64())
-    } else if d >= Duration::from_millis(1) {
-        format!("{} ms", d.as_millis())
-    } else {
-        format!("{} µs", d.as_micros())
-    }
-}
-
 /// A fault in the words of a record's reason, after the side's name.
 fn fault_words(reply: &Reply, policy: &Policy, took: Duration) -> String {
     match reply {
@@ -338,7 +318,7 @@ fn fault_words(reply: &Reply, policy: &Policy, took: Duration) -> String {
 mod tests {
     use super::*;
     use crate::arena::seat::ScriptSeat;
-    use crate::arena::testgame::Race;
+    use crate::arena::tests::testgame::Race;
 
     /// A seat whose program cannot start (a UT3 class that does not import).
     struct Broken;

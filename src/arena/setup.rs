@@ -7,9 +7,10 @@ use std::time::Duration;
 use anyhow::Context as _;
 use serde::Deserialize;
 
-use super::config::{self, ArenaConfig, Protocol, RawArena};
-use super::referee::{IllegalPolicy, Policy, ReplyForm, DEFAULT_MARGIN};
-use super::standings::Scoring;
+use crate::arena::config::{self, ArenaConfig, Protocol, RawArena};
+use crate::arena::event::standings::Scoring;
+use crate::arena::referee::{IllegalPolicy, Policy, DEFAULT_MARGIN};
+use crate::arena::seat::ReplyForm;
 
 /// The defaults for a game named on the command line, from its seed handout.
 #[must_use]

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use super::common::load_config;
 use super::exit::{CliError, CmdResult, Exit};
-use crate::grade::case::{concrete_args, REFERENCE_WORK};
+use crate::grade::names::{concrete_args, REFERENCE_WORK};
 use crate::report::write_atomic;
 use crate::suite::validate::discover;
 use crate::suite::{oracle, Suite};

@@ -9,12 +9,13 @@ use reference::rng::Rng;
 use super::common::emit;
 use super::exit::{CliError, CmdResult, Exit};
 use crate::arena::config::ArenaConfig;
+use crate::arena::event::schedule::SeatMaker;
+use crate::arena::game::record::seconds;
+use crate::arena::game::record::{GameRecord, GameResult};
+use crate::arena::game::registry::{dispatch, MakeBot, Visitor};
 use crate::arena::game::ArenaGame;
-use crate::arena::players::Maker;
-use crate::arena::record::{GameRecord, GameResult};
-use crate::arena::referee::{play, seconds, Match};
-use crate::arena::registry::{dispatch, MakeBot, Visitor};
-use crate::arena::schedule::SeatMaker;
+use crate::arena::referee::{play, Match};
+use crate::arena::seat::players::Maker;
 use crate::sandbox::Sandbox;
 
 #[derive(Debug, clap::Args)]
@@ -62,9 +63,9 @@ pub struct Args {
 
 pub fn run(args: Args) -> CmdResult {
     if let Some(file) = &args.replay {
-        let record = crate::arena::replay::load(file).map_err(CliError::usage)?;
+        let record = crate::arena::game::replay::load(file).map_err(CliError::usage)?;
         let game = record.game.clone();
-        let text = dispatch(&game, crate::arena::replay::Replay { record })
+        let text = dispatch(&game, crate::arena::game::replay::Replay { record })
             .map_err(CliError::usage)?
             .map_err(|e| {
                 CliError::usage(e.context(format!("cannot replay `{}`", file.display())))

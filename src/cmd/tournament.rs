@@ -7,10 +7,10 @@ use std::sync::Arc;
 use super::common::emit;
 use super::exit::{CliError, CmdResult, Exit};
 use crate::arena::config::ArenaConfig;
+use crate::arena::event::standings::table;
+use crate::arena::event::tournament::{play, Format, Knobs};
+use crate::arena::game::registry::{dispatch, MakeBot, Visitor};
 use crate::arena::game::ArenaGame;
-use crate::arena::registry::{dispatch, MakeBot, Visitor};
-use crate::arena::standings::table;
-use crate::arena::tournament::{play, Format, Knobs};
 use crate::report::tournament::{save_records, write_ranking};
 use crate::sandbox::Sandbox;
 
@@ -142,7 +142,7 @@ impl Visitor for Event {
         let placed = event
             .suite
             .as_ref()
-            .map(|_| crate::arena::ranking::overall(&results, config.marks.as_ref()));
+            .map(|_| crate::arena::event::ranking::overall(&results, config.marks.as_ref()));
         if let (Some(suite), Some(placed)) = (&event.suite, &placed) {
             let file = write_ranking(&args.out.join(suite), placed, &[], &event.not_graded)
                 .map_err(CliError::internal)?;
@@ -153,10 +153,10 @@ impl Visitor for Event {
                 emit(&format!("{}\n", stage.name));
             }
             emit(&table(&stage.rows));
-            let faults: Vec<&crate::arena::record::GameRecord> = stage
+            let faults: Vec<&crate::arena::game::record::GameRecord> = stage
                 .records
                 .iter()
-                .filter(|r| r.ending == crate::arena::record::Ending::Fault)
+                .filter(|r| r.ending == crate::arena::game::record::Ending::Fault)
                 .collect();
             for r in faults.iter().take(5) {
                 emit(&format!("  fault: {}\n", r.summary()));
@@ -170,7 +170,7 @@ impl Visitor for Event {
             emit(&format!("champion: {champion}\n"));
         }
         if let Some(placed) = &placed {
-            emit(&crate::arena::ranking::table(placed));
+            emit(&crate::arena::event::ranking::table(placed));
         }
         if !event.not_graded.is_empty() {
             eprintln!(

@@ -11,7 +11,7 @@ use crate::sandbox::{LimitHit, Outcome, Sandbox, Spec, Status, Stdin};
 use crate::suite::{Case, Expect, Group, Run, Suite};
 use crate::untrusted::{self, OutputFileError};
 
-use super::names::Names;
+use super::names::{concrete_args, Names, REFERENCE_WORK};
 
 /// A built submission, ready to run.
 #[derive(Clone, Debug)]
@@ -40,15 +40,6 @@ impl Program {
         }
     }
 }
-
-/// The arguments a case's program and its reference receive: `{work}` → the run's folder.
-pub fn concrete_args(args: &[String], work: &str) -> Vec<String> {
-    args.iter().map(|a| a.replace("{work}", work)).collect()
-}
-
-/// What the reference solvers see for `{work}` (they never write, so any name will do; it must only
-/// match what the suite used when it loaded).
-pub const REFERENCE_WORK: &str = "work";
 
 /// A result for `case` with nothing run yet: an internal error until something says otherwise.
 #[must_use]

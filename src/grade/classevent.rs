@@ -10,10 +10,10 @@ use crate::error::Error;
 use crate::sandbox::Sandbox;
 use crate::suite::Suite;
 
+use crate::arena::event::ranking::{overall, LeftOut, Placed};
+use crate::arena::event::tournament::{play, Knobs};
+use crate::arena::game::registry::{dispatch, MakeBot, Visitor};
 use crate::arena::game::ArenaGame;
-use crate::arena::ranking::{overall, LeftOut, Placed};
-use crate::arena::registry::{dispatch, MakeBot, Visitor};
-use crate::arena::tournament::{play, Knobs};
 use crate::report::tournament::{save_records, write_ranking};
 
 /// The folder of `results/<suite>/` holding the class tournament's game records and standings.

@@ -3,7 +3,7 @@
 //! only the facts the dialogue seat recorded in the game record.
 
 use crate::arena::config::{ArenaConfig, Protocol};
-use crate::arena::record::{Ending, Fact, GameRecord, ProbeOutcome, Side};
+use crate::arena::game::record::{Ending, Fact, GameRecord, ProbeOutcome, Side};
 use crate::suite::Measure;
 
 /// A measure that reads dialogue facts.
@@ -124,7 +124,7 @@ pub fn words(conduct: Conduct, total: f64, games: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::record::GameResult;
+    use crate::arena::game::record::GameResult;
 
     fn record(result: GameResult, ending: Ending, facts: Vec<Fact>) -> GameRecord {
         GameRecord {

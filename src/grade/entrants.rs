@@ -12,7 +12,7 @@ use crate::error::Error;
 use crate::sandbox::Sandbox;
 use crate::suite::Suite;
 
-use crate::arena::players::Kind;
+use crate::arena::seat::players::Kind;
 
 /// Replaced in a recipe's commands by the name the student's adapter loads.
 pub use crate::grade::wire::{recipes, ENTRY};
@@ -99,7 +99,7 @@ fn build_summary(log: &str) -> String {
 /// Entrants for `play` and `tournament`. Every submission folder plays from a scratch copy in a
 /// temporary folder that lives as long as the returned [`Event`]: with a suite that has recipes it is
 /// built there in `sandbox` (the suite loaded with `settings`); otherwise copied as it is
-/// ([`crate::arena::players::resolve`]). `sandbox` is `None` only when no word is a folder.
+/// ([`crate::arena::seat::players::resolve`]). `sandbox` is `None` only when no word is a folder.
 ///
 /// A suite whose toolchains this machine lacks is refused (exit 3, the list printed, as `grader run`
 /// does) unless `allow_missing`; then a folder that needs a missing toolchain takes no part and is
@@ -112,11 +112,11 @@ pub fn entrants<G: crate::arena::game::ArenaGame>(
     game_arg: &str,
     words: &[String],
     config: &crate::arena::config::ArenaConfig,
-    bots: crate::arena::registry::MakeBot<G>,
+    bots: crate::arena::game::registry::MakeBot<G>,
     sandbox: Option<&dyn Sandbox>,
     settings: &crate::config::Config,
     allow_missing: bool,
-) -> Result<(Vec<crate::arena::players::Entrant>, Event), Error> {
+) -> Result<(Vec<crate::arena::seat::players::Entrant>, Event), Error> {
     let scratch = || {
         crate::sandbox::scratch::Scratch::new()
             .context("cannot create a scratch folder for the submissions")
@@ -124,7 +124,7 @@ pub fn entrants<G: crate::arena::game::ArenaGame>(
     };
     let Some(suite) = load(Path::new(game_arg), settings)? else {
         let scratch = scratch()?;
-        let list = crate::arena::players::resolve(words, config, bots, scratch.path())
+        let list = crate::arena::seat::players::resolve(words, config, bots, scratch.path())
             .map_err(|e| Error::input(anyhow::Error::new(e)))?;
         return Ok((
             list,
@@ -160,7 +160,7 @@ pub fn entrants<G: crate::arena::game::ArenaGame>(
     }
     let scratch = scratch()?;
     let mut builder = Builder::new(&suite, sandbox, &scratch);
-    let list = crate::arena::players::resolve_with(&words, bots, &mut |path, name| {
+    let list = crate::arena::seat::players::resolve_with(&words, bots, &mut |path, name| {
         builder.kind(path, name)
     })
     .map_err(player_error)?;
@@ -177,7 +177,7 @@ pub fn class_entrants(
     suite: &Suite,
     folders: &[(String, std::path::PathBuf)],
     sandbox: &dyn Sandbox,
-) -> Result<(Vec<crate::arena::players::Entrant>, Event), Error> {
+) -> Result<(Vec<crate::arena::seat::players::Entrant>, Event), Error> {
     let scratch = crate::sandbox::scratch::Scratch::new()
         .context("cannot create a scratch folder for the submissions")
         .map_err(Error::machine)?;
@@ -185,7 +185,7 @@ pub fn class_entrants(
     let mut list = Vec::new();
     for (name, path) in folders {
         if let Some(kind) = builder.kind(path, name).map_err(player_error)? {
-            list.push(crate::arena::players::Entrant {
+            list.push(crate::arena::seat::players::Entrant {
                 name: name.clone(),
                 kind,
             });
@@ -194,9 +194,11 @@ pub fn class_entrants(
     builder.finish(list, scratch)
 }
 
-fn player_error(e: crate::arena::players::PlayerError) -> Error {
+fn player_error(e: crate::arena::seat::players::PlayerError) -> Error {
     match e {
-        crate::arena::players::PlayerError::Build { .. } => Error::machine(anyhow::Error::new(e)),
+        crate::arena::seat::players::PlayerError::Build { .. } => {
+            Error::machine(anyhow::Error::new(e))
+        }
         e => Error::input(anyhow::Error::new(e)),
     }
 }
@@ -233,14 +235,14 @@ impl<'a> Builder<'a> {
         &mut self,
         path: &Path,
         name: &str,
-    ) -> Result<Option<Kind>, crate::arena::players::PlayerError> {
+    ) -> Result<Option<Kind>, crate::arena::seat::players::PlayerError> {
         self.k += 1;
-        let sandbox = self
-            .sandbox
-            .ok_or_else(|| crate::arena::players::PlayerError::Build {
-                path: path.to_path_buf(),
-                source: anyhow::anyhow!("no sandbox was chosen to build submissions"),
-            })?;
+        let sandbox =
+            self.sandbox
+                .ok_or_else(|| crate::arena::seat::players::PlayerError::Build {
+                    path: path.to_path_buf(),
+                    source: anyhow::anyhow!("no sandbox was chosen to build submissions"),
+                })?;
         let kind = match build(
             self.suite,
             path,
@@ -259,7 +261,7 @@ impl<'a> Builder<'a> {
                 return Ok(None);
             }
             Err(source) => {
-                return Err(crate::arena::players::PlayerError::Build {
+                return Err(crate::arena::seat::players::PlayerError::Build {
                     path: path.to_path_buf(),
                     source,
                 })
@@ -275,9 +277,9 @@ impl<'a> Builder<'a> {
     /// machine.
     fn finish(
         self,
-        list: Vec<crate::arena::players::Entrant>,
+        list: Vec<crate::arena::seat::players::Entrant>,
         scratch: crate::sandbox::scratch::Scratch,
-    ) -> Result<(Vec<crate::arena::players::Entrant>, Event), Error> {
+    ) -> Result<(Vec<crate::arena::seat::players::Entrant>, Event), Error> {
         for line in &self.failed {
             eprintln!("note: {line}; it loses every game by fault");
         }

@@ -112,7 +112,7 @@ impl Names {
             a.clone()
         });
         let renamed: Vec<String> = renamed.collect();
-        super::case::concrete_args(&renamed, work)
+        concrete_args(&renamed, work)
     }
 }
 
@@ -137,6 +137,15 @@ fn rng(seed: u64, group: &str, case: &str, student: &str, purpose: Purpose) -> R
     };
     Rng::new(seed ^ h).fork(stream)
 }
+
+/// The arguments a case's program and its reference receive: `{work}` → the run's folder.
+pub fn concrete_args(args: &[String], work: &str) -> Vec<String> {
+    args.iter().map(|a| a.replace("{work}", work)).collect()
+}
+
+/// What the reference solvers see for `{work}` (they never write, so any name will do; it must only
+/// match what the suite used when it loaded).
+pub const REFERENCE_WORK: &str = "work";
 
 #[cfg(test)]
 mod tests {

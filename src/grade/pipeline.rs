@@ -66,7 +66,7 @@ pub trait Prepare: Sync {
     ) -> Prepared;
 }
 
-pub use crate::report::result::Artifact;
+use crate::report::result::Artifact;
 
 /// A graded submission and the files its cases produced.
 #[derive(Clone, Debug)]

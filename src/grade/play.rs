@@ -13,17 +13,17 @@ use std::time::Instant;
 use reference::rng::Rng;
 
 use super::dialogue;
-use super::pipeline::Artifact;
 use crate::arena::config::ArenaConfig;
+use crate::arena::event::schedule::SeatMaker;
+use crate::arena::game::record::{Ending, GameRecord, GameResult};
+use crate::arena::game::registry::{dispatch, MakeBot, Visitor};
 use crate::arena::game::ArenaGame;
-use crate::arena::players::{Entrant, Kind as Seat, Maker};
-use crate::arena::record::{Ending, GameRecord, GameResult};
 use crate::arena::referee::{play, Match};
-use crate::arena::registry::{dispatch, MakeBot, Visitor};
-use crate::arena::schedule::SeatMaker;
+use crate::arena::seat::players::{Entrant, Kind as Seat, Maker};
 use crate::build::Built;
 use crate::judge::Verdict;
 use crate::report::points;
+use crate::report::result::Artifact;
 use crate::report::result::CaseResult;
 use crate::sandbox::Sandbox;
 use crate::suite::{Case, Group, Measure, Opponent, Play, Suite};
@@ -437,7 +437,7 @@ pub fn transcript(records: &[GameRecord]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::record::MoveRecord;
+    use crate::arena::game::record::MoveRecord;
 
     fn record(result: GameResult, ending: Ending, forfeit_by: Option<usize>) -> GameRecord {
         GameRecord {

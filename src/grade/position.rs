@@ -5,10 +5,10 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::arena::config::Protocol;
+use crate::arena::game::registry::{dispatch, MakeBot, Visitor};
 use crate::arena::game::ArenaGame;
-use crate::arena::permove::PerMoveSeat;
-use crate::arena::persistent::PersistentSeat;
-use crate::arena::registry::{dispatch, MakeBot, Visitor};
+use crate::arena::seat::permove::PerMoveSeat;
+use crate::arena::seat::persistent::PersistentSeat;
 use crate::arena::seat::Seat;
 use crate::build::Built;
 use crate::judge::Verdict;

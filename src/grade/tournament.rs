@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use super::classevent::{play_class, ClassEvent, Outcome};
 use crate::arena::config::Marks;
-use crate::arena::ranking::LeftOut;
+use crate::arena::event::ranking::LeftOut;
 use crate::judge::Verdict;
 use crate::report::events::{Event, Reporter};
 use crate::report::result::{Standing, SubmissionResult, TournamentMark};

@@ -4,8 +4,9 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use crate::arena::game::record::seconds;
 use crate::arena::game::ArenaGame;
-use crate::arena::referee::{seconds, Policy};
+use crate::arena::referee::Policy;
 use crate::arena::seat::{Reply, Seat, Start};
 use crate::judge::{show, Verdict};
 use crate::untrusted::{self, OutputFileError};

@@ -5,7 +5,7 @@ pub mod ask;
 pub mod visited;
 
 use crate::arena::game::{side_named, ArenaGame};
-use crate::arena::referee::ReplyForm;
+use crate::arena::seat::ReplyForm;
 
 /// What a position case expects of the move (`legal`, `win`, `block`, `pass`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

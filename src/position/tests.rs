@@ -5,7 +5,8 @@ use reference::games::Oska;
 use super::ask::{ask, FileCheck};
 use super::visited::{self, VisitedError};
 use super::*;
-use crate::arena::referee::{Policy, ReplyForm};
+use crate::arena::referee::Policy;
+use crate::arena::seat::ReplyForm;
 use crate::arena::seat::{Reply, ScriptSeat};
 use crate::judge::Verdict;
 

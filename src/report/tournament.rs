@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 use anyhow::Context as _;
 
 use super::write_atomic;
-use crate::arena::ranking::{csv, LeftOut, Placed};
-use crate::arena::record::GameRecord;
-use crate::arena::schedule::Results;
+use crate::arena::event::ranking::{csv, LeftOut, Placed};
+use crate::arena::event::schedule::Results;
+use crate::arena::game::record::GameRecord;
 
 /// Writes each record as pretty JSON into `dir`, named `{prefix}{index:04}.json`.
 ///
@@ -47,7 +47,7 @@ pub fn save_records(dir: &Path, game: &str, seed: u64, results: &Results) -> any
         .map_err(|e| anyhow::anyhow!("cannot write `{}`: {e}", file.display()))
 }
 
-/// Writes `dir/tournament.csv` ([`crate::arena::ranking::csv`]) and returns its path.
+/// Writes `dir/tournament.csv` ([`crate::arena::event::ranking::csv`]) and returns its path.
 ///
 /// # Errors
 /// The folder or file cannot be written, named.

@@ -9,8 +9,8 @@ use reference::Player;
 use toml::Spanned;
 
 use crate::arena::config::{parse_duration, validate, ArenaConfig, Protocol, RawArena};
+use crate::arena::game::registry::{dispatch, MakeBot, Visitor};
 use crate::arena::game::ArenaGame;
-use crate::arena::registry::{dispatch, MakeBot, Visitor};
 
 use super::kinds::{Entries, Manual, Measure, Opponent, Play, Position, PositionExpect};
 use super::raw::{RawCase, RawEntries, RawManual, RawPlay, RawPosition};

@@ -4,8 +4,8 @@
 
 use reference::Player;
 
+use crate::arena::game::registry::{dispatch, MakeBot, Visitor};
 use crate::arena::game::ArenaGame;
-use crate::arena::registry::{dispatch, MakeBot, Visitor};
 
 use super::kinds::Position;
 

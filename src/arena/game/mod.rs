@@ -1,6 +1,11 @@
 //! What the arena needs of a game beyond its rules: side names, the protocol's words, a readable board,
 //! the draw tie-break, and what stands in for a move a player spoiled.
 
+pub mod record;
+pub mod registry;
+pub mod replay;
+pub mod seeds;
+
 use reference::{Game, Notation, Player};
 
 /// A game the referee can run. Every method but `name` has a default, so wiring a new game is one `impl`.

@@ -8,9 +8,9 @@ use std::time::Duration;
 
 use crate::sandbox::{LimitHit, Sandbox, Spec, Status, Stdin};
 
-use super::game::ArenaGame;
-use super::persistent::describe;
-use super::seat::{Reply, Seat, Start};
+use crate::arena::game::ArenaGame;
+use crate::arena::seat::persistent::describe;
+use crate::arena::seat::{Reply, Seat, Start};
 
 /// The placeholders an argument template may use.
 pub const PLACEHOLDERS: [&str; 5] = ["{state}", "{side}", "{last}", "{limit-ms}", "{seed}"];
@@ -97,7 +97,9 @@ impl<G: ArenaGame> Seat<G> for PerMoveSeat {
         };
         if !outcome.stderr.is_empty() {
             let tail = outcome.stderr.len().saturating_sub(4096);
-            self.stderr = Some(super::persistent::printable_tail(&outcome.stderr[tail..]));
+            self.stderr = Some(crate::arena::seat::persistent::printable_tail(
+                &outcome.stderr[tail..],
+            ));
         }
         match outcome.limit {
             Some(LimitHit::Wall | LimitHit::Cpu) => return Reply::Timeout,

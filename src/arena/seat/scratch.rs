@@ -11,10 +11,10 @@ use std::time::Duration;
 
 use crate::build::{MAX_FILE, MAX_FILES, MAX_TOTAL};
 
-use super::game::ArenaGame;
-use super::record::{Fact, GameRecord};
-use super::referee::ReplyForm;
-use super::seat::{Reply, Seat, Start};
+use crate::arena::game::record::{Fact, GameRecord};
+use crate::arena::game::ArenaGame;
+use crate::arena::seat::ReplyForm;
+use crate::arena::seat::{Reply, Seat, Start};
 
 /// Folders deeper than this are left out of a copy.
 const MAX_DEPTH: usize = 32;

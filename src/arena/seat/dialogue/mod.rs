@@ -15,14 +15,15 @@ use regex::Regex;
 
 use crate::sandbox::{Running, Sandbox, Spec, Stdin};
 
-use super::convention::{self, Learned};
-use super::game::ArenaGame;
-use super::lines::{self, Wrote};
-use super::persistent::describe;
-use super::record::{Fact, GameRecord, GameResult, Side};
-use super::referee::seconds;
-use super::seat::{Reply, Seat, Start};
+use crate::arena::game::record::seconds;
+use crate::arena::game::record::{Fact, GameRecord, GameResult, Side};
+use crate::arena::game::ArenaGame;
+use crate::arena::seat::lines::{self, Wrote};
+use crate::arena::seat::persistent::describe;
+use crate::arena::seat::{Reply, Seat, Start};
+use convention::Learned;
 
+pub mod convention;
 mod learn;
 
 /// Most output kept while looking for a pattern; more without a match is a flood.
@@ -440,7 +441,8 @@ impl<G: ArenaGame> Seat<G> for DialogueSeat {
         };
         // The program's stderr is not part of the dialogue, but it must never fill up and block it.
         if let Some(stderr) = running.take_stderr() {
-            let _reader = super::persistent::drain_stderr(stderr, Arc::clone(&self.stderr));
+            let _reader =
+                crate::arena::seat::persistent::drain_stderr(stderr, Arc::clone(&self.stderr));
         }
         self.live = Some(Live {
             running,

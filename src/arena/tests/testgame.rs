@@ -3,7 +3,7 @@
 
 use reference::{Game, Notation, Outcome, Player};
 
-use super::game::ArenaGame;
+use crate::arena::game::ArenaGame;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Race {

@@ -5,10 +5,10 @@ use std::path::Path;
 
 use anyhow::{bail, Context as _};
 
-use super::game::ArenaGame;
-use super::record::GameRecord;
-use super::referee::seconds;
-use super::registry::{MakeBot, Visitor};
+use crate::arena::game::record::seconds;
+use crate::arena::game::record::GameRecord;
+use crate::arena::game::registry::{MakeBot, Visitor};
+use crate::arena::game::ArenaGame;
 
 /// Reads a record file.
 ///

@@ -7,14 +7,14 @@ use std::time::Duration;
 
 use crate::sandbox::{Limits, Sandbox, Spec, Stdin};
 
-use super::config::{ArenaConfig, Protocol};
-use super::dialogue::DialogueSeat;
-use super::game::ArenaGame;
-use super::permove::PerMoveSeat;
-use super::persistent::PersistentSeat;
-use super::registry::MakeBot;
-use super::schedule::SeatMaker;
-use super::seat::{FnSeat, Reply, ScriptSeat, Seat};
+use crate::arena::config::{ArenaConfig, Protocol};
+use crate::arena::event::schedule::SeatMaker;
+use crate::arena::game::registry::MakeBot;
+use crate::arena::game::ArenaGame;
+use crate::arena::seat::dialogue::DialogueSeat;
+use crate::arena::seat::permove::PerMoveSeat;
+use crate::arena::seat::persistent::PersistentSeat;
+use crate::arena::seat::{FnSeat, Reply, ScriptSeat, Seat};
 
 /// One player of a match or tournament.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -94,11 +94,12 @@ pub fn resolve<G: ArenaGame>(
     resolve_with(words, bots, &mut |path, name| {
         k += 1;
         let copy = scratch.join(format!("copy-{k}"));
-        let skipped =
-            super::scratch::copy_folder(path, &copy).map_err(|source| PlayerError::Copy {
+        let skipped = crate::arena::seat::scratch::copy_folder(path, &copy).map_err(|source| {
+            PlayerError::Copy {
                 path: path.to_path_buf(),
                 source,
-            })?;
+            }
+        })?;
         for (file, why) in skipped.iter().take(5) {
             eprintln!(
                 "note: `{name}`: `{}` is left out of the copy it plays from ({why})",
@@ -171,7 +172,7 @@ const NAME_CAP: usize = 80;
 struct FailedSeat(String);
 
 impl<G: ArenaGame> Seat<G> for FailedSeat {
-    fn start(&mut self, _start: &super::seat::Start) -> Result<(), Reply> {
+    fn start(&mut self, _start: &crate::arena::seat::Start) -> Result<(), Reply> {
         Err(Reply::Broken(self.0.clone()))
     }
 
@@ -213,7 +214,7 @@ impl<G: ArenaGame> Maker<G> {
     /// working folder, the same (empty) environment.
     fn program(&self, dir: &Path, command: &[String], work: &Path) -> Box<dyn Seat<G>> {
         let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
-        let (program, args) = super::scratch::anchor(&dir, command);
+        let (program, args) = crate::arena::seat::scratch::anchor(&dir, command);
         let spec = Spec {
             program,
             args,
@@ -236,10 +237,10 @@ impl<G: ArenaGame> Maker<G> {
 
     /// `make` run in a working folder of its own, which lives as long as the seat.
     fn in_work(&self, make: impl FnOnce(&Path) -> Box<dyn Seat<G>>) -> Box<dyn Seat<G>> {
-        match super::scratch::work_dir() {
+        match crate::arena::seat::scratch::work_dir() {
             Ok(work) => {
                 let seat = make(work.path());
-                Box::new(super::scratch::InWork { seat, work })
+                Box::new(crate::arena::seat::scratch::InWork { seat, work })
             }
             Err(e) => Box::new(ScriptSeat::new(vec![Reply::Broken(format!(
                 "the grader could not make a working folder: {e}"

@@ -10,10 +10,10 @@ use regex::Regex;
 
 use crate::sandbox::{Spec, Stdin};
 
-use super::dialogue::{DialogueSeat, Probe, Script, Step};
-use super::record::{Fact, GameRecord, GameResult, ProbeOutcome};
-use super::referee::{play, Match, Policy};
-use super::seat::{Reply, ScriptSeat, Seat};
+use crate::arena::game::record::{Fact, GameRecord, GameResult, ProbeOutcome};
+use crate::arena::referee::{play, Match, Policy};
+use crate::arena::seat::dialogue::{DialogueSeat, Probe, Script, Step};
+use crate::arena::seat::{Reply, ScriptSeat, Seat};
 
 fn basic() -> Arc<dyn crate::sandbox::Sandbox> {
     Arc::from(crate::sandbox::select(crate::sandbox::Tier::Basic).expect("the basic sandbox"))

@@ -5,9 +5,9 @@
 
 use std::time::{Duration, Instant};
 
-use crate::arena::convention::{self, FirstQuestion, Format};
+use crate::arena::game::record::{Fact, ProbeOutcome};
 use crate::arena::game::ArenaGame;
-use crate::arena::record::{Fact, ProbeOutcome};
+use crate::arena::seat::dialogue::convention::{self, FirstQuestion, Format};
 use crate::arena::seat::Reply;
 
 use super::{fill, quote, DialogueSeat, Hit, Miss, Probe};

@@ -9,8 +9,8 @@ use reference::games::{Oska, OskaMove, Ut3};
 use reference::rng::Rng;
 use reference::{Game, Notation, Player};
 
-use super::game::ArenaGame;
-use super::seat::Pick;
+use crate::arena::game::ArenaGame;
+use crate::arena::seat::Pick;
 
 /// Rejects a side to move that contradicts what the encoding itself says.
 fn same_side(implied: Player, given: Player, by: &str) -> Result<(), String> {

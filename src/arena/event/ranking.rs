@@ -4,9 +4,9 @@
 
 use std::fmt::Write as _;
 
-use super::config::Marks;
-use super::schedule::Results;
-use super::standings::Row;
+use crate::arena::config::Marks;
+use crate::arena::event::schedule::Results;
+use crate::arena::event::standings::Row;
 
 /// One entrant's place in the whole event.
 #[derive(Clone, Debug, PartialEq)]
@@ -166,7 +166,7 @@ pub fn table(placed: &[Placed]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::schedule::StageResult;
+    use crate::arena::event::schedule::StageResult;
 
     fn row(name: &str, points: u32, games: u32, faults: u32) -> Row {
         Row {

@@ -7,11 +7,11 @@ use std::sync::Arc;
 
 use crate::sandbox::Sandbox;
 
-use super::config::ArenaConfig;
-use super::game::ArenaGame;
-use super::players::{Entrant, Maker};
-use super::registry::MakeBot;
-use super::schedule::{self, Plan, Results, Stage};
+use crate::arena::config::ArenaConfig;
+use crate::arena::event::schedule::{self, Plan, Results, Stage};
+use crate::arena::game::registry::MakeBot;
+use crate::arena::game::ArenaGame;
+use crate::arena::seat::players::{Entrant, Maker};
 
 /// How a tournament is played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,7 +80,7 @@ where
         sandbox,
     };
     let finished = AtomicUsize::new(0);
-    let progress = |_: usize, _: &super::record::GameRecord| {
+    let progress = |_: usize, _: &crate::arena::game::record::GameRecord| {
         let n = finished.fetch_add(1, Ordering::Relaxed) + 1;
         if n % 50 == 0 {
             eprintln!("{n} games played");

@@ -7,11 +7,11 @@ use std::time::{Duration, Instant};
 
 use crate::sandbox::{Spec, Stdin};
 
-use super::persistent::PersistentSeat;
-use super::record::{Ending, GameRecord, GameResult};
-use super::referee::{play, Match, Policy};
-use super::seat::{Reply, ScriptSeat, Seat};
-use super::testgame::Race;
+use crate::arena::game::record::{Ending, GameRecord, GameResult};
+use crate::arena::referee::{play, Match, Policy};
+use crate::arena::seat::persistent::PersistentSeat;
+use crate::arena::seat::{Reply, ScriptSeat, Seat};
+use crate::arena::tests::testgame::Race;
 
 /// The real `basic` tier: what `grader play` uses.
 fn basic() -> Arc<dyn crate::sandbox::Sandbox> {
@@ -152,7 +152,7 @@ fn a_player_that_never_says_ready_loses_at_the_start() {
     assert!(r.moves.is_empty());
 }
 
-fn per_move(dir: &Path, name: &str, body: &str) -> super::permove::PerMoveSeat {
+fn per_move(dir: &Path, name: &str, body: &str) -> crate::arena::seat::permove::PerMoveSeat {
     let path = dir.join(name);
     std::fs::write(&path, body).unwrap();
     let spec = Spec {
@@ -164,7 +164,7 @@ fn per_move(dir: &Path, name: &str, body: &str) -> super::permove::PerMoveSeat {
         limits: limits(),
         read_only: Vec::new(),
     };
-    super::permove::PerMoveSeat::new(basic(), spec)
+    crate::arena::seat::permove::PerMoveSeat::new(basic(), spec)
 }
 
 #[test]
@@ -172,7 +172,7 @@ fn per_move_players_answer_with_the_next_state() {
     let dir = tempfile::tempdir().unwrap();
     let policy = Policy {
         limit: Some(Duration::from_secs(2)),
-        reply: super::referee::ReplyForm::State,
+        reply: crate::arena::seat::ReplyForm::State,
         ..Policy::default()
     };
     // Adds one, and says which side it thinks it is on stderr first (ignored).
@@ -224,10 +224,10 @@ fn per_move_players_answer_with_the_next_state() {
     }
 }
 
-fn dialogue_script() -> super::dialogue::Script {
+fn dialogue_script() -> crate::arena::seat::dialogue::Script {
     use regex::Regex;
-    super::dialogue::Script {
-        opening: vec![super::dialogue::Step {
+    crate::arena::seat::dialogue::Script {
+        opening: vec![crate::arena::seat::dialogue::Step {
             expect: Regex::new(r"Shall I go first\?").unwrap(),
             send: "{first}".into(),
         }],
@@ -270,7 +270,11 @@ fn a_dialogue_program_plays_through_its_prompts() {
         seed: 1,
     };
     for (side, expect_moves) in [(0usize, 7usize), (1, 7)] {
-        let mut prog = super::dialogue::DialogueSeat::new(basic(), spec.clone(), dialogue_script());
+        let mut prog = crate::arena::seat::dialogue::DialogueSeat::new(
+            basic(),
+            spec.clone(),
+            dialogue_script(),
+        );
         let mut other = ScriptSeat::new(vec![Reply::Line("2".into())]);
         let seats: [&mut dyn Seat<Race>; 2] = if side == 0 {
             [&mut prog, &mut other]
@@ -293,7 +297,7 @@ fn a_dialogue_program_plays_through_its_prompts() {
     mute_spec.args = vec![dir.path().join("mute.sh").into()];
     let mut script = dialogue_script();
     script.expect_timeout = Duration::from_millis(200);
-    let mut prog = super::dialogue::DialogueSeat::new(basic(), mute_spec, script);
+    let mut prog = crate::arena::seat::dialogue::DialogueSeat::new(basic(), mute_spec, script);
     let mut other = ScriptSeat::new(vec![Reply::Line("2".into())]);
     let t = Instant::now();
     let r = play(
@@ -310,10 +314,10 @@ fn a_dialogue_program_plays_through_its_prompts() {
 
 #[test]
 fn a_built_submission_runs_from_its_scratch_copy() {
-    use super::players::{Entrant, Kind, Maker};
-    use super::schedule::SeatMaker;
+    use crate::arena::event::schedule::SeatMaker;
+    use crate::arena::seat::players::{Entrant, Kind, Maker};
 
-    fn no_bots(spec: &str, _: u64) -> Result<super::seat::Pick<Race>, String> {
+    fn no_bots(spec: &str, _: u64) -> Result<crate::arena::seat::Pick<Race>, String> {
         Err(format!("no bot `{spec}`"))
     }
     let dir = tempfile::tempdir().unwrap();
@@ -334,7 +338,7 @@ fn a_built_submission_runs_from_its_scratch_copy() {
         address_space: false,
         interpreter: None,
     };
-    let mut config = super::setup::defaults("race");
+    let mut config = crate::arena::setup::defaults("race");
     config.args = Some(vec!["--fast".into()]);
     let maker = Maker {
         entrants: vec![Entrant {

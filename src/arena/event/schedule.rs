@@ -6,11 +6,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use reference::rng::Rng;
 
-use super::game::ArenaGame;
-use super::record::GameRecord;
-use super::referee::{play, Match, Policy};
-use super::seat::Seat;
-use super::standings::{standings, Row, Scoring};
+use crate::arena::event::standings::{standings, Row, Scoring};
+use crate::arena::game::record::GameRecord;
+use crate::arena::game::ArenaGame;
+use crate::arena::referee::{play, Match, Policy};
+use crate::arena::seat::Seat;
 
 /// Makes a fresh seat for entrant `who` for one game (a bot seeded with `seed`, or a process).
 pub trait SeatMaker<G: ArenaGame>: Sync {

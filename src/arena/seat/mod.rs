@@ -1,13 +1,29 @@
 //! The referee's view of a player: a `Seat` is asked for one move at a time and answers with a `Reply`.
 //! Seats exist for in-process bots, persistent processes, per-move processes and dialogue scripts.
 
+pub mod dialogue;
+pub mod lines;
+pub mod permove;
+pub mod persistent;
+pub mod players;
+pub mod scratch;
+
 use std::time::Duration;
 
 use reference::Player;
 
-use super::game::ArenaGame;
-use super::record::{Fact, GameRecord};
-use super::referee::ReplyForm;
+use crate::arena::game::record::{Fact, GameRecord};
+use crate::arena::game::ArenaGame;
+
+/// What a player's reply names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReplyForm {
+    /// A move in the game's notation.
+    Move,
+    /// The position after its move, in the game's encoding (Adelaide: "print the board state resulting
+    /// from the best move"; Oska's `NextBoard`).
+    State,
+}
 
 /// What a seat answered when asked for a move. The referee parses and checks `Line`; everything else is
 /// a fault that loses the game.

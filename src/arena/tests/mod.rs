@@ -1,17 +1,22 @@
 //! The referee against scripted seats: every outcome, under each policy.
 
+mod dialogue;
+mod game;
+mod proc;
+pub(crate) mod testgame;
+
 use std::time::Duration;
 
-use super::record::{Ending, GameResult};
-use super::referee::{play, IllegalPolicy, Match, Policy};
-use super::seat::{Reply, ScriptSeat, Seat};
-use super::testgame::Race;
+use crate::arena::game::record::{Ending, GameResult};
+use crate::arena::referee::{play, IllegalPolicy, Match, Policy};
+use crate::arena::seat::{Reply, ScriptSeat, Seat};
+use crate::arena::tests::testgame::Race;
 
 fn line(s: &str) -> Reply {
     Reply::Line(s.to_string())
 }
 
-fn run(a: Vec<Reply>, b: Vec<Reply>, policy: &Policy) -> super::record::GameRecord {
+fn run(a: Vec<Reply>, b: Vec<Reply>, policy: &Policy) -> crate::arena::game::record::GameRecord {
     let mut a = ScriptSeat::new(a);
     let mut b = ScriptSeat::new(b);
     let seats: [&mut dyn Seat<Race>; 2] = [&mut a, &mut b];
@@ -108,7 +113,7 @@ fn the_move_cap_adjudicates_a_draw_with_the_tie_break() {
 fn a_slow_in_process_reply_is_a_timeout() {
     struct Slow;
     impl Seat<Race> for Slow {
-        fn start(&mut self, _: &super::seat::Start) -> Result<(), Reply> {
+        fn start(&mut self, _: &crate::arena::seat::Start) -> Result<(), Reply> {
             Ok(())
         }
         fn request(&mut self, _: &Race, _: Option<&str>, _: Option<Duration>) -> Reply {
@@ -136,7 +141,7 @@ fn a_slow_in_process_reply_is_a_timeout() {
 fn records_round_trip_through_json() {
     let r = run(vec![line("2")], vec![line("zz")], &Policy::default());
     let json = serde_json::to_string_pretty(&r).unwrap();
-    let back: super::record::GameRecord = serde_json::from_str(&json).unwrap();
+    let back: crate::arena::game::record::GameRecord = serde_json::from_str(&json).unwrap();
     assert_eq!(back, r);
     assert!(json.contains("\"final\": \"2\""), "{json}");
 }
@@ -144,11 +149,11 @@ fn records_round_trip_through_json() {
 /// Random players for the test game, seeded per game.
 struct RandomMaker;
 
-impl super::schedule::SeatMaker<Race> for RandomMaker {
+impl crate::arena::event::schedule::SeatMaker<Race> for RandomMaker {
     fn seat(&self, who: usize, seed: u64) -> Box<dyn Seat<Race>> {
         let mut rng = reference::rng::Rng::new(seed ^ who as u64);
         // Entrant 0 plays perfectly (leave a total of 1 mod 3), so it should top the table.
-        Box::new(super::seat::FnSeat::new(move |state: &Race| {
+        Box::new(crate::arena::seat::FnSeat::new(move |state: &Race| {
             if who == 0 {
                 if (state.total + 2) % 3 == 1 {
                     2
@@ -162,23 +167,26 @@ impl super::schedule::SeatMaker<Race> for RandomMaker {
     }
 }
 
-fn tournament(jobs: usize, stages: &[super::schedule::Stage]) -> super::schedule::Results {
+fn tournament(
+    jobs: usize,
+    stages: &[crate::arena::event::schedule::Stage],
+) -> crate::arena::event::schedule::Results {
     let names: Vec<String> = (0..6).map(|i| format!("p{i}")).collect();
     let policy = Policy {
         limit: None,
         ..Policy::default()
     };
-    let plan = super::schedule::Plan {
+    let plan = crate::arena::event::schedule::Plan {
         names: &names,
         games: 3,
         seed: 11,
         jobs,
         stages,
         knockout: false,
-        scoring: super::standings::Scoring::STANDARD,
+        scoring: crate::arena::event::standings::Scoring::STANDARD,
         policy: &policy,
     };
-    super::schedule::run(&Race::new(), &plan, &RandomMaker, &|_, _| {})
+    crate::arena::event::schedule::run(&Race::new(), &plan, &RandomMaker, &|_, _| {})
 }
 
 #[test]
@@ -186,13 +194,13 @@ fn a_tournament_is_the_same_for_any_number_of_jobs() {
     let one = tournament(1, &[]);
     let three = tournament(3, &[]);
     assert_eq!(one.stages.len(), 1);
-    let plain = |r: &super::schedule::Results| -> Vec<_> {
+    let plain = |r: &crate::arena::event::schedule::Results| -> Vec<_> {
         r.stages
             .iter()
             .flat_map(|s| {
                 s.records
                     .iter()
-                    .map(super::record::GameRecord::without_timings)
+                    .map(crate::arena::game::record::GameRecord::without_timings)
             })
             .collect()
     };
@@ -207,14 +215,14 @@ fn a_tournament_is_the_same_for_any_number_of_jobs() {
         top.name,
         "p0",
         "{}",
-        super::standings::table(&one.stages[0].rows)
+        crate::arena::event::standings::table(&one.stages[0].rows)
     );
     assert!(top.elo > 1500.0);
 }
 
 #[test]
 fn a_staged_tournament_advances_the_top_of_each_group() {
-    let stages = [super::schedule::Stage {
+    let stages = [crate::arena::event::schedule::Stage {
         groups: 2,
         advance: 2,
     }];
@@ -230,11 +238,11 @@ fn a_staged_tournament_advances_the_top_of_each_group() {
         }
     }
     let again = tournament(1, &stages);
-    let plain = |r: &super::schedule::Results| -> Vec<_> {
+    let plain = |r: &crate::arena::event::schedule::Results| -> Vec<_> {
         r.stages[2]
             .records
             .iter()
-            .map(super::record::GameRecord::without_timings)
+            .map(crate::arena::game::record::GameRecord::without_timings)
             .collect()
     };
     assert!(
@@ -250,17 +258,17 @@ fn a_knockout_halves_the_field_each_round_and_the_best_player_wins() {
         limit: None,
         ..Policy::default()
     };
-    let plan = super::schedule::Plan {
+    let plan = crate::arena::event::schedule::Plan {
         names: &names,
         games: 2,
         seed: 5,
         jobs: 2,
         stages: &[],
         knockout: true,
-        scoring: super::standings::Scoring::STANDARD,
+        scoring: crate::arena::event::standings::Scoring::STANDARD,
         policy: &policy,
     };
-    let r = super::schedule::run(&Race::new(), &plan, &RandomMaker, &|_, _| {});
+    let r = crate::arena::event::schedule::run(&Race::new(), &plan, &RandomMaker, &|_, _| {});
     // 6 → 3 (three pairings), 3 → 2 (a bye and one pairing), 2 → 1.
     let names: Vec<&str> = r.stages.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(
@@ -275,7 +283,7 @@ fn a_knockout_halves_the_field_each_round_and_the_best_player_wins() {
 
 #[test]
 fn a_stage_that_could_eliminate_no_one_is_skipped() {
-    use super::schedule::Stage;
+    use crate::arena::event::schedule::Stage;
     // Six players: the seed's 10 pools → top 3 would advance everyone, so it is skipped; 2 groups of 3
     // → top 2 still eliminates two.
     let stages = [
@@ -305,8 +313,8 @@ fn a_stage_that_could_eliminate_no_one_is_skipped() {
 
 #[test]
 fn bots_name_moves_while_programs_reply_with_states() {
-    use super::referee::ReplyForm;
-    use super::seat::FnSeat;
+    use crate::arena::seat::FnSeat;
+    use crate::arena::seat::ReplyForm;
     use reference::games::tmmorris::Morris;
     use reference::Game;
 

@@ -2,6 +2,7 @@
 //! state after it, the result and the reason), as JSON for replays and reports.
 
 use serde::{Deserialize, Serialize};
+use std::time::Duration;
 
 /// The side that won, by colour index: 0 moved first, 1 second.
 pub type Side = usize;
@@ -190,5 +191,17 @@ impl GameRecord {
                 format!("{} and {} both lose: {}", who(0), who(1), self.reason)
             }
         }
+    }
+}
+
+/// `1.05 s`, `320 ms`, `45 µs`.
+#[must_use]
+pub fn seconds(d: Duration) -> String {
+    if d >= Duration::from_secs(1) {
+        format!("{:.2} s", d.as_secs_f64())
+    } else if d >= Duration::from_millis(1) {
+        format!("{} ms", d.as_millis())
+    } else {
+        format!("{} µs", d.as_micros())
     }
 }

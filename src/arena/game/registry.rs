@@ -6,10 +6,10 @@ use reference::games::tictactoe::TicTacToe;
 use reference::games::tmmorris::Morris;
 use reference::games::{Oska, Sttt, Ut3};
 
-use super::config::GAMES;
-use super::game::ArenaGame;
-use super::games::{ladder, ladder_oska_unsolved};
-use super::seat::Pick;
+use crate::arena::config::GAMES;
+use crate::arena::game::seeds::{ladder, ladder_oska_unsolved};
+use crate::arena::game::ArenaGame;
+use crate::arena::seat::Pick;
 
 /// Builds a bot's move picker from its spec and a seed, or says why it cannot.
 pub type MakeBot<G> = fn(spec: &str, seed: u64) -> Result<Pick<G>, String>;

@@ -6,10 +6,11 @@ use reference::games::tmmorris::Morris;
 use reference::games::{Oska, Sttt, Ut3};
 use reference::{Game, Notation};
 
-use super::game::ArenaGame;
-use super::record::{Ending, GameRecord, GameResult};
-use super::referee::{play, IllegalPolicy, Match, Policy, ReplyForm};
-use super::seat::{FnSeat, Reply, ScriptSeat, Seat};
+use crate::arena::game::record::{Ending, GameRecord, GameResult};
+use crate::arena::game::ArenaGame;
+use crate::arena::referee::{play, IllegalPolicy, Match, Policy};
+use crate::arena::seat::ReplyForm;
+use crate::arena::seat::{FnSeat, Reply, ScriptSeat, Seat};
 
 fn first_legal<G: ArenaGame>() -> FnSeat<G> {
     FnSeat::new(|s: &G| s.moves()[0])

@@ -11,9 +11,9 @@ use std::time::{Duration, Instant};
 
 use crate::sandbox::{Running, Sandbox, Spec, Status};
 
-use super::game::ArenaGame;
-use super::lines::{self, LineReader, ReadLine, Wrote};
-use super::seat::{Reply, Seat, Start};
+use crate::arena::game::ArenaGame;
+use crate::arena::seat::lines::{self, LineReader, ReadLine, Wrote};
+use crate::arena::seat::{Reply, Seat, Start};
 
 /// Longest reply line kept; more without a newline is a flood.
 pub const LINE_CAP: usize = 64 * 1024;
@@ -162,7 +162,7 @@ impl<G: ArenaGame> Seat<G> for PersistentSeat {
                 self.stop();
                 Err(Reply::Fault(format!(
                     "did not answer `ready` within the {} startup limit",
-                    super::referee::seconds(self.startup)
+                    crate::arena::game::record::seconds(self.startup)
                 )))
             }
             fault => {

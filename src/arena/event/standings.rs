@@ -2,8 +2,8 @@
 
 use std::fmt::Write as _;
 
-use super::elo;
-use super::record::{GameRecord, GameResult};
+use crate::arena::event::elo;
+use crate::arena::game::record::{GameRecord, GameResult};
 
 /// Points per result. A draw the seed's tie-break favours may score differently (UT3: 2 to the side
 /// with more blocks, then more corners, 1 to the other; otherwise 1 each).
@@ -101,7 +101,7 @@ pub fn standings(names: &[String], records: &[GameRecord], scoring: &Scoring) ->
                 GameResult::Win(s) if s == side => row.wins += 1,
                 GameResult::Win(_) | GameResult::BothLost => {
                     row.losses += 1;
-                    if r.ending == super::record::Ending::Fault {
+                    if r.ending == crate::arena::game::record::Ending::Fault {
                         row.faults += 1;
                     }
                 }
@@ -174,7 +174,7 @@ mod tests {
 
     #[test]
     fn a_double_fault_is_a_loss_and_a_fault_for_both() {
-        use crate::arena::record::{Ending, GameRecord};
+        use crate::arena::game::record::{Ending, GameRecord};
         assert_eq!(Scoring::UT3.points(GameResult::BothLost), [0, 0]);
         let game = |result, ending| GameRecord {
             game: "ut3".into(),
