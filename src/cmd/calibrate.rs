@@ -218,7 +218,7 @@ fn measure(
             limits,
             "calibration".to_string(),
         );
-        let _ = std::fs::remove_dir_all(&scratch);
+        let _ = crate::sandbox::scratch::remove_tree(&scratch);
         if r.verdict != Verdict::Accepted {
             return Err(failed(
                 dir,

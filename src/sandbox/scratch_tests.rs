@@ -206,3 +206,35 @@ fn a_tree_changes_hands_without_following_links() {
     }
     assert_eq!(std::fs::metadata(&outside).unwrap().uid(), 0);
 }
+
+/// A submission's tree is removed only by [`remove_tree`]: `std::fs::remove_dir_all` recurses once per
+/// level, and a hand-in's 30,000-deep chain of folders overflowed a grading thread's stack with it (the
+/// whole class run aborted) when its case was re-run near its CPU limit.
+#[test]
+fn no_code_removes_a_tree_with_the_recursive_remove_dir_all() {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut stack = vec![src];
+    let mut offenders = Vec::new();
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs")
+                && !path.ends_with("scratch_tests.rs")
+            {
+                let text = std::fs::read_to_string(&path).unwrap();
+                for (n, line) in text.lines().enumerate() {
+                    if line.contains("fs::remove_dir_all(") && !line.trim_start().starts_with("//")
+                    {
+                        offenders.push(format!("{}:{}", path.display(), n + 1));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        offenders.is_empty(),
+        "use remove_tree instead: {offenders:?}"
+    );
+}

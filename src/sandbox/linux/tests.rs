@@ -1,0 +1,182 @@
+//! The full tier's own checks: probes, limits and isolation seen from inside.
+
+use super::*;
+
+#[test]
+fn probe_starts_true() {
+    probe().unwrap();
+}
+
+/// Every run has a network namespace of its own, ready-made or not: never the grader's, never
+/// another live run's (a finished run's is handed back for reuse).
+#[test]
+fn each_run_has_its_own_network_namespace() {
+    let Ok(sandbox) = FullSandbox::new() else {
+        eprintln!("skipping: the full tier is unavailable here");
+        return;
+    };
+    let host = std::fs::read_link("/proc/self/ns/net").unwrap();
+    let dirs: Vec<_> = (0..6).map(|_| tempfile::tempdir().unwrap()).collect();
+    // Six runs alive at once (each waits on its stdin), more than the pool keeps ready.
+    let mut live: Vec<FullRunning> = dirs
+        .iter()
+        .map(|dir| {
+            let spec = Spec {
+                program: "/bin/sh".into(),
+                args: vec![
+                    "-c".into(),
+                    "readlink /proc/self/ns/net; read x; exit 0".into(),
+                ],
+                workdir: dir.path().to_owned(),
+                env: vec![],
+                stdin: Stdin::Piped,
+                limits: crate::sandbox::Limits {
+                    cpu: std::time::Duration::from_secs(5),
+                    wall: std::time::Duration::from_secs(5),
+                    memory: 64 << 20,
+                    output: 1 << 16,
+                    file_size: 1 << 20,
+                    processes: 8,
+                    open_files: 64,
+                    stack: 8 << 20,
+                    address_space: None,
+                },
+                read_only: vec![],
+            };
+            sandbox.start(&spec).unwrap()
+        })
+        .collect();
+    let mut seen = Vec::new();
+    for running in &mut live {
+        let mut line = String::new();
+        let mut out = std::io::BufReader::new(running.take_stdout().unwrap());
+        std::io::BufRead::read_line(&mut out, &mut line).unwrap();
+        let ns = line.trim().to_owned();
+        assert!(ns.starts_with("net:["), "{ns}");
+        assert_ne!(Path::new(&ns), host, "a run shares the grader's network");
+        assert!(
+            !seen.contains(&ns),
+            "two live runs share network namespace {ns}"
+        );
+        seen.push(ns);
+    }
+    for mut running in live {
+        drop(running.take_stdin());
+        assert_eq!(running.wait().unwrap(), Status::Exited(0));
+    }
+}
+
+/// A namespace handed back by a finished run is reused, and holds nothing of that run: an abstract
+/// unix socket it listened on is gone with it.
+#[test]
+fn a_recycled_network_namespace_holds_nothing_of_the_run_before() {
+    let Ok(sandbox) = FullSandbox::new() else {
+        eprintln!("skipping: the full tier is unavailable here");
+        return;
+    };
+    let python = |code: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        let spec = Spec {
+            program: "/usr/bin/python3".into(),
+            args: vec!["-c".into(), code.into()],
+            workdir: dir.path().to_owned(),
+            env: vec![],
+            stdin: Stdin::Null,
+            limits: crate::sandbox::Limits {
+                cpu: std::time::Duration::from_secs(5),
+                wall: std::time::Duration::from_secs(10),
+                memory: 256 << 20,
+                output: 1 << 16,
+                file_size: 1 << 20,
+                processes: 8,
+                open_files: 64,
+                stack: 8 << 20,
+                address_space: None,
+            },
+            read_only: vec![],
+        };
+        let out = sandbox.run(&spec).unwrap();
+        assert_eq!(out.status, Status::Exited(0), "{out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let ns = "import os; print(os.readlink('/proc/self/ns/net'))";
+    let mut reused = 0;
+    // Other tests of this process take namespaces too: try until the second run got the first's.
+    for _ in 0..10 {
+        let first = python(&format!(
+            "import socket; s = socket.socket(socket.AF_UNIX); s.bind('\\0grader-left'); s.listen(); {ns}"
+        ));
+        let second = python(&format!(
+            "import socket\ntry:\n    socket.socket(socket.AF_UNIX).connect('\\0grader-left'); print('connected')\nexcept OSError: print('refused')\n{ns}"
+        ));
+        assert!(second.starts_with("refused"), "{second}");
+        if second.lines().nth(1) == first.lines().next() {
+            reused += 1;
+        }
+    }
+    assert!(reused > 0, "no namespace was ever reused");
+}
+
+/// Spawning from many threads at once, while others allocate, must never deadlock or crash a child.
+#[test]
+fn spawning_is_thread_safe() {
+    let Ok(sandbox) = FullSandbox::new() else {
+        eprintln!("skipping: the full tier is unavailable here");
+        return;
+    };
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| {
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    let v: Vec<Vec<u8>> = (0..100).map(|i| vec![0u8; 1000 + i]).collect();
+                    std::hint::black_box(v);
+                }
+            });
+        }
+        let workers: Vec<_> = (0..6)
+            .map(|_| {
+                s.spawn(|| {
+                    for _ in 0..15 {
+                        let dir = tempfile::tempdir().unwrap();
+                        let spec = Spec {
+                            program: "/bin/true".into(),
+                            args: vec![],
+                            workdir: dir.path().to_owned(),
+                            env: vec![],
+                            stdin: Stdin::Null,
+                            limits: crate::sandbox::Limits {
+                                cpu: std::time::Duration::from_secs(5),
+                                wall: std::time::Duration::from_secs(5),
+                                memory: 64 << 20,
+                                output: 1 << 16,
+                                file_size: 1 << 20,
+                                processes: 8,
+                                open_files: 64,
+                                stack: 8 << 20,
+                                address_space: None,
+                            },
+                            read_only: vec![],
+                        };
+                        let mut running = sandbox.start(&spec).unwrap();
+                        let mut err = Vec::new();
+                        let mut stderr = running.take_stderr().unwrap();
+                        let status = running.wait().unwrap();
+                        stderr.read_to_end(&mut err).unwrap();
+                        assert_eq!(
+                            status,
+                            Status::Exited(0),
+                            "{}",
+                            String::from_utf8_lossy(&err)
+                        );
+                    }
+                })
+            })
+            .collect();
+        for w in workers {
+            let r = w.join();
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            r.unwrap();
+        }
+    });
+}

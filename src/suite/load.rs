@@ -1,0 +1,560 @@
+//! Turning a suite's raw TOML into checked types: names, groups, cases, expected outputs (golden files
+//! or the reference solver), each mistake with the file's line and column.
+
+#[allow(clippy::wildcard_imports)]
+use super::*;
+
+pub(super) struct Loader<'a> {
+    pub(super) dir: &'a Path,
+    pub(super) path: &'a Path,
+    pub(super) text: &'a str,
+    pub(super) oracle: &'a dyn Oracle,
+    pub(super) golden_optional: bool,
+}
+
+fn is_name(s: &str) -> bool {
+    !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
+}
+
+impl Loader<'_> {
+    /// With `[arena.marks]`, `grader run` adds a `tournament` column: no group or manual column may
+    /// take the name, and the `gate` must name a group.
+    fn tournament_columns(
+        &self,
+        raw: Option<&crate::arena::config::RawArena>,
+        groups: &[Group],
+        manual: &[Manual],
+    ) -> Result<(), SuiteError> {
+        let Some(marks) = raw.and_then(|a| a.marks.as_ref()) else {
+            return Ok(());
+        };
+        for reserved in ["tournament", "tournament-note"] {
+            if groups.iter().any(|g| g.name == reserved)
+                || manual.iter().any(|m| m.name == reserved)
+            {
+                return self.err(
+                    marks.by_rank.span(),
+                    format!("a group or manual column is named `{reserved}`, the column `grader run` writes the `[arena.marks]` into\nhint: rename the group or column"),
+                );
+            }
+        }
+        if let Some(gate) = &marks.gate {
+            if !groups.iter().any(|g| &g.name == gate.get_ref()) {
+                let names: Vec<&str> = groups.iter().map(|g| g.name.as_str()).collect();
+                return self.err(
+                    gate.span(),
+                    format!(
+                        "`gate = \"{}\"` names no group of the suite\nhint: the groups are `{}`",
+                        gate.get_ref(),
+                        names.join("`, `")
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn err<T>(
+        &self,
+        span: std::ops::Range<usize>,
+        message: impl AsRef<str>,
+    ) -> Result<T, SuiteError> {
+        Err(located(self.path, self.text, Some(span), message.as_ref()).into())
+    }
+
+    pub(super) fn name(&self, what: &str, name: &Spanned<String>) -> Result<String, SuiteError> {
+        if !is_name(name.get_ref()) {
+            return self.err(
+                name.span(),
+                format!(
+                    "bad {what} name `{}`\nhint: use lowercase letters, digits and `-`",
+                    name.get_ref()
+                ),
+            );
+        }
+        Ok(name.get_ref().clone())
+    }
+
+    pub(super) fn suite(
+        &self,
+        raw: RawSuite,
+        name: String,
+        config: &Config,
+        oracle: Arc<dyn Oracle>,
+    ) -> Result<Suite, SuiteError> {
+        if raw.title.get_ref().trim().is_empty() {
+            return self.err(raw.title.span(), "the suite's `title` is empty");
+        }
+        let limits = raw.limits.apply(&config.limits, self.path, self.text)?;
+        let build_limits = raw
+            .build_limits
+            .apply(&config.build, self.path, self.text)?;
+        let mut languages = Vec::new();
+        for l in raw.languages {
+            let lname = self.name("language", &l.name)?;
+            if l.detect.get_ref().is_empty() {
+                return self.err(l.detect.span(), format!("language `{lname}` has an empty `detect` list\nhint: name the files that identify it, e.g. `[\"tictactoe.py\"]`"));
+            }
+            if l.run.get_ref().first().is_none_or(|p| p.is_empty()) {
+                return self.err(
+                    l.run.span(),
+                    format!("language `{lname}` has an empty `run` command"),
+                );
+            }
+            let python = self.python_versions(&lname, &l.run, l.versions.as_ref())?;
+            let mut programs = Vec::new();
+            for (pname, p) in l.programs {
+                let span = p.span();
+                let p = p.into_inner();
+                if !is_name(&pname) {
+                    return self.err(span, format!("bad program name `{pname}`\nhint: use lowercase letters, digits and `-`"));
+                }
+                if p.detect.get_ref().is_empty() {
+                    return self.err(p.detect.span(), format!("program `{pname}` of language `{lname}` has an empty `detect` list\nhint: name the files that show a student attempted it, e.g. `[\"{pname}.py\"]`"));
+                }
+                if p.run.get_ref().first().is_none_or(|r| r.is_empty()) {
+                    return self.err(
+                        p.run.span(),
+                        format!(
+                            "program `{pname}` of language `{lname}` has an empty `run` command"
+                        ),
+                    );
+                }
+                programs.push(ExtraRecipe {
+                    name: pname,
+                    detect: p.detect.into_inner(),
+                    build: p.build,
+                    run: p.run.into_inner(),
+                    python: python.clone(),
+                });
+            }
+            self.detect(&lname, &l.detect)?;
+            let support = self.support(&lname, &l.support)?;
+            languages.push(Language {
+                name: lname,
+                detect: l.detect.into_inner(),
+                build: l.build,
+                run: l.run.into_inner(),
+                support,
+                address_space: l.address_space,
+                programs,
+                python,
+            });
+        }
+        let known: Vec<(&str, &str)> = self.oracle.variants();
+        let mut variants = Vec::new();
+        for (vname, v) in raw.variants {
+            let span = v.span();
+            let v = v.into_inner();
+            let Some((_, description)) = known.iter().find(|(n, _)| *n == vname) else {
+                let names: Vec<&str> = known.iter().map(|(n, _)| *n).collect();
+                return self.err(
+                    span,
+                    format!(
+                        "unknown variant `{vname}`\nhint: the reference solvers know: {}",
+                        if names.is_empty() {
+                            "none".to_string()
+                        } else {
+                            names.join(", ")
+                        }
+                    ),
+                );
+            };
+            let credit = *v.credit.get_ref();
+            if !(0.0..=1.0).contains(&credit) {
+                return self.err(
+                    v.credit.span(),
+                    format!("variant credit `{credit}` is not between 0 and 1"),
+                );
+            }
+            variants.push(VariantCredit {
+                name: vname,
+                description: description.to_string(),
+                credit,
+                note: v.note,
+            });
+        }
+        let arena = self.arena(raw.arena.as_ref())?;
+        let entries = self.entries(raw.entries)?;
+        let manual = self.manual(raw.manual)?;
+        let calibrate = self.calibrate(raw.calibrate, &languages)?;
+        let file_names = match raw.file_names {
+            None => FileNames::Unpredictable,
+            Some(f) => match f.get_ref().as_str() {
+                "unpredictable" => FileNames::Unpredictable,
+                "as-written" => FileNames::AsWritten,
+                other => return self.err(f.span(), format!("unknown `file-names` value `{other}`\nhint: use `unpredictable` (the default: a name per case and student) or `as-written` (the name in `args`, for a handout that fixes it)")),
+            },
+        };
+        let names: Vec<&str> = languages.iter().map(|l| l.name.as_str()).collect();
+        let calibration = calibration::Calibration::load(self.dir, &names)?;
+        // A suite with an `[arena]` and no groups is a tournament-only event (`grader play`,
+        // `grader tournament`); anything else needs cases to grade.
+        if raw.groups.is_empty() && arena.is_none() {
+            return self.err(
+                0..0,
+                "the suite has no `[[groups]]`\nhint: add at least one group with cases, or an `[arena]` table for a suite graded only by tournaments",
+            );
+        }
+        let mut groups: Vec<Group> = Vec::new();
+        for g in raw.groups {
+            let name_span = g.get_ref().name.span();
+            if let Some(p) = &g.get_ref().program {
+                if let Some(l) = languages
+                    .iter()
+                    .find(|l| !l.programs.iter().any(|x| &x.name == p.get_ref()))
+                {
+                    return self.err(p.span(), format!("group `{}` runs program `{}`, which language `{}` does not define\nhint: give every `[[languages]]` entry `programs.{} = {{ detect = [...], build = [...], run = [...] }}`", g.get_ref().name.get_ref(), p.get_ref(), l.name, p.get_ref()));
+                }
+            }
+            let group = self.group(g.into_inner(), &limits, arena.as_ref())?;
+            if manual.iter().any(|m| m.name == group.name) {
+                return self.err(
+                    name_span,
+                    format!("group `{}` has the name of a `[[manual]]` column\nhint: grades.csv needs distinct column names", group.name),
+                );
+            }
+            if groups.iter().any(|x| x.name == group.name) {
+                return self.err(
+                    name_span,
+                    format!("group `{}` is declared twice", group.name),
+                );
+            }
+            self.distinct_outputs(&groups, &group, name_span)?;
+            groups.push(group);
+        }
+        self.tournament_columns(raw.arena.as_ref(), &groups, &manual)?;
+        Ok(Suite {
+            name,
+            dir: self.dir.to_path_buf(),
+            title: raw.title.into_inner(),
+            seed: raw.seed,
+            limits,
+            build_limits,
+            languages,
+            variants,
+            groups,
+            arena,
+            entries,
+            manual,
+            calibrate,
+            calibration,
+            file_names,
+            oracle,
+            cache: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// `versions = ["3", "2"]`: only on a recipe run with `python3`, each `"2"` or `"3"`, once.
+    fn python_versions(
+        &self,
+        lname: &str,
+        run: &Spanned<Vec<String>>,
+        versions: Option<&Spanned<Vec<Spanned<String>>>>,
+    ) -> Result<Vec<PythonVersion>, SuiteError> {
+        let Some(versions) = versions else {
+            return Ok(Vec::new());
+        };
+        if run.get_ref().first().map(String::as_str) != Some("python3") {
+            return self.err(versions.span(), format!("language `{lname}` sets `versions`, but its `run` command does not start with `python3`\nhint: `versions` chooses the Python interpreter; remove it, or run `python3`"));
+        }
+        if versions.get_ref().is_empty() {
+            return self.err(
+                versions.span(),
+                format!("language `{lname}` has an empty `versions` list\nhint: write `[\"3\"]`, `[\"3\", \"2\"]` or `[\"2\"]`"),
+            );
+        }
+        let mut out = Vec::new();
+        for v in versions.get_ref() {
+            let Some(parsed) = PythonVersion::parse(v.get_ref()) else {
+                return self.err(
+                    v.span(),
+                    format!(
+                        "unknown Python version `{}`\nhint: write `\"2\"` or `\"3\"`",
+                        v.get_ref()
+                    ),
+                );
+            };
+            if out.contains(&parsed) {
+                return self.err(
+                    v.span(),
+                    format!("Python version `{}` is listed twice", v.get_ref()),
+                );
+            }
+            out.push(parsed);
+        }
+        Ok(out)
+    }
+
+    fn calibrate(
+        &self,
+        table: std::collections::BTreeMap<Spanned<String>, String>,
+        languages: &[Language],
+    ) -> Result<Vec<(String, PathBuf)>, SuiteError> {
+        let mut out = Vec::new();
+        for (language, folder) in table {
+            if !languages.iter().any(|l| &l.name == language.get_ref()) {
+                return self.err(language.span(), format!("`[calibrate]` names `{}`, which is not one of the suite's `[[languages]]`\nhint: use a language's `name`, e.g. `python = \"../../examples/submissions/SUITE/python-correct\"`", language.get_ref()));
+            }
+            out.push((language.into_inner(), self.dir.join(folder)));
+        }
+        Ok(out)
+    }
+
+    fn visibility(
+        &self,
+        v: &Option<Spanned<String>>,
+        default: Visibility,
+    ) -> Result<Visibility, SuiteError> {
+        match v {
+            None => Ok(default),
+            Some(v) => match v.get_ref().as_str() {
+                "public" => Ok(Visibility::Public),
+                "hidden" => Ok(Visibility::Hidden),
+                other => self.err(
+                    v.span(),
+                    format!("unknown visibility `{other}`\nhint: use `public` or `hidden`"),
+                ),
+            },
+        }
+    }
+
+    fn group(
+        &self,
+        g: RawGroup,
+        limits: &Limits,
+        arena: Option<&Arc<ArenaConfig>>,
+    ) -> Result<Group, SuiteError> {
+        let name = self.name("group", &g.name)?;
+        let points = *g.points.get_ref();
+        if !(points.is_finite() && points >= 0.0) {
+            return self.err(
+                g.points.span(),
+                format!("group points `{points}` must be zero or more"),
+            );
+        }
+        let credit = match &g.credit {
+            None => CreditRule::Proportional,
+            Some(c) => match c.get_ref().as_str() {
+                "proportional" => CreditRule::Proportional,
+                "all-or-nothing" => CreditRule::AllOrNothing,
+                other => return self.err(c.span(), format!("unknown credit rule `{other}`\nhint: use `proportional` or `all-or-nothing`")),
+            },
+        };
+        let visibility = self.visibility(&g.visibility, Visibility::Hidden)?;
+        if g.cases.is_empty() {
+            return self.err(g.name.span(), format!("group `{name}` has no cases"));
+        }
+        let mut cases: Vec<Case> = Vec::new();
+        for c in g.cases {
+            let span = c.span();
+            let case = self.case(c.into_inner(), visibility, limits, arena)?;
+            if cases.iter().any(|x| x.name == case.name) {
+                return self.err(
+                    span,
+                    format!("case `{}` appears twice in group `{name}`", case.name),
+                );
+            }
+            cases.push(case);
+        }
+        Ok(Group {
+            name,
+            title: g.title,
+            points,
+            credit,
+            program: g.program.map(Spanned::into_inner),
+            cases,
+        })
+    }
+
+    fn case(
+        &self,
+        mut c: RawCase,
+        visibility: Visibility,
+        limits: &Limits,
+        arena: Option<&Arc<ArenaConfig>>,
+    ) -> Result<Case, SuiteError> {
+        let name = self.name("case", &c.name)?;
+        let visibility = self.visibility(&c.visibility, visibility)?;
+        let kind = match (c.play.take(), c.position.take()) {
+            (Some(_), Some(p)) => {
+                return self.err(p.span(), format!("case `{name}` is both a `play` and a `position` case\nhint: a case is exactly one kind: split it into two cases"));
+            }
+            (Some(play), None) => {
+                self.no_run_keys(&name, "play", &c, false)?;
+                Some(Kind::Play(self.play(&name, play, arena)?))
+            }
+            (None, Some(position)) => {
+                self.no_run_keys(&name, "position", &c, true)?;
+                Some(Kind::Position(self.position(&name, position, &c, arena)?))
+            }
+            (None, None) => None,
+        };
+        if let Some(kind) = kind {
+            return Ok(Case {
+                name,
+                visibility,
+                limits: limits.clone(),
+                kind,
+            });
+        }
+        let args_span = c.args.as_ref().map_or(c.name.span(), |a| a.span());
+        let args: Vec<String> = c.args.map(Spanned::into_inner).unwrap_or_default();
+        for arg in &args {
+            let mut rest = arg.as_str();
+            while let Some(start) = rest.find('{') {
+                let end = rest[start..]
+                    .find('}')
+                    .map_or(rest.len(), |e| start + e + 1);
+                let placeholder = &rest[start..end];
+                if !PLACEHOLDERS.contains(&placeholder) {
+                    return self.err(args_span.clone(), format!("unknown placeholder `{placeholder}` in case `{name}`\nhint: arguments may use {}", PLACEHOLDERS.join(", ")));
+                }
+                rest = &rest[end..];
+            }
+        }
+        let limits = match &c.limits {
+            Some(l) => l.apply(limits, self.path, self.text)?,
+            None => limits.clone(),
+        };
+        // One reference run per case serves its stdout and its files.
+        let mut solved: Option<Solved> = None;
+        let stdout = match c.stdout {
+            Some(e) => Some(self.expect(&name, &args, &args_span, e, None, &mut solved)?),
+            None => None,
+        };
+        let mut files = Vec::new();
+        for (file, e) in c.files {
+            let fname = file.get_ref();
+            if fname.is_empty() || fname.contains('/') || fname.starts_with('.') {
+                return self.err(file.span(), format!("bad file name `{fname}`\nhint: name a file in the program's working folder, e.g. `visited.txt`"));
+            }
+            let expect = self.expect(&name, &args, &args_span, e, Some(fname), &mut solved)?;
+            files.push((fname.clone(), expect));
+        }
+        if stdout.is_none() && files.is_empty() {
+            return self.err(c.name.span(), format!("case `{name}` checks nothing\nhint: give `stdout` or `files.\"NAME\"` an expected output"));
+        }
+        Ok(Case {
+            name,
+            visibility,
+            limits,
+            kind: Kind::Run(Run {
+                args,
+                stdin: c.stdin.map(String::into_bytes),
+                stdout,
+                files,
+            }),
+        })
+    }
+
+    fn expect(
+        &self,
+        case: &str,
+        args: &[String],
+        args_at: &std::ops::Range<usize>,
+        e: Spanned<RawExpect>,
+        file: Option<&str>,
+        solved: &mut Option<Solved>,
+    ) -> Result<Expect, SuiteError> {
+        let span = e.span();
+        let e = e.into_inner();
+        let comparator = match &e.compare {
+            None => {
+                if file.is_some() { Comparator::Trace } else { Comparator::Exact }
+            }
+            Some(c) => match c.get_ref().as_str() {
+                "exact" => Comparator::Exact,
+                "tokens" => Comparator::Tokens,
+                "trace" => Comparator::Trace,
+                "numeric" => Comparator::Numeric { tolerance: e.tolerance.as_ref().map_or(1e-6, |t| *t.get_ref()) },
+                other => return self.err(c.span(), format!("unknown comparator `{other}`\nhint: use `exact`, `tokens`, `numeric` or `trace`")),
+            },
+        };
+        if let Some(t) = &e.tolerance {
+            if !matches!(comparator, Comparator::Numeric { .. }) {
+                return self.err(
+                    t.span(),
+                    "`tolerance` applies only to `compare = \"numeric\"`",
+                );
+            }
+            if !(t.get_ref().is_finite() && *t.get_ref() >= 0.0) {
+                return self.err(t.span(), format!("bad tolerance `{}`", t.get_ref()));
+            }
+        }
+        let golden = match &e.golden {
+            None => None,
+            Some(g) => {
+                let rel = PathBuf::from(g.get_ref());
+                if rel.is_absolute()
+                    || rel
+                        .components()
+                        .any(|c| matches!(c, std::path::Component::ParentDir))
+                {
+                    return self.err(
+                        g.span(),
+                        format!(
+                            "golden file `{}` must be inside the suite folder",
+                            g.get_ref()
+                        ),
+                    );
+                }
+                let full = self.dir.join(&rel);
+                match std::fs::read_to_string(&full) {
+                    Ok(text) => Some((rel, Some(text))),
+                    Err(_) if self.golden_optional && e.reference.is_some() => Some((rel, None)),
+                    Err(err) => {
+                        return self.err(g.span(), format!("cannot read golden file `{}`: {}\nhint: write it with `grader golden {}`", g.get_ref(), err.to_string().to_lowercase(), self.dir.display()));
+                    }
+                }
+            }
+        };
+        let reference = match &e.reference {
+            None => None,
+            Some(r) => {
+                if !self.oracle.programs().contains(&r.get_ref().as_str()) {
+                    let names = self.oracle.programs().join(", ");
+                    return self.err(
+                        r.span(),
+                        format!(
+                            "unknown reference solver `{}`\nhint: the grader knows: {}",
+                            r.get_ref(),
+                            if names.is_empty() {
+                                "none".into()
+                            } else {
+                                names
+                            }
+                        ),
+                    );
+                }
+                Some(r.get_ref().clone())
+            }
+        };
+        let text: Arc<str> = match (&golden, &reference) {
+            (Some((_, Some(text))), _) => text.as_str().into(),
+            (_, Some(program)) => {
+                if solved.is_none() {
+                    let concrete: Vec<String> = args.iter().map(|a| a.replace("{work}", "work")).collect();
+                    match self.oracle.solve(program, &concrete, None) {
+                        Ok(s) => *solved = Some(s),
+                        Err(m) => return self.err(args_at.clone(), format!("the reference solver `{program}` rejects case `{case}`: {m}")),
+                    }
+                }
+                let s = solved.as_ref().expect("solved just above");
+                match file {
+                    None => s.stdout.as_str().into(),
+                    Some(_) => s.file.as_str().into(),
+                }
+            }
+            (_, None) => return self.err(span, format!("an expected output of case `{case}` gives neither `golden` nor `reference`\nhint: `{{ golden = \"golden/NAME\" }}` or `{{ reference = \"tictactoe\" }}`")),
+        };
+        Ok(Expect {
+            comparator,
+            text,
+            golden: golden.map(|(rel, _)| rel),
+            reference,
+        })
+    }
+}
