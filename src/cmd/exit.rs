@@ -3,8 +3,9 @@
 use std::fmt;
 use std::process::ExitCode;
 
-/// The exit codes `grader` documents in the README.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The exit codes `grader` documents in the README, ordered by how bad: the worst of several outcomes
+/// is their `max`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Exit {
     /// The command did what was asked (for `check`: every case passed).
     Success = 0,

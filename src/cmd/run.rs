@@ -1,12 +1,14 @@
 //! `grader run SUITES SUBMISSIONS`: grades a class, suite by suite, and plays a suite's class
 //! tournament when its marks come from one.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::common::{environment_for, load_config};
 use super::exit::{CliError, CmdResult, Exit};
+use crate::config::Config;
 use crate::grade::class::{self, grade_class, students};
 use crate::grade::tournament;
+use crate::grade::wire::Environment;
 use crate::report::class::{ClassReporter, Outputs};
 use crate::report::events::{Event, Reporter};
 use crate::report::table::class_table;
@@ -49,12 +51,26 @@ pub fn run(args: Args) -> CmdResult {
         Some(n) => n,
         None => config.jobs,
     };
+    let plan = plan(&args, &config)?;
+    let suites: Vec<&Suite> = plan.iter().map(|(s, _)| s).collect();
+    crate::doctor::require(&suites, args.allow_missing)?;
+    let env = environment_for(args.sandbox.as_deref(), &config, false)?;
+    let mut exit = Exit::Success;
+    for (suite, students_dir) in &plan {
+        let graded = grade_suite(&args, &config, &env, jobs, suite, students_dir)?;
+        exit = exit.max(graded);
+    }
+    Ok(exit)
+}
+
+/// Every suite with the folder of its students, loaded before anything runs: a broken suite is bad
+/// input, reported up front.
+fn plan(args: &Args, config: &Config) -> Result<Vec<(Suite, PathBuf)>, CliError> {
     let single = args.suites.join(crate::suite::SUITE_FILE).is_file();
     let oracle = oracle::builtin();
-    // Load every suite before running anything: a broken suite is bad input, reported up front.
     let mut plan: Vec<(Suite, PathBuf)> = Vec::new();
     for dir in discover(&args.suites)? {
-        let suite = Suite::load(&dir, &config, oracle.clone()).map_err(CliError::usage)?;
+        let suite = Suite::load(&dir, config, oracle.clone()).map_err(CliError::usage)?;
         let students_dir = if single {
             let nested = args.submissions.join(&suite.name);
             if nested.is_dir() {
@@ -88,76 +104,88 @@ pub fn run(args: Args) -> CmdResult {
             args.submissions.display()
         )));
     }
-    let suites: Vec<&Suite> = plan.iter().map(|(s, _)| s).collect();
-    crate::doctor::require(&suites, args.allow_missing)?;
-    let env = environment_for(args.sandbox.as_deref(), &config, false)?;
-    let mut exit = Exit::Success;
-    for (suite, students_dir) in &plan {
-        let class = students(students_dir)?;
-        let out = Outputs {
-            dir: args.out.join(&suite.name),
-        };
-        eprintln!(
-            "grading `{}`: {} submissions × {} cases, sandbox {}, {jobs} jobs",
-            suite.name,
-            class.len(),
-            suite.cases().count(),
-            env.sandbox.tier()
-        );
-        let play = !args.no_tournament && suite.arena.as_ref().is_some_and(|a| a.marks.is_some());
-        let columns = class::columns(suite, play);
-        let reporter = ClassReporter::new(&out, &columns, class.len());
-        let (mut results, mut write_error) = match grade_class(
-            &env.sandbox,
-            &*env.prepare,
+    Ok(plan)
+}
+
+/// Grades one suite's class (and plays its class tournament), prints its table, and says how it went:
+/// `Internal` when a result could not be written or the machine failed a case.
+fn grade_suite(
+    args: &Args,
+    config: &Config,
+    env: &Environment,
+    jobs: usize,
+    suite: &Suite,
+    students_dir: &Path,
+) -> Result<Exit, CliError> {
+    let class = students(students_dir)?;
+    let out = Outputs {
+        dir: args.out.join(&suite.name),
+    };
+    eprintln!(
+        "grading `{}`: {} submissions × {} cases, sandbox {}, {jobs} jobs",
+        suite.name,
+        class.len(),
+        suite.cases().count(),
+        env.sandbox.tier()
+    );
+    let play = !args.no_tournament && suite.arena.as_ref().is_some_and(|a| a.marks.is_some());
+    let columns = class::columns(suite, play);
+    let reporter = ClassReporter::new(&out, &columns, class.len());
+    let (mut results, mut write_error) = match grade_class(
+        &env.sandbox,
+        &*env.prepare,
+        suite,
+        &class,
+        jobs,
+        config.scratch,
+        &reporter,
+    ) {
+        Ok(results) => (results, reporter.take_error()),
+        Err(e) => (Vec::new(), Some(e)),
+    };
+    if play && results.len() == class.len() {
+        if let Some(e) = tournament::play_and_mark(
             suite,
             &class,
+            &mut results,
+            &env.sandbox,
             jobs,
-            config.scratch,
+            &out.dir,
             &reporter,
         ) {
-            Ok(results) => (results, reporter.take_error()),
-            Err(e) => (Vec::new(), Some(e)),
-        };
-        if play && results.len() == class.len() {
-            if let Some(e) = tournament::play_and_mark(
-                suite,
-                &class,
-                &mut results,
-                &env.sandbox,
-                jobs,
-                &out.dir,
-                &reporter,
-            ) {
-                write_error.get_or_insert(e);
-            }
-            if let Some(e) = reporter.take_error() {
-                write_error.get_or_insert(e);
-            }
+            write_error.get_or_insert(e);
         }
-        reporter.report(&Event::ClassFinished { results: &results });
-        print!(
-            "{}",
-            class_table(
-                &format!("{} ({})", suite.title, suite.name),
-                &columns,
-                &results
-            )
-        );
-        println!();
-        if let Some(e) = write_error {
-            eprintln!("error: {e:#}");
-            exit = Exit::Internal;
+        if let Some(e) = reporter.take_error() {
+            write_error.get_or_insert(e);
         }
-        if results.iter().any(|r| r.has_internal_error()) {
-            eprintln!("warning: some cases hit an internal error (the grader's fault); see their result.json");
-            exit = Exit::Internal;
-        }
-        if results.iter().any(|r| r.not_graded().is_some()) {
-            eprintln!("warning: some submissions were not graded (a toolchain is missing); see grades.csv");
-            exit = Exit::Internal;
-        }
-        eprintln!("results: {}", out.dir.display());
     }
+    reporter.report(&Event::ClassFinished { results: &results });
+    print!(
+        "{}",
+        class_table(
+            &format!("{} ({})", suite.title, suite.name),
+            &columns,
+            &results
+        )
+    );
+    println!();
+    let mut exit = Exit::Success;
+    if let Some(e) = write_error {
+        eprintln!("error: {e:#}");
+        exit = Exit::Internal;
+    }
+    if results.iter().any(|r| r.has_internal_error()) {
+        eprintln!(
+            "warning: some cases hit an internal error (the grader's fault); see their result.json"
+        );
+        exit = Exit::Internal;
+    }
+    if results.iter().any(|r| r.not_graded().is_some()) {
+        eprintln!(
+            "warning: some submissions were not graded (a toolchain is missing); see grades.csv"
+        );
+        exit = Exit::Internal;
+    }
+    eprintln!("results: {}", out.dir.display());
     Ok(exit)
 }
