@@ -4,6 +4,10 @@
 #[allow(clippy::wildcard_imports)]
 use super::*;
 
+use std::collections::BTreeMap;
+
+use super::raw::{RawLanguage, RawVariant};
+
 pub(super) struct Loader<'a> {
     pub(super) dir: &'a Path,
     pub(super) path: &'a Path,
@@ -91,8 +95,50 @@ impl Loader<'_> {
         let build_limits = raw
             .build_limits
             .apply(&config.build, self.path, self.text)?;
+        let languages = self.languages(raw.languages)?;
+        let variants = self.variants(raw.variants)?;
+        let arena = self.arena(raw.arena.as_ref())?;
+        let entries = self.entries(raw.entries)?;
+        let manual = self.manual(raw.manual)?;
+        let calibrate = self.calibrate(raw.calibrate, &languages)?;
+        let file_names = self.file_names(raw.file_names.as_ref())?;
+        let names: Vec<&str> = languages.iter().map(|l| l.name.as_str()).collect();
+        let calibration = calibration::Calibration::load(self.dir, &names)?;
+        // A suite with an `[arena]` and no groups is a tournament-only event (`grader play`,
+        // `grader tournament`); anything else needs cases to grade.
+        if raw.groups.is_empty() && arena.is_none() {
+            return self.err(
+                0..0,
+                "the suite has no `[[groups]]`\nhint: add at least one group with cases, or an `[arena]` table for a suite graded only by tournaments",
+            );
+        }
+        let groups = self.groups(raw.groups, &languages, &limits, arena.as_ref(), &manual)?;
+        self.tournament_columns(raw.arena.as_ref(), &groups, &manual)?;
+        Ok(Suite {
+            name,
+            dir: self.dir.to_path_buf(),
+            title: raw.title.into_inner(),
+            seed: raw.seed,
+            limits,
+            build_limits,
+            languages,
+            variants,
+            groups,
+            arena,
+            entries,
+            manual,
+            calibrate,
+            calibration,
+            file_names,
+            oracle,
+            cache: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// `[[languages]]`: each recipe and its second programs, checked.
+    fn languages(&self, raw: Vec<RawLanguage>) -> Result<Vec<Language>, SuiteError> {
         let mut languages = Vec::new();
-        for l in raw.languages {
+        for l in raw {
             let lname = self.name("language", &l.name)?;
             if l.detect.get_ref().is_empty() {
                 return self.err(l.detect.span(), format!("language `{lname}` has an empty `detect` list\nhint: name the files that identify it, e.g. `[\"tictactoe.py\"]`"));
@@ -143,9 +189,17 @@ impl Loader<'_> {
                 python,
             });
         }
+        Ok(languages)
+    }
+
+    /// `[variants]`: the reference's known variants a suite gives credit to.
+    fn variants(
+        &self,
+        raw: BTreeMap<String, Spanned<RawVariant>>,
+    ) -> Result<Vec<VariantCredit>, SuiteError> {
         let known: Vec<(&str, &str)> = self.oracle.variants();
         let mut variants = Vec::new();
-        for (vname, v) in raw.variants {
+        for (vname, v) in raw {
             let span = v.span();
             let v = v.into_inner();
             let Some((_, description)) = known.iter().find(|(n, _)| *n == vname) else {
@@ -176,30 +230,32 @@ impl Loader<'_> {
                 note: v.note,
             });
         }
-        let arena = self.arena(raw.arena.as_ref())?;
-        let entries = self.entries(raw.entries)?;
-        let manual = self.manual(raw.manual)?;
-        let calibrate = self.calibrate(raw.calibrate, &languages)?;
-        let file_names = match raw.file_names {
+        Ok(variants)
+    }
+
+    /// `file-names`: how output files are named for each run (default: unpredictably).
+    fn file_names(&self, raw: Option<&Spanned<String>>) -> Result<FileNames, SuiteError> {
+        Ok(match raw {
             None => FileNames::Unpredictable,
             Some(f) => match f.get_ref().as_str() {
                 "unpredictable" => FileNames::Unpredictable,
                 "as-written" => FileNames::AsWritten,
                 other => return self.err(f.span(), format!("unknown `file-names` value `{other}`\nhint: use `unpredictable` (the default: a name per case and student) or `as-written` (the name in `args`, for a handout that fixes it)")),
             },
-        };
-        let names: Vec<&str> = languages.iter().map(|l| l.name.as_str()).collect();
-        let calibration = calibration::Calibration::load(self.dir, &names)?;
-        // A suite with an `[arena]` and no groups is a tournament-only event (`grader play`,
-        // `grader tournament`); anything else needs cases to grade.
-        if raw.groups.is_empty() && arena.is_none() {
-            return self.err(
-                0..0,
-                "the suite has no `[[groups]]`\nhint: add at least one group with cases, or an `[arena]` table for a suite graded only by tournaments",
-            );
-        }
+        })
+    }
+
+    /// `[[groups]]`, each with its cases; names distinct from each other and from the manual columns.
+    fn groups(
+        &self,
+        raw: Vec<Spanned<RawGroup>>,
+        languages: &[Language],
+        limits: &Limits,
+        arena: Option<&Arc<ArenaConfig>>,
+        manual: &[Manual],
+    ) -> Result<Vec<Group>, SuiteError> {
         let mut groups: Vec<Group> = Vec::new();
-        for g in raw.groups {
+        for g in raw {
             let name_span = g.get_ref().name.span();
             if let Some(p) = &g.get_ref().program {
                 if let Some(l) = languages
@@ -209,7 +265,7 @@ impl Loader<'_> {
                     return self.err(p.span(), format!("group `{}` runs program `{}`, which language `{}` does not define\nhint: give every `[[languages]]` entry `programs.{} = {{ detect = [...], build = [...], run = [...] }}`", g.get_ref().name.get_ref(), p.get_ref(), l.name, p.get_ref()));
                 }
             }
-            let group = self.group(g.into_inner(), &limits, arena.as_ref())?;
+            let group = self.group(g.into_inner(), limits, arena)?;
             if manual.iter().any(|m| m.name == group.name) {
                 return self.err(
                     name_span,
@@ -225,26 +281,7 @@ impl Loader<'_> {
             self.distinct_outputs(&groups, &group, name_span)?;
             groups.push(group);
         }
-        self.tournament_columns(raw.arena.as_ref(), &groups, &manual)?;
-        Ok(Suite {
-            name,
-            dir: self.dir.to_path_buf(),
-            title: raw.title.into_inner(),
-            seed: raw.seed,
-            limits,
-            build_limits,
-            languages,
-            variants,
-            groups,
-            arena,
-            entries,
-            manual,
-            calibrate,
-            calibration,
-            file_names,
-            oracle,
-            cache: Mutex::new(HashMap::new()),
-        })
+        Ok(groups)
     }
 
     /// `versions = ["3", "2"]`: only on a recipe run with `python3`, each `"2"` or `"3"`, once.
