@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use super::common::{environment_for, load_config};
+use super::common::{environment_for, load_config, RunFlags};
 use super::exit::{CliError, CmdResult, Exit};
 use super::use_color;
 use crate::grade::class;
@@ -23,20 +23,13 @@ pub struct Args {
     /// named on stderr, when the suite plays games).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// The sandbox tier: `full`, `basic` or `none` (default: `grader.toml`'s `run.sandbox`).
-    #[arg(long, value_name = "TIER")]
-    pub sandbox: Option<String>,
-    /// A `grader.toml` over the built-in defaults (default: `./grader.toml` when present).
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<PathBuf>,
-    /// Grade even when a toolchain the suite needs is missing: its cases are `not-graded` (exit 3).
-    #[arg(long)]
-    pub allow_missing: bool,
+    #[command(flatten)]
+    pub flags: RunFlags,
 }
 
 /// `grader check SUITE [DIR]`.
 pub fn run(args: Args) -> CmdResult {
-    let config = load_config(args.config.as_deref())?;
+    let config = load_config(args.flags.config.as_deref())?;
     let suite = Suite::load(&args.suite, &config, oracle::builtin()).map_err(CliError::usage)?;
     if !args.dir.is_dir() {
         return Err(CliError::usage(anyhow::anyhow!(
@@ -45,8 +38,8 @@ pub fn run(args: Args) -> CmdResult {
             args.suite.display()
         )));
     }
-    crate::doctor::require(&[&suite], args.allow_missing)?;
-    let env = environment_for(args.sandbox.as_deref(), &config, true)?;
+    crate::doctor::require(&[&suite], args.flags.allow_missing)?;
+    let env = environment_for(args.flags.sandbox.as_deref(), &config, true)?;
     let student = name_of(&args.dir);
     let scratch = crate::sandbox::scratch::Scratch::new()
         .context("cannot make a scratch folder")

@@ -1,13 +1,29 @@
 //! What several commands share: the user's settings, the sandbox they run submissions in, flag
 //! values, and printing data to stdout.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
 use super::exit::CliError;
 use crate::config::{parse_tier, Config};
 use crate::grade::wire;
+
+/// The flags of every command that runs submissions (`run`, `check`, `play`, `tournament`).
+#[derive(Debug, clap::Args)]
+pub struct RunFlags {
+    /// The sandbox tier for submissions: `full`, `basic` or `none` (default: `grader.toml`'s
+    /// `run.sandbox`).
+    #[arg(long, value_name = "TIER")]
+    pub sandbox: Option<String>,
+    /// A `grader.toml` over the built-in defaults (default: `./grader.toml` when present).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Go on when a toolchain the suite needs is missing: what needs it is `not-graded` (exit 3), and
+    /// takes no part in games.
+    #[arg(long)]
+    pub allow_missing: bool,
+}
 
 /// The user's configuration: `--config`, else `./grader.toml` when present, over the built-in defaults.
 pub fn load_config(explicit: Option<&Path>) -> Result<Config, CliError> {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use reference::rng::Rng;
 
-use super::common::emit;
+use super::common::{emit, RunFlags};
 use super::exit::{CliError, CmdResult, Exit};
 use crate::arena::config::ArenaConfig;
 use crate::arena::event::schedule::SeatMaker;
@@ -48,17 +48,8 @@ pub struct Args {
     /// Save each game's record as JSON in this folder.
     #[arg(long, value_name = "DIR")]
     pub records: Option<PathBuf>,
-    /// The sandbox tier for submissions: `full`, `basic` or `none` (default: `grader.toml`'s
-    /// `run.sandbox`).
-    #[arg(long, value_name = "TIER")]
-    pub sandbox: Option<String>,
-    /// A `grader.toml` over the built-in defaults (default: `./grader.toml` when present).
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<PathBuf>,
-    /// Play even when a toolchain the suite needs is missing: submissions that need it take no part
-    /// and are `not-graded` (exit 3).
-    #[arg(long)]
-    pub allow_missing: bool,
+    #[command(flatten)]
+    pub flags: RunFlags,
 }
 
 pub fn run(args: Args) -> CmdResult {
@@ -82,8 +73,11 @@ pub fn run(args: Args) -> CmdResult {
         args.a.clone().unwrap_or_default(),
         args.b.clone().unwrap_or_default(),
     ];
-    let (settings, sandbox) =
-        super::common::sandbox(&words, args.sandbox.as_deref(), args.config.as_deref())?;
+    let (settings, sandbox) = super::common::sandbox(
+        &words,
+        args.flags.sandbox.as_deref(),
+        args.flags.config.as_deref(),
+    )?;
     let game = config.game.clone();
     dispatch(
         &game,
@@ -126,7 +120,7 @@ impl Visitor for Match2 {
             bots,
             sandbox.as_deref(),
             &settings,
-            args.allow_missing,
+            args.flags.allow_missing,
         )?;
         let names = [entrants[0].name.clone(), entrants[1].name.clone()];
         let maker = Maker {

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::common::{environment_for, load_config};
+use super::common::{environment_for, load_config, RunFlags};
 use super::exit::{CliError, CmdResult, Exit};
 use crate::config::Config;
 use crate::grade::class::{self, grade_class, students};
@@ -28,15 +28,8 @@ pub struct Args {
     /// Submissions graded in parallel (default: `grader.toml`'s `run.jobs`; 0 = one per core).
     #[arg(long, short = 'j', value_name = "N")]
     pub jobs: Option<usize>,
-    /// The sandbox tier: `full`, `basic` or `none` (default: `grader.toml`'s `run.sandbox`).
-    #[arg(long, value_name = "TIER")]
-    pub sandbox: Option<String>,
-    /// A `grader.toml` over the built-in defaults (default: `./grader.toml` when present).
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<PathBuf>,
-    /// Grade even when a toolchain the suite needs is missing: its cases are `not-graded` (exit 3).
-    #[arg(long)]
-    pub allow_missing: bool,
+    #[command(flatten)]
+    pub flags: RunFlags,
     /// Skip the class tournament of a suite with `[arena.marks]` (grades.csv then has no `tournament`
     /// column); `grader tournament` plays it on its own.
     #[arg(long)]
@@ -45,7 +38,7 @@ pub struct Args {
 
 /// `grader run SUITES SUBMISSIONS`.
 pub fn run(args: Args) -> CmdResult {
-    let config = load_config(args.config.as_deref())?;
+    let config = load_config(args.flags.config.as_deref())?;
     let jobs = match args.jobs {
         Some(0) => std::thread::available_parallelism().map_or(1, |n| n.get()),
         Some(n) => n,
@@ -53,8 +46,8 @@ pub fn run(args: Args) -> CmdResult {
     };
     let plan = plan(&args, &config)?;
     let suites: Vec<&Suite> = plan.iter().map(|(s, _)| s).collect();
-    crate::doctor::require(&suites, args.allow_missing)?;
-    let env = environment_for(args.sandbox.as_deref(), &config, false)?;
+    crate::doctor::require(&suites, args.flags.allow_missing)?;
+    let env = environment_for(args.flags.sandbox.as_deref(), &config, false)?;
     let mut exit = Exit::Success;
     for (suite, students_dir) in &plan {
         let graded = grade_suite(&args, &config, &env, jobs, suite, students_dir)?;

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::common::emit;
+use super::common::{emit, RunFlags};
 use super::exit::{CliError, CmdResult, Exit};
 use crate::arena::config::ArenaConfig;
 use crate::arena::event::standings::table;
@@ -64,17 +64,8 @@ pub struct Args {
     /// With a suite: where `<suite>/tournament.csv` (the overall ranking and marks) is written.
     #[arg(long, value_name = "DIR", default_value = "results")]
     pub out: PathBuf,
-    /// The sandbox tier for submissions: `full`, `basic` or `none` (default: `grader.toml`'s
-    /// `run.sandbox`).
-    #[arg(long, value_name = "TIER")]
-    pub sandbox: Option<String>,
-    /// A `grader.toml` over the built-in defaults (default: `./grader.toml` when present).
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<PathBuf>,
-    /// Play even when a toolchain the suite needs is missing: submissions that need it take no part
-    /// and are `not-graded` (exit 3).
-    #[arg(long)]
-    pub allow_missing: bool,
+    #[command(flatten)]
+    pub flags: RunFlags,
 }
 
 /// `grader tournament GAME PLAYERS...`.
@@ -85,8 +76,8 @@ pub fn run(args: Args) -> CmdResult {
     }
     let (settings, sandbox) = super::common::sandbox(
         &args.players,
-        args.sandbox.as_deref(),
-        args.config.as_deref(),
+        args.flags.sandbox.as_deref(),
+        args.flags.config.as_deref(),
     )?;
     let game = config.game.clone();
     dispatch(
@@ -125,7 +116,7 @@ impl Visitor for Event {
             bots,
             sandbox.as_deref(),
             &settings,
-            args.allow_missing,
+            args.flags.allow_missing,
         )?;
         let knobs = Knobs {
             format: args.format.map(Format::from),
