@@ -10,20 +10,14 @@ use serde::Deserialize;
 
 use super::config::{self, ArenaConfig, Protocol, RawArena};
 use super::record::GameRecord;
-use super::referee::{IllegalPolicy, Policy, ReplyForm, DEFAULT_MARGIN};
+use super::referee::{IllegalPolicy, Policy};
 use super::standings::Scoring;
 
 /// The defaults for a game named on the command line, from its seed handout.
 #[must_use]
 pub fn defaults(game: &str) -> ArenaConfig {
     let base = game.split(':').next().unwrap_or(game);
-    let mut policy = Policy {
-        limit: Some(Duration::from_secs(1)),
-        margin: DEFAULT_MARGIN,
-        illegal: IllegalPolicy::Lose,
-        move_cap: Some(500),
-        reply: ReplyForm::Move,
-    };
+    let mut policy = Policy::default();
     let mut scoring = Scoring::STANDARD;
     match base {
         // 000: "illegal placements result in that placement opportunity being forfeited"; 1 s a move.
