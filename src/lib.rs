@@ -20,4 +20,5 @@ pub mod sandbox;
 pub mod solve;
 pub mod suite;
 pub mod toolchain;
+pub mod units;
 pub mod untrusted;

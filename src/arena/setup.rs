@@ -157,7 +157,7 @@ pub fn limit(text: &str) -> anyhow::Result<Option<Duration>> {
     if text.trim() == "none" {
         return Ok(None);
     }
-    config::parse_duration(text).map(Some).ok_or_else(|| {
+    crate::units::parse_duration(text, crate::units::ARENA).map(Some).map_err(|_| {
         anyhow::anyhow!("bad --move-limit `{text}`\nhint: write a duration like `1s`, `500ms` or `1.5s`, or `none`")
     })
 }
