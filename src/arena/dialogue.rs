@@ -13,11 +13,11 @@ use std::time::{Duration, Instant};
 
 use regex::Regex;
 
+use crate::sandbox::line::{self, Wrote};
 use crate::sandbox::{Running, Sandbox, Spec, Stdin};
 
 use super::convention::{self, Learned};
 use super::game::ArenaGame;
-use super::lines::{self, Wrote};
 use super::persistent::describe;
 use super::record::{Fact, GameRecord, GameResult, Side};
 use super::referee::seconds;
@@ -267,7 +267,7 @@ impl DialogueSeat {
         };
         let mut bytes = text.as_bytes().to_vec();
         bytes.push(b'\n');
-        match lines::write_all(&mut live.stdin, &bytes, deadline) {
+        match line::write_all(&mut live.stdin, &bytes, deadline) {
             Ok(Wrote::Done) => Ok(()),
             Ok(Wrote::Timeout) => Err(Reply::Timeout),
             Ok(Wrote::Closed) => Err(self.gone()),
@@ -329,7 +329,7 @@ impl DialogueSeat {
                 let gone = self.gone();
                 return Err(miss(gone));
             }
-            match lines::wait(&live.stdout, libc::POLLIN, deadline) {
+            match line::wait(&live.stdout, libc::POLLIN, deadline) {
                 Ok(true) => {}
                 Ok(false) => return Err(miss(Reply::Timeout)),
                 Err(e) => return Err(miss(Reply::Broken(format!("{e}")))),

@@ -7,7 +7,6 @@ pub mod dialogue;
 pub mod elo;
 pub mod game;
 pub mod games;
-pub mod lines;
 pub mod permove;
 pub mod persistent;
 pub mod play;
