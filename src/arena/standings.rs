@@ -1,9 +1,8 @@
 //! Standings: points under a suite's scoring rule, W/D/L, and Elo, from game records alone.
 
-use std::fmt::Write as _;
-
 use super::elo;
 use super::record::{GameRecord, GameResult};
+use crate::report::grid::{Column, Grid};
 
 /// Points per result. A draw the seed's tie-break favours may score differently (UT3: 2 to the side
 /// with more blocks, then more corners, 1 to the other; otherwise 1 each).
@@ -131,31 +130,35 @@ pub fn standings(names: &[String], records: &[GameRecord], scoring: &Scoring) ->
     rows
 }
 
-/// The table as text, one player a line.
+/// The table as text, one player a line (the `elo ± margin` cell keeps its own padding, trailing
+/// spaces and all, as it always printed).
 #[must_use]
 pub fn table(rows: &[Row]) -> String {
-    let width = rows.iter().map(|r| r.name.len()).max().unwrap_or(6).max(6);
-    let mut out = format!(
-        "{:>4}  {:<width$}  {:>6}  {:>5}  {:>4}  {:>5}  {:>4}  {:>6}  {:>11}\n",
-        "rank", "player", "points", "games", "won", "drawn", "lost", "faults", "elo"
-    );
+    let mut grid = Grid::new(&[
+        Column::right("rank"),
+        Column::left("player"),
+        Column::right("points"),
+        Column::right("games"),
+        Column::right("won").min(4),
+        Column::right("drawn"),
+        Column::right("lost"),
+        Column::right("faults"),
+        Column::right("elo").min(11),
+    ]);
     for (i, r) in rows.iter().enumerate() {
-        let _ = writeln!(
-            out,
-            "{:>4}  {:<width$}  {:>6}  {:>5}  {:>4}  {:>5}  {:>4}  {:>6}  {:>5.0} ± {:<3.0}",
-            i + 1,
-            r.name,
-            r.points,
-            r.games,
-            r.wins,
-            r.draws,
-            r.losses,
-            r.faults,
-            r.elo,
-            r.margin
-        );
+        grid.row([
+            (i + 1).to_string(),
+            r.name.clone(),
+            r.points.to_string(),
+            r.games.to_string(),
+            r.wins.to_string(),
+            r.draws.to_string(),
+            r.losses.to_string(),
+            r.faults.to_string(),
+            format!("{:>5.0} ± {:<3.0}", r.elo, r.margin),
+        ]);
     }
-    out
+    grid.render(false)
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 
 pub mod csv;
 pub mod feedback;
+pub mod grid;
 pub mod result;
 pub mod table;
 
