@@ -99,19 +99,13 @@ pub fn csv(placed: &[Placed], left_out: &[LeftOut], not_graded: &[(String, Strin
     ]);
     let marks = |m: Option<f64>| m.map(|m| format!("{m}")).unwrap_or_default();
     for p in placed {
-        let r = &p.row;
-        sheet.row([
-            p.rank.to_string(),
-            text(&r.name),
-            text(&p.stage),
-            r.points.to_string(),
-            r.games.to_string(),
-            r.wins.to_string(),
-            r.draws.to_string(),
-            r.losses.to_string(),
-            r.faults.to_string(),
-            marks(p.marks),
-        ]);
+        let named = [p.rank.to_string(), text(&p.row.name), text(&p.stage)];
+        sheet.row(
+            named
+                .into_iter()
+                .chain(p.row.counts())
+                .chain([marks(p.marks)]),
+        );
     }
     let blank = || std::iter::repeat_n(String::new(), 6);
     for l in left_out {

@@ -67,6 +67,22 @@ pub struct Row {
     pub margin: f64,
 }
 
+impl Row {
+    /// `points, games, won, drawn, lost, faults` as the table and `tournament.csv` write them.
+    #[must_use]
+    pub fn counts(&self) -> [String; 6] {
+        [
+            self.points,
+            self.games,
+            self.wins,
+            self.draws,
+            self.losses,
+            self.faults,
+        ]
+        .map(|n| n.to_string())
+    }
+}
+
 /// Standings for `names` from records whose `players` use those names. Sorted by points, then wins,
 /// then Elo, then name, so ties break the same way every run.
 #[must_use]
@@ -146,17 +162,9 @@ pub fn table(rows: &[Row]) -> String {
         Column::right("elo").min(11),
     ]);
     for (i, r) in rows.iter().enumerate() {
-        grid.row([
-            (i + 1).to_string(),
-            r.name.clone(),
-            r.points.to_string(),
-            r.games.to_string(),
-            r.wins.to_string(),
-            r.draws.to_string(),
-            r.losses.to_string(),
-            r.faults.to_string(),
-            format!("{:>5.0} ± {:<3.0}", r.elo, r.margin),
-        ]);
+        let named = [(i + 1).to_string(), r.name.clone()];
+        let elo = format!("{:>5.0} ± {:<3.0}", r.elo, r.margin);
+        grid.row(named.into_iter().chain(r.counts()).chain([elo]));
     }
     grid.render(false)
 }
