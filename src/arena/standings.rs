@@ -217,4 +217,24 @@ mod tests {
             assert!((row.elo - 1500.0).abs() < 1e-9, "{row:?}");
         }
     }
+
+    #[test]
+    fn a_wide_name_keeps_the_table_aligned() {
+        use unicode_width::UnicodeWidthStr;
+        let row = |name: &str| Row {
+            name: name.into(),
+            games: 2,
+            wins: 1,
+            draws: 0,
+            losses: 1,
+            faults: 0,
+            points: 3,
+            elo: 1500.0,
+            margin: 40.0,
+        };
+        let text = table(&[row("王小明"), row("bob🤖"), row("alice")]);
+        let widths: Vec<usize> = text.lines().map(UnicodeWidthStr::width).collect();
+        assert!(widths.iter().all(|w| *w == widths[0]), "{text}");
+        assert!(text.contains("   1  王小明       3"), "{text}");
+    }
 }
