@@ -54,13 +54,8 @@ pub fn gradebook(columns: &Columns, results: &[SubmissionResult]) -> String {
         }
         if columns.tournament.is_some() {
             // Blank until the tournament is played, and where it gave no mark (`tournament-note`).
-            row.push(
-                r.tournament
-                    .as_ref()
-                    .and_then(|t| t.marks)
-                    .map(points)
-                    .unwrap_or_default(),
-            );
+            let marks = r.tournament.as_ref().and_then(|t| t.marks);
+            row.push(marks.map(points).unwrap_or_default());
         }
         row.extend(columns.manual.iter().map(|_| String::new()));
         match r.not_graded() {
