@@ -1,5 +1,5 @@
 //! `grader.toml`: the built-in defaults layered under a user's file (limits, jobs, sandbox tier), and the
-//! strict-TOML helpers every file format shares (path:line:col errors, sizes, durations).
+//! strict-TOML helpers every file format shares (path:line:col errors; sizes and durations are `units`).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -8,6 +8,7 @@ use serde::Deserialize;
 
 use crate::sandbox::scratch::Bounds;
 use crate::sandbox::{Limits, Tier};
+use crate::units::{parse_duration, parse_size, LIMIT};
 
 /// The commented defaults shipped in the binary.
 pub const DEFAULTS: &str = include_str!("../grader.toml");
@@ -63,50 +64,6 @@ pub fn parse_toml<T: serde::de::DeserializeOwned>(path: &Path, text: &str) -> Re
     toml::from_str(text).map_err(|e| located(path, text, e.span(), e.message()))
 }
 
-/// `"2s"`, `"500ms"`, `"1.5s"`, `"2m"` → a duration. Bare numbers are rejected: the unit must be said.
-pub fn parse_duration(s: &str) -> Result<Duration, String> {
-    let s = s.trim();
-    let (number, scale) = if let Some(n) = s.strip_suffix("ms") {
-        (n, 0.001)
-    } else if let Some(n) = s.strip_suffix('s') {
-        (n, 1.0)
-    } else if let Some(n) = s.strip_suffix('m') {
-        (n, 60.0)
-    } else {
-        return Err(format!(
-            "bad duration `{s}`\nhint: write a number with a unit: `500ms`, `2s`, `1m`"
-        ));
-    };
-    match number.trim().parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 && v * scale < 86_400.0 => {
-            Ok(Duration::from_secs_f64(v * scale))
-        }
-        _ => Err(format!(
-            "bad duration `{s}`\nhint: write a positive number with a unit: `500ms`, `2s`, `1m`"
-        )),
-    }
-}
-
-/// `"512M"`, `"64K"`, `"2G"`, `"1000"` → bytes (binary multiples).
-pub fn parse_size(s: &str) -> Result<u64, String> {
-    let t = s.trim();
-    let (number, scale) = match t.chars().last() {
-        Some('K' | 'k') => (&t[..t.len() - 1], 1u64 << 10),
-        Some('M' | 'm') => (&t[..t.len() - 1], 1 << 20),
-        Some('G' | 'g') => (&t[..t.len() - 1], 1 << 30),
-        _ => (t, 1),
-    };
-    number
-        .trim()
-        .parse::<u64>()
-        .ok()
-        .and_then(|n| n.checked_mul(scale))
-        .filter(|&n| n > 0)
-        .ok_or_else(|| {
-            format!("bad size `{t}`\nhint: write a positive whole number with K, M or G: `512M`")
-        })
-}
-
 /// Limits as written in TOML: every key optional so files can layer.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -126,8 +83,9 @@ impl RawLimits {
     pub fn apply(&self, base: &Limits, path: &Path, text: &str) -> Result<Limits, TomlError> {
         let mut out = base.clone();
         let bad = |span: std::ops::Range<usize>, msg: String| located(path, text, Some(span), &msg);
-        let duration =
-            |v: &toml::Spanned<String>| parse_duration(v.get_ref()).map_err(|m| bad(v.span(), m));
+        let duration = |v: &toml::Spanned<String>| {
+            parse_duration(v.get_ref(), LIMIT).map_err(|m| bad(v.span(), m))
+        };
         let size =
             |v: &toml::Spanned<String>| parse_size(v.get_ref()).map_err(|m| bad(v.span(), m));
         if let Some(v) = &self.cpu {
@@ -323,19 +281,6 @@ pub fn parse_tier(s: &str) -> Result<Tier, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn durations_and_sizes() {
-        assert_eq!(parse_duration("2s"), Ok(Duration::from_secs(2)));
-        assert_eq!(parse_duration("250ms"), Ok(Duration::from_millis(250)));
-        assert_eq!(parse_duration("1m"), Ok(Duration::from_secs(60)));
-        assert!(parse_duration("2").unwrap_err().contains("`2`"));
-        assert!(parse_duration("-1s").is_err());
-        assert_eq!(parse_size("512M"), Ok(512 << 20));
-        assert_eq!(parse_size("64K"), Ok(64 << 10));
-        assert_eq!(parse_size("1000"), Ok(1000));
-        assert!(parse_size("lots").unwrap_err().contains("`lots`"));
-    }
 
     #[test]
     fn built_in_defaults_load_and_a_user_file_layers_over_them() {

@@ -17,4 +17,5 @@ pub mod report;
 pub mod sandbox;
 pub mod suite;
 pub mod toolchain;
+pub mod units;
 pub mod untrusted;

@@ -14,6 +14,7 @@ use crate::arena::event::standings::Scoring;
 use crate::arena::referee::{IllegalPolicy, Policy, DEFAULT_MARGIN};
 use crate::arena::seat::dialogue::{Probe, Script, Step};
 use crate::arena::seat::ReplyForm;
+use crate::units;
 
 /// The games the arena can run, as written in configs and on the command line.
 pub const GAMES: [&str; 5] = ["tictactoe", "tmmorris", "sttt", "ut3", "oska"];
@@ -321,13 +322,15 @@ pub fn validate(
         match field {
             None => Ok(default),
             Some(s) if s.get_ref().trim() == "none" => Ok(None),
-            Some(s) => parse_duration(s.get_ref()).map(Some).ok_or_else(|| {
-                bad(
-                    s.span(),
-                    format!("bad {what} `{}`", s.get_ref()),
-                    "write a duration like `1s`, `500ms` or `1.5s`",
-                )
-            }),
+            Some(s) => units::parse_duration(s.get_ref(), units::ARENA)
+                .map(Some)
+                .map_err(|_| {
+                    bad(
+                        s.span(),
+                        format!("bad {what} `{}`", s.get_ref()),
+                        "write a duration like `1s`, `500ms` or `1.5s`",
+                    )
+                }),
         }
     };
     let limit = duration(&raw.move_limit, Some(Duration::from_secs(1)), "move-limit")?;
@@ -581,23 +584,6 @@ pub fn validate(
     })
 }
 
-/// `1s`, `500ms`, `1.5s`, `2m`.
-#[must_use]
-pub fn parse_duration(text: &str) -> Option<Duration> {
-    let t = text.trim();
-    let (number, unit) = t
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .map_or((t, ""), |i| t.split_at(i));
-    let value: f64 = number.parse().ok()?;
-    let seconds = match unit.trim() {
-        "ms" => value / 1000.0,
-        "s" => value,
-        "m" | "min" => value * 60.0,
-        _ => return None,
-    };
-    (seconds.is_finite() && seconds >= 0.0).then(|| Duration::from_secs_f64(seconds))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -726,14 +712,5 @@ mod tests {
             (m.most(), m.gate.as_deref(), m.bonus),
             (40.0, Some("legal"), true)
         );
-    }
-
-    #[test]
-    fn durations() {
-        assert_eq!(parse_duration("1.5s"), Some(Duration::from_millis(1500)));
-        assert_eq!(parse_duration("50ms"), Some(Duration::from_millis(50)));
-        assert_eq!(parse_duration("2m"), Some(Duration::from_secs(120)));
-        assert_eq!(parse_duration("fast"), None);
-        assert_eq!(parse_duration("5"), None);
     }
 }

@@ -47,6 +47,7 @@ pub struct Policy {
     pub reply: ReplyForm,
 }
 
+/// The base every game starts from: `setup::defaults` changes only what a game's handout says.
 impl Default for Policy {
     fn default() -> Policy {
         Policy {

@@ -9,20 +9,13 @@ use serde::Deserialize;
 
 use crate::arena::config::{self, ArenaConfig, Protocol, RawArena};
 use crate::arena::event::standings::Scoring;
-use crate::arena::referee::{IllegalPolicy, Policy, DEFAULT_MARGIN};
-use crate::arena::seat::ReplyForm;
+use crate::arena::referee::{IllegalPolicy, Policy};
 
 /// The defaults for a game named on the command line, from its seed handout.
 #[must_use]
 pub fn defaults(game: &str) -> ArenaConfig {
     let base = game.split(':').next().unwrap_or(game);
-    let mut policy = Policy {
-        limit: Some(Duration::from_secs(1)),
-        margin: DEFAULT_MARGIN,
-        illegal: IllegalPolicy::Lose,
-        move_cap: Some(500),
-        reply: ReplyForm::Move,
-    };
+    let mut policy = Policy::default();
     let mut scoring = Scoring::STANDARD;
     match base {
         // 000: "illegal placements result in that placement opportunity being forfeited"; 1 s a move.

@@ -112,7 +112,9 @@ pub fn limit(text: &str) -> anyhow::Result<Option<Duration>> {
     if text.trim() == "none" {
         return Ok(None);
     }
-    crate::arena::config::parse_duration(text).map(Some).ok_or_else(|| {
-        anyhow::anyhow!("bad --move-limit `{text}`\nhint: write a duration like `1s`, `500ms` or `1.5s`, or `none`")
-    })
+    crate::units::parse_duration(text, crate::units::ARENA)
+        .map(Some)
+        .map_err(|_| {
+            anyhow::anyhow!("bad --move-limit `{text}`\nhint: write a duration like `1s`, `500ms` or `1.5s`, or `none`")
+        })
 }

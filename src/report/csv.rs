@@ -10,19 +10,16 @@ use super::{group_cell, points, Columns};
 
 /// The gradebook for one suite. `columns` fixes the column order; rows are sorted by student.
 pub fn gradebook(columns: &Columns, results: &[SubmissionResult]) -> String {
-    let mut out = String::from("student");
+    let mut header = vec!["student".to_string()];
     let names = columns.groups.iter().map(|(g, _)| g.as_str());
     let tournament = columns.tournament.is_some().then_some("tournament");
     let manual = columns.manual.iter().map(|(m, _)| m.as_str());
-    for name in names.chain(tournament).chain(manual) {
-        out.push(',');
-        out.push_str(&field(name));
-    }
-    out.push_str(",total");
+    header.extend(names.chain(tournament).chain(manual).map(text));
+    header.push("total".into());
     // Only when some row needs them, so every graded class keeps its columns.
     let not_graded = results.iter().any(|r| r.not_graded().is_some());
     if not_graded {
-        out.push_str(",not-graded");
+        header.push("not-graded".into());
     }
     let note = |r: &SubmissionResult| -> Option<String> {
         let t = r.tournament.as_ref()?;
@@ -30,67 +27,59 @@ pub fn gradebook(columns: &Columns, results: &[SubmissionResult]) -> String {
     };
     let notes = columns.tournament.is_some() && results.iter().any(|r| note(r).is_some());
     if notes {
-        out.push_str(",tournament-note");
+        header.push("tournament-note".into());
     }
     // Likewise: the integrity check's notes for the instructor (`grade::integrity`), never a score.
     let flagged = results.iter().any(|r| !r.integrity.is_empty());
     if flagged {
-        out.push_str(",integrity");
+        header.push("integrity".into());
     }
-    out.push('\n');
+    let mut sheet = Sheet::new();
+    sheet.row(header);
     let mut rows: Vec<&SubmissionResult> = results.iter().collect();
     rows.sort_by(|a, b| a.student.cmp(&b.student));
     for r in rows {
-        out.push_str(&field(&r.student));
+        let mut row = vec![text(&r.student)];
         for (g, _) in &columns.groups {
-            out.push(',');
-            if r.not_graded().is_some() {
-                continue;
-            }
-            match r.groups.iter().find(|s| &s.name == g) {
-                Some(score) => out.push_str(&group_cell(r, score)),
-                // Not attempted (no program for the group) stays blank: it is not a zero.
-                None if r.not_attempted.iter().any(|n| &n.group == g) => {}
-                None => out.push('0'),
-            }
+            row.push(if r.not_graded().is_some() {
+                String::new()
+            } else {
+                match r.groups.iter().find(|s| &s.name == g) {
+                    Some(score) => group_cell(r, score),
+                    // Not attempted (no program for the group) stays blank: it is not a zero.
+                    None if r.not_attempted.iter().any(|n| &n.group == g) => String::new(),
+                    None => "0".into(),
+                }
+            });
         }
         if columns.tournament.is_some() {
-            out.push(',');
             // Blank until the tournament is played, and where it gave no mark (`tournament-note`).
-            if let Some(m) = r.tournament.as_ref().and_then(|t| t.marks) {
-                out.push_str(&points(m));
-            }
+            let marks = r.tournament.as_ref().and_then(|t| t.marks);
+            row.push(marks.map(points).unwrap_or_default());
         }
-        for _ in &columns.manual {
-            out.push(',');
-        }
-        out.push(',');
+        row.extend(columns.manual.iter().map(|_| String::new()));
         match r.not_graded() {
             // The machine's fault: no total, and why (never a zero).
             Some(why) => {
-                out.push(',');
-                out.push_str(&field(why.lines().next().unwrap_or_default()));
+                row.push(String::new());
+                row.push(text(why.lines().next().unwrap_or_default()));
             }
             None => {
-                out.push_str(&points(r.score));
+                row.push(points(r.score));
                 if not_graded {
-                    out.push(',');
+                    row.push(String::new());
                 }
             }
         }
         if notes {
-            out.push(',');
-            if let Some(why) = note(r) {
-                out.push_str(&field(&why));
-            }
+            row.push(note(r).map(|why| text(&why)).unwrap_or_default());
         }
         if flagged {
-            out.push(',');
-            out.push_str(&field(&integrity_cell(r)));
+            row.push(text(&integrity_cell(r)));
         }
-        out.push('\n');
+        sheet.row(row);
     }
-    out
+    sheet.finish()
 }
 
 /// `plain/handout-example: run again with …; …`: every note of one submission, in one cell.
@@ -103,20 +92,56 @@ pub fn integrity_cell(r: &SubmissionResult) -> String {
     notes.join("; ")
 }
 
-/// A text cell: a spreadsheet formula neutralised (OWASP "CSV injection": a cell starting with `=`,
-/// `+`, `-`, `@`, a tab or a carriage return gets a leading `'`, so `=HYPERLINK(…)` stays text), then
-/// RFC 4180 quoting where needed. Numbers are written by [`points`], never through here, so a
-/// negative number stays a number.
-pub fn field(s: &str) -> String {
-    let s = if s.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+/// A text cell made safe for a spreadsheet (OWASP "CSV injection"): one starting with `=`, `+`, `-`,
+/// `@`, a tab or a carriage return gets a leading `'`, so `=HYPERLINK(…)` stays text. Numbers are
+/// written by [`points`], never through here, so a negative number stays a number.
+#[must_use]
+pub fn text(s: &str) -> String {
+    if s.starts_with(['=', '+', '-', '@', '\t', '\r']) {
         format!("'{s}")
     } else {
         s.to_string()
-    };
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s
+    }
+}
+
+/// A CSV file being written: RFC 4180 quoting by the `csv` crate (a cell holding `,`, `"`, `\r` or `\n`
+/// is quoted, a `"` doubled), `\n` after each row. Cells are written as given: text from a
+/// submission goes through [`text`] first.
+pub struct Sheet {
+    writer: csv::Writer<Vec<u8>>,
+}
+
+impl Sheet {
+    #[must_use]
+    pub fn new() -> Sheet {
+        Sheet {
+            // Flexible: a row's length is the caller's business, and a writer into memory then never fails.
+            writer: csv::WriterBuilder::new()
+                .flexible(true)
+                .from_writer(Vec::new()),
+        }
+    }
+
+    pub fn row<S: AsRef<[u8]>>(&mut self, cells: impl IntoIterator<Item = S>) {
+        self.writer
+            .write_record(cells)
+            .expect("a flexible CSV writer into memory cannot fail");
+    }
+
+    /// The text written.
+    #[must_use]
+    pub fn finish(self) -> String {
+        let bytes = self
+            .writer
+            .into_inner()
+            .expect("flushing into memory cannot fail");
+        String::from_utf8(bytes).expect("every cell was a `str`")
+    }
+}
+
+impl Default for Sheet {
+    fn default() -> Sheet {
+        Sheet::new()
     }
 }
 
@@ -214,6 +239,13 @@ mod tests {
             table.ends_with("integrity notes (output changed with only the output path; scores unchanged):\n  b  plain/x: =wrote, another\n"),
             "{table}"
         );
+    }
+
+    /// One text cell as a row of the file shows it.
+    fn field(cell: &str) -> String {
+        let mut sheet = Sheet::new();
+        sheet.row([text(cell)]);
+        sheet.finish().trim_end_matches('\n').to_string()
     }
 
     #[test]

@@ -5,6 +5,7 @@ pub mod class;
 pub mod csv;
 pub mod events;
 pub mod feedback;
+pub mod grid;
 pub mod result;
 pub mod table;
 pub mod tournament;

@@ -1,7 +1,8 @@
-//! The terminal summary table of a graded class.
+//! The terminal summary table of a graded class (laid out by `grid`).
 
 use std::collections::BTreeMap;
 
+use super::grid::{Column, Grid};
 use super::result::SubmissionResult;
 use super::{group_cell, points, Columns};
 
@@ -29,7 +30,8 @@ pub fn class_table(title: &str, columns: &Columns, results: &[SubmissionResult])
     );
     header.push(format!("total /{}", points(columns.max())));
     header.push("verdicts".into());
-    let mut rows = vec![header];
+    let headings: Vec<Column<'_>> = header.iter().map(|h| Column::left(h)).collect();
+    let mut grid = Grid::new(&headings);
     let mut sorted: Vec<&SubmissionResult> = results.iter().collect();
     sorted.sort_by(|a, b| a.student.cmp(&b.student));
     for r in sorted {
@@ -60,23 +62,12 @@ pub fn class_table(title: &str, columns: &Columns, results: &[SubmissionResult])
         row.extend(columns.manual.iter().map(|_| String::new()));
         row.push(points(r.score));
         row.push(verdict_counts(r));
-        rows.push(row);
+        grid.row(row);
     }
     let flagged: Vec<&SubmissionResult> =
         results.iter().filter(|r| !r.integrity.is_empty()).collect();
-    let widths: Vec<usize> = (0..rows[0].len())
-        .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
-        .collect();
     let mut out = format!("{title}\n");
-    for row in &rows {
-        let cells: Vec<String> = row
-            .iter()
-            .zip(&widths)
-            .map(|(c, w)| format!("{c:<w$}"))
-            .collect();
-        out.push_str(cells.join("  ").trim_end());
-        out.push('\n');
-    }
+    out.push_str(&grid.render(true));
     if !flagged.is_empty() {
         // For the instructor, who decides: the score above is unchanged (`grade::integrity`).
         out.push_str(

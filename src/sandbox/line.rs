@@ -1,6 +1,7 @@
 //! Deadline-bounded I/O with an interactive program (the arena's players): read one `\n`-terminated
 //! line from its stdout, write to its stdin, drain its stderr, and check its limits between moves,
-//! without ever blocking past a deadline.
+//! without ever blocking past a deadline: every wait is a `poll` with a timeout, so a program that hangs,
+//! floods or stops reading can never block its caller.
 
 use std::fs::File;
 use std::io::{self, Read, Write};
@@ -13,127 +14,148 @@ use std::time::{Duration, Instant};
 use super::drive::{poll, set_nonblocking};
 use super::{LimitHit, Limits, Running};
 
-/// What [`LineReader::read_line`] found.
+/// What one read produced.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ReadLine {
-    /// One line, without its `\n` (a `\r` before it is kept: the protocol decides).
+    /// A complete line, without its `\n` (and without a trailing `\r`).
     Line(Vec<u8>),
-    /// The deadline passed before a full line arrived (what did arrive stays buffered).
+    /// No complete line before the deadline.
     Timeout,
-    /// The program closed its stdout; [`LineReader::pending`] holds any unterminated tail.
+    /// The other end closed; [`LineReader::pending`] holds any unterminated tail.
     Eof,
-    /// More than the cap arrived without a `\n`.
-    TooLong,
+    /// More than the cap without a newline: the count of bytes seen so far.
+    TooLong(usize),
 }
 
-/// Reads lines from a child's stdout with a deadline and a byte cap per line, on poll(2).
+/// Reads lines from a pipe, keeping at most `cap` bytes of an unfinished line.
 #[derive(Debug)]
 pub struct LineReader {
     file: File,
     buf: Vec<u8>,
+    cap: usize,
     eof: bool,
 }
 
 impl LineReader {
-    /// Takes over the read end of a pipe (made non-blocking).
-    pub fn new(file: File) -> io::Result<LineReader> {
-        set_nonblocking(&file)?;
-        Ok(LineReader {
+    #[must_use]
+    pub fn new(file: File, cap: usize) -> LineReader {
+        LineReader {
             file,
             buf: Vec::new(),
+            cap,
             eof: false,
-        })
+        }
     }
 
-    /// The next line, if it arrives by `deadline` and is at most `max_len` bytes (without the `\n`).
-    pub fn read_line(&mut self, deadline: Instant, max_len: usize) -> io::Result<ReadLine> {
-        let mut scanned = 0;
+    /// The next line, waiting until `deadline` (forever when `None`, which only trusted callers use).
+    pub fn read_line(&mut self, deadline: Option<Instant>) -> io::Result<ReadLine> {
+        let mut chunk = [0u8; 16 * 1024];
         loop {
-            if let Some(pos) = self.buf[scanned..].iter().position(|&b| b == b'\n') {
-                let pos = scanned + pos;
-                if pos > max_len {
-                    return Ok(ReadLine::TooLong);
-                }
-                let mut line: Vec<u8> = self.buf.drain(..=pos).collect();
+            if let Some(end) = self.buf.iter().position(|&b| b == b'\n') {
+                let mut line: Vec<u8> = self.buf.drain(..=end).collect();
                 line.pop();
+                if line.last() == Some(&b'\r') {
+                    line.pop();
+                }
                 return Ok(ReadLine::Line(line));
             }
-            scanned = self.buf.len();
-            if self.buf.len() > max_len {
-                return Ok(ReadLine::TooLong);
+            if self.buf.len() > self.cap {
+                return Ok(ReadLine::TooLong(self.buf.len()));
             }
             if self.eof {
                 return Ok(ReadLine::Eof);
             }
-            let now = Instant::now();
-            if now >= deadline {
+            if !wait(&self.file, libc::POLLIN, deadline)? {
                 return Ok(ReadLine::Timeout);
             }
-            let mut fds = [libc::pollfd {
-                fd: self.file.as_raw_fd(),
-                events: libc::POLLIN,
-                revents: 0,
-            }];
-            if poll(&mut fds, deadline - now)? == 0 {
-                continue;
-            }
-            let mut chunk = [0u8; 4096];
             match self.file.read(&mut chunk) {
                 Ok(0) => self.eof = true,
                 Ok(n) => self.buf.extend_from_slice(&chunk[..n]),
-                Err(e)
-                    if matches!(
-                        e.kind(),
-                        io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted
-                    ) => {}
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
                 Err(e) => return Err(e),
             }
         }
     }
 
     /// Bytes received but not yet returned as a line.
+    #[must_use]
     pub fn pending(&self) -> &[u8] {
         &self.buf
     }
 }
 
-/// What [`write_all_by`] managed.
+/// What one write produced.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Written {
-    All,
-    /// The program did not read enough by the deadline; this many bytes went through.
-    Timeout(usize),
-    /// The program closed its stdin (or ended).
+pub enum Wrote {
+    Done,
+    /// The reader stopped reading and the pipe stayed full until the deadline.
+    Timeout,
+    /// The reader is gone (EPIPE).
     Closed,
 }
 
-/// Writes `bytes` to a child's stdin by `deadline`, never blocking past it (the pipe is made
-/// non-blocking). A closed reader is [`Written::Closed`], not an error.
-pub fn write_all_by(file: &mut File, bytes: &[u8], deadline: Instant) -> io::Result<Written> {
+/// Writes all of `bytes` to a pipe, giving up at `deadline`. The pipe is switched to non-blocking so a
+/// player that never reads its input cannot wedge the referee in `write`.
+pub fn write_all(file: &mut File, bytes: &[u8], deadline: Option<Instant>) -> io::Result<Wrote> {
     set_nonblocking(file)?;
-    let mut written = 0;
-    while written < bytes.len() {
-        match file.write(&bytes[written..]) {
-            Ok(0) => return Ok(Written::Closed),
-            Ok(n) => written += n,
-            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(Written::Closed),
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        match file.write(rest) {
+            Ok(n) => rest = &rest[n..],
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(Wrote::Closed),
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
-                let now = Instant::now();
-                if now >= deadline {
-                    return Ok(Written::Timeout(written));
+                if !wait(file, libc::POLLOUT, deadline)? {
+                    return Ok(Wrote::Timeout);
                 }
-                let mut fds = [libc::pollfd {
-                    fd: file.as_raw_fd(),
-                    events: libc::POLLOUT,
-                    revents: 0,
-                }];
-                poll(&mut fds, deadline - now)?;
             }
             Err(e) => return Err(e),
         }
     }
-    Ok(Written::All)
+    Ok(Wrote::Done)
+}
+
+/// Waits until `file` is ready for `events` (or hung up); false on the deadline.
+pub(crate) fn wait(
+    file: &File,
+    events: libc::c_short,
+    deadline: Option<Instant>,
+) -> io::Result<bool> {
+    loop {
+        let timeout = match deadline {
+            None => -1,
+            Some(d) => {
+                let left = d.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    0
+                } else {
+                    // Round up, so a wait never ends a hair before the deadline and spins.
+                    i32::try_from(left.as_micros().div_ceil(1000)).unwrap_or(i32::MAX)
+                }
+            }
+        };
+        let mut pfd = libc::pollfd {
+            fd: file.as_raw_fd(),
+            events,
+            revents: 0,
+        };
+        // SAFETY: one valid pollfd, for the length we pass.
+        let n = unsafe { libc::poll(&mut pfd, 1, timeout) };
+        if n < 0 {
+            let e = io::Error::last_os_error();
+            if e.kind() == io::ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(e);
+        }
+        if n > 0 {
+            return Ok(true);
+        }
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return Ok(false);
+        }
+    }
 }
 
 /// Keeps reading a pipe (a player's stderr) on its own thread so a chatty program never blocks on a
@@ -215,4 +237,54 @@ pub fn over_limit(
         return Some(LimitHit::Cpu);
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pipe() -> (File, File) {
+        let (r, w) = std::io::pipe().unwrap();
+        (
+            File::from(std::os::fd::OwnedFd::from(r)),
+            File::from(std::os::fd::OwnedFd::from(w)),
+        )
+    }
+
+    #[test]
+    fn lines_timeouts_floods_and_eof() {
+        let (r, mut w) = pipe();
+        let mut reader = LineReader::new(r, 10);
+        w.write_all(b"one\r\ntw").unwrap();
+        let soon = || Some(Instant::now() + Duration::from_millis(20));
+        assert_eq!(
+            reader.read_line(soon()).unwrap(),
+            ReadLine::Line(b"one".to_vec())
+        );
+        assert_eq!(reader.read_line(soon()).unwrap(), ReadLine::Timeout);
+        w.write_all(b"o\n0123456789abc").unwrap();
+        assert_eq!(
+            reader.read_line(soon()).unwrap(),
+            ReadLine::Line(b"two".to_vec())
+        );
+        assert_eq!(reader.read_line(soon()).unwrap(), ReadLine::TooLong(13));
+        let (r, w) = pipe();
+        drop(w);
+        assert_eq!(
+            LineReader::new(r, 10).read_line(soon()).unwrap(),
+            ReadLine::Eof
+        );
+    }
+
+    #[test]
+    fn a_full_pipe_times_out_and_a_closed_one_says_so() {
+        let (r, mut w) = pipe();
+        let big = vec![b'x'; 1 << 20];
+        let soon = Some(Instant::now() + Duration::from_millis(20));
+        assert_eq!(write_all(&mut w, &big, soon).unwrap(), Wrote::Timeout);
+        drop(r);
+        // A process another test forks at this moment may hold a copy of the read end for an instant.
+        let later = Some(Instant::now() + Duration::from_secs(2));
+        assert_eq!(write_all(&mut w, b"x\n", later).unwrap(), Wrote::Closed);
+    }
 }

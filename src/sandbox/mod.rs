@@ -20,7 +20,7 @@ pub mod scratch;
 pub use basic::{BasicSandbox, NoSandbox};
 pub use drive::drive;
 pub use files::{files_written, FilesWritten, WrittenFile};
-pub use line::{over_limit, write_all_by, Drain, LineReader, ReadLine, Written};
+pub use line::{over_limit, write_all, Drain, LineReader, ReadLine, Wrote};
 
 use std::ffi::OsString;
 use std::fmt;

@@ -9,7 +9,8 @@ use std::time::Duration;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::config::{located, parse_duration, parse_toml, TomlError};
+use crate::config::{located, parse_toml, TomlError};
+use crate::units::{parse_duration, LIMIT};
 
 /// The file `grader calibrate` writes beside `suite.toml`.
 pub const CALIBRATION_FILE: &str = "calibration.toml";
@@ -145,7 +146,8 @@ fn check(
 ) -> Result<Calibration, TomlError> {
     let err =
         |span: std::ops::Range<usize>, message: String| located(path, text, Some(span), &message);
-    let duration = |s: &Spanned<String>| parse_duration(s.get_ref()).map_err(|m| err(s.span(), m));
+    let duration =
+        |s: &Spanned<String>| parse_duration(s.get_ref(), LIMIT).map_err(|m| err(s.span(), m));
     let factor = *raw.factor.get_ref();
     if !(factor.is_finite() && factor >= 1.0) {
         return Err(err(

@@ -8,9 +8,10 @@ use std::sync::Arc;
 use reference::Player;
 use toml::Spanned;
 
-use crate::arena::config::{parse_duration, validate, ArenaConfig, Protocol, RawArena};
+use crate::arena::config::{validate, ArenaConfig, Protocol, RawArena};
 use crate::arena::game::registry::{dispatch, MakeBot, Visitor};
 use crate::arena::game::ArenaGame;
+use crate::units::{parse_duration, ARENA};
 
 use super::kinds::{Entries, Manual, Measure, Opponent, Play, Position, PositionExpect};
 use super::raw::{RawCase, RawEntries, RawManual, RawPlay, RawPosition};
@@ -236,7 +237,7 @@ impl Loader<'_> {
             config.policy.limit = if l.get_ref().trim() == "none" {
                 None
             } else {
-                Some(parse_duration(l.get_ref()).ok_or(()).or_else(|()| {
+                Some(parse_duration(l.get_ref(), ARENA).or_else(|_| {
                     self.err(l.span(), format!("bad move-limit `{}` in case `{case}`\nhint: write a duration like `1s`, `500ms` or `1.5s`, or `none`", l.get_ref()))
                 })?)
             };

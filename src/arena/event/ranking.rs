@@ -2,11 +2,11 @@
 //! suite gives by rank (002: "marks will be awarded based on the overall ranking"), written as
 //! `tournament.csv`.
 
-use std::fmt::Write as _;
-
 use crate::arena::config::Marks;
 use crate::arena::event::schedule::Results;
 use crate::arena::event::standings::Row;
+use crate::report::csv::{text, Sheet};
+use crate::report::grid::{Column, Grid};
 
 /// One entrant's place in the whole event.
 #[derive(Clone, Debug, PartialEq)]
@@ -93,57 +93,49 @@ pub struct LeftOut {
 /// number and the marks blank: never a zero).
 #[must_use]
 pub fn csv(placed: &[Placed], left_out: &[LeftOut], not_graded: &[(String, String)]) -> String {
-    let mut out = String::from("rank,student,stage,points,games,won,drawn,lost,faults,marks\n");
+    let mut sheet = Sheet::new();
+    sheet.row([
+        "rank", "student", "stage", "points", "games", "won", "drawn", "lost", "faults", "marks",
+    ]);
+    let marks = |m: Option<f64>| m.map(|m| format!("{m}")).unwrap_or_default();
     for p in placed {
-        let r = &p.row;
-        let marks = p.marks.map(|m| format!("{m}")).unwrap_or_default();
-        let _ = writeln!(
-            out,
-            "{},{},{},{},{},{},{},{},{},{marks}",
-            p.rank,
-            crate::report::csv::field(&r.name),
-            crate::report::csv::field(&p.stage),
-            r.points,
-            r.games,
-            r.wins,
-            r.draws,
-            r.losses,
-            r.faults,
+        let named = [p.rank.to_string(), text(&p.row.name), text(&p.stage)];
+        sheet.row(
+            named
+                .into_iter()
+                .chain(p.row.counts())
+                .chain([marks(p.marks)]),
         );
     }
+    let blank = || std::iter::repeat_n(String::new(), 6);
     for l in left_out {
-        let marks = l.marks.map(|m| format!("{m}")).unwrap_or_default();
-        let _ = writeln!(
-            out,
-            ",{},{},,,,,,,{marks}",
-            crate::report::csv::field(&l.name),
-            crate::report::csv::field(&format!("left out: {}", l.why)),
-        );
+        let named = [
+            String::new(),
+            text(&l.name),
+            text(&format!("left out: {}", l.why)),
+        ];
+        sheet.row(named.into_iter().chain(blank()).chain([marks(l.marks)]));
     }
     for (name, why) in not_graded {
-        let _ = writeln!(
-            out,
-            ",{},{},,,,,,,",
-            crate::report::csv::field(name),
-            crate::report::csv::field(&format!("not-graded: {why}")),
-        );
+        let named = [
+            String::new(),
+            text(name),
+            text(&format!("not-graded: {why}")),
+        ];
+        sheet.row(named.into_iter().chain(blank()).chain([String::new()]));
     }
-    out
+    sheet.finish()
 }
 
 /// The ranking as the terminal shows it after the stage tables.
 #[must_use]
 pub fn table(placed: &[Placed]) -> String {
-    let width = placed
-        .iter()
-        .map(|p| p.row.name.chars().count())
-        .max()
-        .unwrap_or(0)
-        .max(7);
-    let mut out = format!(
-        "overall ranking\nrank  {:<width$}  marks  reached\n",
-        "student"
-    );
+    let mut grid = Grid::new(&[
+        Column::right("rank"),
+        Column::left("student"),
+        Column::right("marks"),
+        Column::left("reached"),
+    ]);
     for p in placed {
         let marks = p
             .marks
@@ -154,13 +146,14 @@ pub fn table(placed: &[Placed]) -> String {
         } else {
             ""
         };
-        let _ = writeln!(
-            out,
-            "{:>4}  {:<width$}  {marks:>5}  {}{note}",
-            p.rank, p.row.name, p.stage
-        );
+        grid.row([
+            p.rank.to_string(),
+            p.row.name.clone(),
+            marks,
+            format!("{}{note}", p.stage),
+        ]);
     }
-    out
+    format!("overall ranking\n{}", grid.render(true))
 }
 
 #[cfg(test)]

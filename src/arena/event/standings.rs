@@ -1,9 +1,8 @@
 //! Standings: points under a suite's scoring rule, W/D/L, and Elo, from game records alone.
 
-use std::fmt::Write as _;
-
 use crate::arena::event::elo;
 use crate::arena::game::record::{GameRecord, GameResult};
+use crate::report::grid::{Column, Grid};
 
 /// Points per result. A draw the seed's tie-break favours may score differently (UT3: 2 to the side
 /// with more blocks, then more corners, 1 to the other; otherwise 1 each).
@@ -66,6 +65,22 @@ pub struct Row {
     pub points: u32,
     pub elo: f64,
     pub margin: f64,
+}
+
+impl Row {
+    /// `points, games, won, drawn, lost, faults` as the table and `tournament.csv` write them.
+    #[must_use]
+    pub fn counts(&self) -> [String; 6] {
+        [
+            self.points,
+            self.games,
+            self.wins,
+            self.draws,
+            self.losses,
+            self.faults,
+        ]
+        .map(|n| n.to_string())
+    }
 }
 
 /// Standings for `names` from records whose `players` use those names. Sorted by points, then wins,
@@ -131,31 +146,27 @@ pub fn standings(names: &[String], records: &[GameRecord], scoring: &Scoring) ->
     rows
 }
 
-/// The table as text, one player a line.
+/// The table as text, one player a line (the `elo ± margin` cell keeps its own padding, trailing
+/// spaces and all, as it always printed).
 #[must_use]
 pub fn table(rows: &[Row]) -> String {
-    let width = rows.iter().map(|r| r.name.len()).max().unwrap_or(6).max(6);
-    let mut out = format!(
-        "{:>4}  {:<width$}  {:>6}  {:>5}  {:>4}  {:>5}  {:>4}  {:>6}  {:>11}\n",
-        "rank", "player", "points", "games", "won", "drawn", "lost", "faults", "elo"
-    );
+    let mut grid = Grid::new(&[
+        Column::right("rank"),
+        Column::left("player"),
+        Column::right("points"),
+        Column::right("games"),
+        Column::right("won").min(4),
+        Column::right("drawn"),
+        Column::right("lost"),
+        Column::right("faults"),
+        Column::right("elo").min(11),
+    ]);
     for (i, r) in rows.iter().enumerate() {
-        let _ = writeln!(
-            out,
-            "{:>4}  {:<width$}  {:>6}  {:>5}  {:>4}  {:>5}  {:>4}  {:>6}  {:>5.0} ± {:<3.0}",
-            i + 1,
-            r.name,
-            r.points,
-            r.games,
-            r.wins,
-            r.draws,
-            r.losses,
-            r.faults,
-            r.elo,
-            r.margin
-        );
+        let named = [(i + 1).to_string(), r.name.clone()];
+        let elo = format!("{:>5.0} ± {:<3.0}", r.elo, r.margin);
+        grid.row(named.into_iter().chain(r.counts()).chain([elo]));
     }
-    out
+    grid.render(false)
 }
 
 #[cfg(test)]
@@ -205,5 +216,25 @@ mod tests {
             );
             assert!((row.elo - 1500.0).abs() < 1e-9, "{row:?}");
         }
+    }
+
+    #[test]
+    fn a_wide_name_keeps_the_table_aligned() {
+        use unicode_width::UnicodeWidthStr;
+        let row = |name: &str| Row {
+            name: name.into(),
+            games: 2,
+            wins: 1,
+            draws: 0,
+            losses: 1,
+            faults: 0,
+            points: 3,
+            elo: 1500.0,
+            margin: 40.0,
+        };
+        let text = table(&[row("王小明"), row("bob🤖"), row("alice")]);
+        let widths: Vec<usize> = text.lines().map(UnicodeWidthStr::width).collect();
+        assert!(widths.iter().all(|w| *w == widths[0]), "{text}");
+        assert!(text.contains("   1  王小明       3"), "{text}");
     }
 }

@@ -2,7 +2,6 @@
 //! Seats exist for in-process bots, persistent processes, per-move processes and dialogue scripts.
 
 pub mod dialogue;
-pub mod lines;
 pub mod permove;
 pub mod persistent;
 pub mod players;

@@ -9,10 +9,10 @@ use std::io::Read;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use crate::sandbox::line::{write_all, LineReader, ReadLine, Wrote};
 use crate::sandbox::{Running, Sandbox, Spec, Status};
 
 use crate::arena::game::ArenaGame;
-use crate::arena::seat::lines::{self, LineReader, ReadLine, Wrote};
 use crate::arena::seat::{Reply, Seat, Start};
 
 /// Longest reply line kept; more without a newline is a flood.
@@ -60,7 +60,7 @@ impl PersistentSeat {
         };
         let mut bytes = line.as_bytes().to_vec();
         bytes.push(b'\n');
-        match lines::write_all(&mut live.stdin, &bytes, deadline) {
+        match write_all(&mut live.stdin, &bytes, deadline) {
             Ok(Wrote::Done) => {}
             Ok(Wrote::Timeout) => return Reply::Timeout,
             Ok(Wrote::Closed) => return self.gone(),
@@ -187,7 +187,7 @@ impl<G: ArenaGame> Seat<G> for PersistentSeat {
         if let Some(live) = self.live.as_mut() {
             let line = format!("end\t{summary}\n");
             let soon = Some(Instant::now() + Duration::from_millis(20));
-            let _ = lines::write_all(&mut live.stdin, line.as_bytes(), soon);
+            let _ = write_all(&mut live.stdin, line.as_bytes(), soon);
         }
         self.stop();
         None

@@ -13,12 +13,12 @@ use std::time::{Duration, Instant};
 
 use regex::Regex;
 
+use crate::sandbox::line::{self, Wrote};
 use crate::sandbox::{Running, Sandbox, Spec, Stdin};
 
 use crate::arena::game::record::seconds;
 use crate::arena::game::record::{Fact, GameRecord, GameResult, Side};
 use crate::arena::game::ArenaGame;
-use crate::arena::seat::lines::{self, Wrote};
 use crate::arena::seat::persistent::describe;
 use crate::arena::seat::{Reply, Seat, Start};
 use convention::Learned;
@@ -268,7 +268,7 @@ impl DialogueSeat {
         };
         let mut bytes = text.as_bytes().to_vec();
         bytes.push(b'\n');
-        match lines::write_all(&mut live.stdin, &bytes, deadline) {
+        match line::write_all(&mut live.stdin, &bytes, deadline) {
             Ok(Wrote::Done) => Ok(()),
             Ok(Wrote::Timeout) => Err(Reply::Timeout),
             Ok(Wrote::Closed) => Err(self.gone()),
@@ -330,7 +330,7 @@ impl DialogueSeat {
                 let gone = self.gone();
                 return Err(miss(gone));
             }
-            match lines::wait(&live.stdout, libc::POLLIN, deadline) {
+            match line::wait(&live.stdout, libc::POLLIN, deadline) {
                 Ok(true) => {}
                 Ok(false) => return Err(miss(Reply::Timeout)),
                 Err(e) => return Err(miss(Reply::Broken(format!("{e}")))),
