@@ -7,10 +7,10 @@ use std::sync::Arc;
 use super::common::{emit, RunFlags};
 use super::exit::{CliError, CmdResult, Exit};
 use crate::arena::config::ArenaConfig;
-use crate::arena::event::standings::table;
 use crate::arena::event::tournament::{play, Format, Knobs};
 use crate::arena::game::registry::{dispatch, MakeBot, Visitor};
 use crate::arena::game::ArenaGame;
+use crate::report::tournament::standings_table as table;
 use crate::report::tournament::{save_records, write_ranking};
 use crate::sandbox::Sandbox;
 
@@ -161,7 +161,7 @@ impl Visitor for Event {
             emit(&format!("champion: {champion}\n"));
         }
         if let Some(placed) = &placed {
-            emit(&crate::arena::event::ranking::table(placed));
+            emit(&crate::report::tournament::ranking_table(placed));
         }
         if !event.not_graded.is_empty() {
             eprintln!(

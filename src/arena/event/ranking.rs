@@ -5,8 +5,6 @@
 use crate::arena::config::Marks;
 use crate::arena::event::schedule::Results;
 use crate::arena::event::standings::Row;
-use crate::report::csv::{text, Sheet};
-use crate::report::grid::{Column, Grid};
 
 /// One entrant's place in the whole event.
 #[derive(Clone, Debug, PartialEq)]
@@ -87,75 +85,6 @@ pub struct LeftOut {
     pub marks: Option<f64>,
 }
 
-/// `rank,student,stage,points,games,won,drawn,lost,faults,marks` (marks blank without a table); then
-/// each submission left out by the gate (`left_out`: stage `left out: why`, its marks, every number
-/// blank); then each the machine could not build (`not_graded`: stage `not-graded: why`, every
-/// number and the marks blank: never a zero).
-#[must_use]
-pub fn csv(placed: &[Placed], left_out: &[LeftOut], not_graded: &[(String, String)]) -> String {
-    let mut sheet = Sheet::new();
-    sheet.row([
-        "rank", "student", "stage", "points", "games", "won", "drawn", "lost", "faults", "marks",
-    ]);
-    let marks = |m: Option<f64>| m.map(|m| format!("{m}")).unwrap_or_default();
-    for p in placed {
-        let named = [p.rank.to_string(), text(&p.row.name), text(&p.stage)];
-        sheet.row(
-            named
-                .into_iter()
-                .chain(p.row.counts())
-                .chain([marks(p.marks)]),
-        );
-    }
-    let blank = || std::iter::repeat_n(String::new(), 6);
-    for l in left_out {
-        let named = [
-            String::new(),
-            text(&l.name),
-            text(&format!("left out: {}", l.why)),
-        ];
-        sheet.row(named.into_iter().chain(blank()).chain([marks(l.marks)]));
-    }
-    for (name, why) in not_graded {
-        let named = [
-            String::new(),
-            text(name),
-            text(&format!("not-graded: {why}")),
-        ];
-        sheet.row(named.into_iter().chain(blank()).chain([String::new()]));
-    }
-    sheet.finish()
-}
-
-/// The ranking as the terminal shows it after the stage tables.
-#[must_use]
-pub fn table(placed: &[Placed]) -> String {
-    let mut grid = Grid::new(&[
-        Column::right("rank"),
-        Column::left("student"),
-        Column::right("marks"),
-        Column::left("reached"),
-    ]);
-    for p in placed {
-        let marks = p
-            .marks
-            .map(|m| format!("{m}"))
-            .unwrap_or_else(|| "-".into());
-        let note = if p.all_faults {
-            "  (lost every game by fault)"
-        } else {
-            ""
-        };
-        grid.row([
-            p.rank.to_string(),
-            p.row.name.clone(),
-            marks,
-            format!("{}{note}", p.stage),
-        ]);
-    }
-    format!("overall ranking\n{}", grid.render(true))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -218,50 +147,13 @@ mod tests {
         assert!(placed[5].all_faults);
         assert_eq!(placed[1].stage, "final");
         assert_eq!(placed[2].stage, "stage 1 group 2");
-        let text = csv(&placed, &[], &[]);
+        let text = crate::report::tournament::ranking_csv(&placed, &[], &[]);
         assert!(
             text.starts_with("rank,student,stage,points,games,won,drawn,lost,faults,marks\n1,d,final,8,6,2,0,4,0,40\n"),
             "{text}"
         );
         assert!(
             text.ends_with("6,c,stage 1 group 1,0,4,0,0,4,4,0\n"),
-            "{text}"
-        );
-    }
-
-    #[test]
-    fn an_entrant_named_like_a_formula_stays_text_in_the_csv() {
-        let results = Results {
-            stages: vec![stage(
-                "final",
-                1,
-                vec![
-                    row("=HYPERLINK(\"evil.example\",\"x\")", 2, 2, 0),
-                    row("-1", 0, 2, 0),
-                ],
-            )],
-            champion: None,
-        };
-        let text = csv(
-            &overall(&results, None),
-            &[LeftOut {
-                name: "@late".into(),
-                why: "failed `legal`".into(),
-                marks: Some(0.0),
-            }],
-            &[("=cmd".into(), "`python2` not found".into())],
-        );
-        assert!(
-            text.contains("\n,'@late,left out: failed `legal`,,,,,,,0\n"),
-            "{text}"
-        );
-        assert!(
-            text.contains("\n1,\"'=HYPERLINK(\"\"evil.example\"\",\"\"x\"\")\",final,"),
-            "{text}"
-        );
-        assert!(text.contains("\n2,'-1,final,"), "{text}");
-        assert!(
-            text.ends_with("\n,'=cmd,not-graded: `python2` not found,,,,,,,\n"),
             "{text}"
         );
     }

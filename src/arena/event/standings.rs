@@ -2,7 +2,6 @@
 
 use crate::arena::event::elo;
 use crate::arena::game::record::{GameRecord, GameResult};
-use crate::report::grid::{Column, Grid};
 
 /// Points per result. A draw the seed's tie-break favours may score differently (UT3: 2 to the side
 /// with more blocks, then more corners, 1 to the other; otherwise 1 each).
@@ -146,29 +145,6 @@ pub fn standings(names: &[String], records: &[GameRecord], scoring: &Scoring) ->
     rows
 }
 
-/// The table as text, one player a line (the `elo ± margin` cell keeps its own padding, trailing
-/// spaces and all, as it always printed).
-#[must_use]
-pub fn table(rows: &[Row]) -> String {
-    let mut grid = Grid::new(&[
-        Column::right("rank"),
-        Column::left("player"),
-        Column::right("points"),
-        Column::right("games"),
-        Column::right("won").min(4),
-        Column::right("drawn"),
-        Column::right("lost"),
-        Column::right("faults"),
-        Column::right("elo").min(11),
-    ]);
-    for (i, r) in rows.iter().enumerate() {
-        let named = [(i + 1).to_string(), r.name.clone()];
-        let elo = format!("{:>5.0} ± {:<3.0}", r.elo, r.margin);
-        grid.row(named.into_iter().chain(r.counts()).chain([elo]));
-    }
-    grid.render(false)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -216,25 +192,5 @@ mod tests {
             );
             assert!((row.elo - 1500.0).abs() < 1e-9, "{row:?}");
         }
-    }
-
-    #[test]
-    fn a_wide_name_keeps_the_table_aligned() {
-        use unicode_width::UnicodeWidthStr;
-        let row = |name: &str| Row {
-            name: name.into(),
-            games: 2,
-            wins: 1,
-            draws: 0,
-            losses: 1,
-            faults: 0,
-            points: 3,
-            elo: 1500.0,
-            margin: 40.0,
-        };
-        let text = table(&[row("王小明"), row("bob🤖"), row("alice")]);
-        let widths: Vec<usize> = text.lines().map(UnicodeWidthStr::width).collect();
-        assert!(widths.iter().all(|w| *w == widths[0]), "{text}");
-        assert!(text.contains("   1  王小明       3"), "{text}");
     }
 }

@@ -215,7 +215,7 @@ fn a_tournament_is_the_same_for_any_number_of_jobs() {
         top.name,
         "p0",
         "{}",
-        crate::arena::event::standings::table(&one.stages[0].rows)
+        crate::report::tournament::standings_table(&one.stages[0].rows)
     );
     assert!(top.elo > 1500.0);
 }
