@@ -131,7 +131,7 @@ fn overhead() {
 
     // The referee: one persistent player against itself (two processes, one per side) for LENGTH moves.
     let sandbox: Arc<dyn grader::sandbox::Sandbox> =
-        Arc::from(grader::sandbox::select(Tier::Basic).unwrap());
+        Arc::from(grader::sandbox::select(Tier::Basic, &[]).unwrap());
     let spec = Spec {
         program: exe.into_os_string(),
         args: Vec::new(),

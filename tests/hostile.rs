@@ -143,11 +143,17 @@ pub fn python() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("/usr/bin/python3"))
 }
 
+/// The folders the toolchains live in, which the `full` tier binds read-only (as `grader run` passes
+/// them).
+fn toolchain_dirs() -> &'static [PathBuf] {
+    grader::toolchain::Toolchain::global().read_only_dirs()
+}
+
 /// The sandboxes to run the corpus under: `full` (required when the tests run as root, as in CI) and
 /// `basic`.
 pub fn sandboxes() -> Vec<Box<dyn Sandbox>> {
     let mut out = Vec::new();
-    match sandbox::select(Tier::Full) {
+    match sandbox::select(Tier::Full, toolchain_dirs()) {
         Ok(s) => out.push(s),
         // SAFETY: geteuid has no preconditions.
         Err(e) if unsafe { libc::geteuid() } == 0 => {
@@ -155,7 +161,7 @@ pub fn sandboxes() -> Vec<Box<dyn Sandbox>> {
         }
         Err(e) => eprintln!("skipping the full tier: {e}"),
     }
-    out.push(sandbox::select(Tier::Basic).expect("basic always works"));
+    out.push(sandbox::select(Tier::Basic, &[]).expect("basic always works"));
     out
 }
 
@@ -375,11 +381,12 @@ fn the_configured_tier_is_selected_and_named() {
         eprintln!("skipping: the full tier needs root here");
         return;
     }
-    let selected = sandbox::select_or_degrade(Tier::Full, false).expect("full works as root");
+    let selected = sandbox::select_or_degrade(Tier::Full, false, toolchain_dirs())
+        .expect("full works as root");
     assert_eq!(selected.sandbox.tier(), Tier::Full);
     assert!(selected.degraded.is_none());
     assert_eq!(selected.notice(), "sandbox: full");
-    let basic = sandbox::select_or_degrade(Tier::Basic, true).unwrap();
+    let basic = sandbox::select_or_degrade(Tier::Basic, true, &[]).unwrap();
     assert_eq!(basic.notice(), "sandbox: basic");
     let degraded = sandbox::Selected {
         sandbox: Box::new(sandbox::BasicSandbox),

@@ -290,8 +290,11 @@ fn missing_program_is_a_sandbox_error() {
 
 #[test]
 fn select_and_probe() {
-    assert_eq!(sandbox::select(Tier::Basic).unwrap().tier(), Tier::Basic);
-    assert_eq!(sandbox::select(Tier::None).unwrap().tier(), Tier::None);
+    assert_eq!(
+        sandbox::select(Tier::Basic, &[]).unwrap().tier(),
+        Tier::Basic
+    );
+    assert_eq!(sandbox::select(Tier::None, &[]).unwrap().tier(), Tier::None);
     let probes = sandbox::probe();
     assert_eq!(probes.len(), 3);
     assert!(probes[1].unavailable.is_none());

@@ -20,7 +20,11 @@ pub struct Environment {
 /// The sandbox at `tier`. `check` (a student's own machine) may fall back to `basic` with a visible
 /// notice; `run` (grading a class) refuses to go below the configured tier unless told to.
 pub fn environment(tier: Tier, allow_degrade: bool) -> Result<Environment, Error> {
-    let selected = match select_or_degrade(tier, allow_degrade) {
+    let selected = match select_or_degrade(
+        tier,
+        allow_degrade,
+        crate::toolchain::Toolchain::global().read_only_dirs(),
+    ) {
         Ok(s) => s,
         Err(e @ SandboxError::Unavailable { .. }) => {
             return Err(Error::machine(anyhow::anyhow!(

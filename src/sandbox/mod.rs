@@ -197,7 +197,7 @@ pub fn probe() -> Vec<Probe> {
         .into_iter()
         .map(|tier| Probe {
             tier,
-            unavailable: select(tier).err().map(|e| match e {
+            unavailable: select(tier, &[]).err().map(|e| match e {
                 SandboxError::Unavailable { reason, .. } => reason,
                 other => other.to_string(),
             }),
@@ -206,15 +206,16 @@ pub fn probe() -> Vec<Probe> {
 }
 
 /// The sandbox for `requested`, or why this machine cannot provide it. Never silently weaker: a caller
-/// that accepts a lower tier asks for it (see [`select_or_degrade`]).
-pub fn select(requested: Tier) -> Result<Box<dyn Sandbox>, SandboxError> {
+/// that accepts a lower tier asks for it (see [`select_or_degrade`]). `read_only` are the folders a
+/// program may read besides the system's (the toolchains' installation roots, from the caller: the
+/// sandbox knows no toolchain); the `full` tier binds them read-only, the others need not.
+pub fn select(requested: Tier, read_only: &[PathBuf]) -> Result<Box<dyn Sandbox>, SandboxError> {
     match requested {
         Tier::None => Ok(Box::new(NoSandbox)),
         Tier::Basic => Ok(Box::new(BasicSandbox)),
         #[cfg(target_os = "linux")]
         Tier::Full => Ok(Box::new(
-            linux::FullSandbox::new()?
-                .with_read_only(crate::toolchain::Toolchain::global().read_only_dirs()),
+            linux::FullSandbox::new()?.with_read_only(read_only),
         )),
         #[cfg(not(target_os = "linux"))]
         Tier::Full => Err(SandboxError::Unavailable {
@@ -258,8 +259,12 @@ impl Selected {
 /// `basic` with the reason in `degraded`; when not (`grader run`), the `Unavailable` error, whose
 /// reason the caller prints with a hint to pass `--sandbox basic` explicitly. `none` is never chosen
 /// here unless requested.
-pub fn select_or_degrade(requested: Tier, allow_degrade: bool) -> Result<Selected, SandboxError> {
-    match select(requested) {
+pub fn select_or_degrade(
+    requested: Tier,
+    allow_degrade: bool,
+    read_only: &[PathBuf],
+) -> Result<Selected, SandboxError> {
+    match select(requested, read_only) {
         Ok(sandbox) => Ok(Selected {
             sandbox,
             degraded: None,
@@ -268,7 +273,7 @@ pub fn select_or_degrade(requested: Tier, allow_degrade: bool) -> Result<Selecte
             if allow_degrade && requested > Tier::Basic =>
         {
             Ok(Selected {
-                sandbox: select(Tier::Basic)?,
+                sandbox: select(Tier::Basic, read_only)?,
                 degraded: Some(Degraded { requested, reason }),
             })
         }

@@ -16,7 +16,7 @@ use crate::arena::seat::dialogue::{DialogueSeat, Probe, Script, Step};
 use crate::arena::seat::{Reply, ScriptSeat, Seat};
 
 fn basic() -> Arc<dyn crate::sandbox::Sandbox> {
-    Arc::from(crate::sandbox::select(crate::sandbox::Tier::Basic).expect("the basic sandbox"))
+    Arc::from(crate::sandbox::select(crate::sandbox::Tier::Basic, &[]).expect("the basic sandbox"))
 }
 
 fn script(probes: Vec<Probe>) -> Script {

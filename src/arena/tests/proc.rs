@@ -15,7 +15,7 @@ use crate::arena::tests::testgame::Race;
 
 /// The real `basic` tier: what `grader play` uses.
 fn basic() -> Arc<dyn crate::sandbox::Sandbox> {
-    Arc::from(crate::sandbox::select(crate::sandbox::Tier::Basic).expect("the basic sandbox"))
+    Arc::from(crate::sandbox::select(crate::sandbox::Tier::Basic, &[]).expect("the basic sandbox"))
 }
 
 fn limits() -> crate::sandbox::Limits {
