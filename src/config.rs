@@ -1,5 +1,4 @@
-//! `grader.toml`: the built-in defaults layered under a user's file (limits, jobs, sandbox tier), and the
-//! strict-TOML helpers every file format shares (path:line:col errors; sizes and durations are `units`).
+//! `grader.toml`: the built-in defaults layered under a user's file (limits, jobs, sandbox tier).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -8,61 +7,11 @@ use serde::Deserialize;
 
 use crate::sandbox::scratch::Bounds;
 use crate::sandbox::{Limits, Tier};
+use crate::toml_file::{located, parse_toml, TomlError};
 use crate::units::{parse_duration, parse_size, LIMIT};
 
 /// The commented defaults shipped in the binary.
 pub const DEFAULTS: &str = include_str!("../grader.toml");
-
-/// A TOML file that could not be read or understood, located as precisely as possible.
-#[derive(Debug, thiserror::Error)]
-pub enum TomlError {
-    #[error("cannot read `{path}`")]
-    Read {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
-    /// `at` is `path:line:col` (or just the path when the parser gave no position).
-    #[error("{at}: {message}")]
-    Invalid { at: String, message: String },
-}
-
-/// Where a byte offset falls in `text`, as 1-based `line:col` (columns count characters).
-pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let offset = offset.min(text.len());
-    let before = &text[..offset];
-    let line = before.matches('\n').count() + 1;
-    let col = before[before.rfind('\n').map_or(0, |i| i + 1)..]
-        .chars()
-        .count()
-        + 1;
-    (line, col)
-}
-
-/// Builds a located error from a span in a file's text.
-pub fn located(
-    path: &Path,
-    text: &str,
-    span: Option<std::ops::Range<usize>>,
-    message: &str,
-) -> TomlError {
-    let at = match span {
-        Some(span) => {
-            let (line, col) = line_col(text, span.start);
-            format!("{}:{line}:{col}", path.display())
-        }
-        None => path.display().to_string(),
-    };
-    TomlError::Invalid {
-        at,
-        message: message.trim().to_string(),
-    }
-}
-
-/// Parses `text` strictly into `T`, with `path:line:col` in the error.
-pub fn parse_toml<T: serde::de::DeserializeOwned>(path: &Path, text: &str) -> Result<T, TomlError> {
-    toml::from_str(text).map_err(|e| located(path, text, e.span(), e.message()))
-}
 
 /// Limits as written in TOML: every key optional so files can layer.
 #[derive(Clone, Debug, Default, Deserialize)]

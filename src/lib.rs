@@ -16,6 +16,7 @@ pub mod position;
 pub mod report;
 pub mod sandbox;
 pub mod suite;
+pub mod toml_file;
 pub mod toolchain;
 pub mod units;
 pub mod untrusted;

@@ -9,7 +9,7 @@ use std::time::Duration;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::config::{located, parse_toml, TomlError};
+use crate::toml_file::{located, parse_toml, TomlError};
 use crate::units::{parse_duration, LIMIT};
 
 /// The file `grader calibrate` writes beside `suite.toml`.

@@ -423,7 +423,7 @@ impl Loader<'_> {
             return self.err(span, format!("case `{case}` is a position case, but the suite's protocol is `dialogue`\nhint: position cases need the `persistent` or `per-move` protocol; use play cases for dialogue programs"));
         }
         let sides = dispatch(&arena.game, Sides).map_err(|e| {
-            SuiteError::from(crate::config::located(
+            SuiteError::from(crate::toml_file::located(
                 self.path,
                 self.text,
                 Some(span.clone()),

@@ -22,9 +22,10 @@ use toml::Spanned;
 
 use crate::arena::config::{ArenaConfig, ArenaConfigError};
 use crate::build::{ExtraRecipe, PythonVersion};
-use crate::config::{located, parse_toml, Config, TomlError};
+use crate::config::Config;
 use crate::judge::Comparator;
 use crate::sandbox::Limits;
+use crate::toml_file::{located, parse_toml, TomlError};
 pub use kinds::{Entries, Kind, Manual, Measure, Opponent, Play, Position, PositionExpect, Run};
 use load::Loader;
 use oracle::{Oracle, Solved};
