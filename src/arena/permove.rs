@@ -97,7 +97,10 @@ impl<G: ArenaGame> Seat<G> for PerMoveSeat {
         };
         if !outcome.stderr.is_empty() {
             let tail = outcome.stderr.len().saturating_sub(4096);
-            self.stderr = Some(super::persistent::printable_tail(&outcome.stderr[tail..]));
+            self.stderr = Some(super::persistent::printable_tail(
+                &outcome.stderr[tail..],
+                &spec,
+            ));
         }
         match outcome.limit {
             Some(LimitHit::Wall | LimitHit::Cpu) => return Reply::Timeout,

@@ -6,9 +6,11 @@
 
 use std::fs::File;
 use std::io::Read;
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use crate::judge::excerpt::Folders;
 use crate::sandbox::{Running, Sandbox, Spec, Status};
 
 use super::game::ArenaGame;
@@ -195,7 +197,7 @@ impl<G: ArenaGame> Seat<G> for PersistentSeat {
 
     fn stderr_tail(&mut self) -> Option<String> {
         let kept = self.stderr.lock().ok()?;
-        (!kept.is_empty()).then(|| printable_tail(&kept))
+        (!kept.is_empty()).then(|| printable_tail(&kept, &self.spec))
     }
 }
 
@@ -205,9 +207,17 @@ impl Drop for PersistentSeat {
     }
 }
 
-/// A kept stderr tail (already capped in bytes) for the record: control bytes escaped, lines kept.
-pub(crate) fn printable_tail(bytes: &[u8]) -> String {
-    crate::untrusted::block(&String::from_utf8_lossy(bytes), STDERR_KEEP)
+/// A kept stderr tail (already capped in bytes) for the record: control bytes escaped, lines kept, and
+/// the run's own folders (`spec`'s copy and working folder, different on every run) made relative.
+pub(crate) fn printable_tail(bytes: &[u8], spec: &Spec) -> String {
+    let folders = Folders::new(
+        spec.read_only
+            .iter()
+            .map(PathBuf::as_path)
+            .chain([spec.workdir.as_path()]),
+    );
+    let text = folders.relative(&String::from_utf8_lossy(bytes));
+    crate::untrusted::block(&text, STDERR_KEEP)
 }
 
 /// Keeps the tail of a player's stderr without ever blocking the player on a full pipe.

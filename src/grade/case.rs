@@ -5,6 +5,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crate::judge::excerpt::{self, Folders};
 use crate::judge::{trace, Comparator, Mismatch, Verdict};
 use crate::report::result::{CaseResult, CpuLimit};
 use crate::sandbox::{LimitHit, Outcome, Sandbox, Spec, Status, Stdin};
@@ -245,7 +246,8 @@ fn run_within(
     if let Some((verdict, summary)) = run_failure(&outcome, &judged) {
         result.verdict = verdict;
         result.summary = summary;
-        result.details = stderr_tail(&outcome.stderr);
+        let folders = Folders::new([program.dir.as_path(), scratch]);
+        result.details = stderr_tail(&outcome.stderr, &folders);
         return (result, outcome.stdout);
     }
     let (verdict, credit, summary, details, variant) =
@@ -403,20 +405,16 @@ fn size(bytes: u64) -> String {
     }
 }
 
-/// The last lines of stderr, which usually say why a program failed.
-fn stderr_tail(stderr: &[u8]) -> Vec<String> {
-    let text = String::from_utf8_lossy(stderr);
-    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+/// The last lines of stderr, which usually say why a program failed: whole (a traceback's line number
+/// is in its last lines), with the run's folders (`folders`) written relative to the student's.
+fn stderr_tail(stderr: &[u8], folders: &Folders) -> Vec<String> {
+    let text = folders.relative(&String::from_utf8_lossy(stderr));
+    let lines = excerpt::last_lines(&text, excerpt::LINES);
     if lines.is_empty() {
         return Vec::new();
     }
-    let start = lines.len().saturating_sub(8);
     let mut out = vec!["stderr (last lines):".to_string()];
-    out.extend(
-        lines[start..]
-            .iter()
-            .map(|l| format!("  {}", crate::judge::show(l))),
-    );
+    out.extend(lines.iter().map(|l| format!("  {l}")));
     out
 }
 

@@ -22,6 +22,7 @@ use crate::arena::referee::{play, Match};
 use crate::arena::registry::{dispatch, MakeBot, Visitor};
 use crate::arena::schedule::SeatMaker;
 use crate::build::Built;
+use crate::judge::excerpt;
 use crate::judge::Verdict;
 use crate::report::points;
 use crate::report::result::CaseResult;
@@ -339,12 +340,26 @@ fn judge(p: &Play, records: &[GameRecord]) -> Judged {
         };
         let _ = write!(summary, "; {needed} needed");
     }
-    let details = records
-        .iter()
-        .enumerate()
-        .filter(|(k, _)| values[*k] < 1.0)
-        .map(|(k, r)| game_line(k, r, p.measure, sides(k)))
-        .collect();
+    let mut details = Vec::new();
+    // Each distinct stderr excerpt is shown once, under the first game that ended with it.
+    let mut shown: Vec<(usize, Vec<String>)> = Vec::new();
+    for (k, r) in records.iter().enumerate().filter(|(k, _)| values[*k] < 1.0) {
+        let mut line = game_line(k, r, p.measure, sides(k));
+        let last_words = crashed_with(r, sides(k).me);
+        match shown.iter().find(|(_, lines)| *lines == last_words) {
+            _ if last_words.is_empty() => details.push(line),
+            Some((first, _)) => {
+                let _ = write!(line, " (stderr as in game {})", first + 1);
+                details.push(line);
+            }
+            None => {
+                details.push(line);
+                details.push("  stderr (last lines):".to_string());
+                details.extend(last_words.iter().map(|l| format!("    {l}")));
+                shown.push((k, last_words));
+            }
+        }
+    }
     Judged {
         verdict: if credit >= 1.0 {
             Verdict::Accepted
@@ -365,30 +380,33 @@ fn game_line(k: usize, r: &GameRecord, measure: Measure, sides: Sides) -> String
         _ if r.lost(me) => "lost",
         _ => "drawn",
     };
-    let mut why = match (measure, fault(r, sides)) {
+    let why = match (measure, fault(r, sides)) {
         (Measure::Legal, Some(f)) => f,
         (Measure::Opening | Measure::Rejects | Measure::Announces, _) => dialogue::conduct(measure)
             .and_then(|c| dialogue::judge(c, r, me).1)
             .unwrap_or_else(|| r.reason.clone()),
         _ => r.reason.clone(),
     };
-    // A crash is explained by its last words.
-    let loser = r.winner().map(|w| 1 - w).or(r.lost(me).then_some(me));
-    if let (Ending::Fault, Some(l)) = (r.ending, loser) {
-        let last = r
-            .stderr
-            .get(l)
-            .and_then(Option::as_deref)
-            .and_then(|e| e.lines().rev().find(|l| !l.trim().is_empty()));
-        if let Some(line) = last {
-            let _ = write!(why, " (stderr: {})", crate::judge::show(line.trim()));
-        }
-    }
     format!(
         "game {}, you played {}: {outcome} — {why}",
         k + 1,
         r.colours[me]
     )
+}
+
+/// A game lost by a fault is explained by the loser's last words: the last lines of its stderr (the
+/// record keeps them with the run's folders already made relative), whole.
+fn crashed_with(r: &GameRecord, me: usize) -> Vec<String> {
+    let loser = r.winner().map(|w| 1 - w).or(r.lost(me).then_some(me));
+    match (r.ending, loser) {
+        (Ending::Fault, Some(l)) => r
+            .stderr
+            .get(l)
+            .and_then(Option::as_deref)
+            .map(|e| excerpt::last_lines(e, excerpt::LINES))
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    }
 }
 
 /// The games as text: every position in the game's notation, one per line, with who moved.

@@ -110,6 +110,16 @@ impl Sandbox for Scripted {
                 }
             }
             "no-file" => outcome.stdout = right.stdout.into_bytes(),
+            // A Python traceback naming the program's copy and the run's folder, with long lines.
+            "traceback" => {
+                let dir = spec.read_only[0].display().to_string();
+                let work = spec.workdir.display().to_string();
+                outcome.status = Status::Exited(1);
+                outcome.stderr = format!(
+                    "Traceback (most recent call last):\n  File \"{dir}/tictactoe.py\", line 88, in <module>\n    main()\n  File \"{dir}/tictactoe.py\", line 80, in main\n    value = minimax(board, player_to_move_first_in_this_search)\n  File \"{dir}/tictactoe.py\", line 12, in minimax\n    best = max(values) + an_undefined_name_long_enough_to_pass_sixty_characters\nNameError: name 'an_undefined_name_long_enough_to_pass_sixty_characters' is not defined (while writing {work}/visited.txt)\n"
+                )
+                .into_bytes();
+            }
             // Right only at the course's old fixed name; an empty file anywhere else.
             "by-old-name" => {
                 outcome.stdout = right.stdout.into_bytes();
@@ -569,4 +579,34 @@ fn output_that_depends_on_the_path_is_flagged_without_changing_the_score() {
     assert!(r.to_json().contains("\"integrity\""));
     assert!(grade("good").integrity.is_empty());
     assert!(!grade("good").to_json().contains("integrity"));
+}
+
+#[test]
+fn a_traceback_shows_its_last_lines_whole_with_paths_relative_to_the_students_folder() {
+    let r = grade("traceback");
+    let d = &r.cases[0].details;
+    assert_eq!(d[0], "stderr (last lines):");
+    assert!(
+        d.contains(&"    File \"tictactoe.py\", line 12, in minimax".to_string()),
+        "{d:#?}"
+    );
+    assert!(
+        d.contains(
+            &"      best = max(values) + an_undefined_name_long_enough_to_pass_sixty_characters"
+                .to_string()
+        ),
+        "{d:#?}"
+    );
+    let error = d.last().unwrap();
+    assert!(
+        error.starts_with("  NameError: name 'an_undefined"),
+        "{error}"
+    );
+    // The run's folder, relative like the program's (its name is the run's own: `work/…`).
+    assert!(
+        error.ends_with("is not defined (while writing work/visited.txt)"),
+        "{error}"
+    );
+    let all = d.join("\n");
+    assert!(!all.contains("/nowhere") && !all.contains("/tmp"), "{all}");
 }
