@@ -496,6 +496,7 @@ fn judge_outputs(
                 credit: c,
                 summary,
                 details,
+                ..
             } => {
                 credit = credit.min(c);
                 if c < 1.0 {
@@ -544,6 +545,7 @@ fn explained_by_variant(
             name: vname,
             credit,
             summary,
+            plain,
             details,
         } = judge_file(suite, case, run, name, expect, work, names)
         else {
@@ -575,7 +577,12 @@ fn explained_by_variant(
             };
             return Some((verdict, credit, summary, details, Some(vname)));
         }
-        m.details.push(format!("`{name}`: {summary}"));
+        // The case fails on stdout whatever the trace is: say what the trace is without a note that
+        // speaks of its credit ("full credit"), and that it earned nothing here.
+        let what = if credit >= 1.0 { plain } else { summary };
+        m.details.push(format!(
+            "`{name}`: {what}; not scored: the case failed on stdout"
+        ));
     }
     None
 }
@@ -599,6 +606,8 @@ enum FileJudgement {
         name: String,
         credit: f64,
         summary: String,
+        /// The summary without the suite's note (which may speak of credit).
+        plain: String,
         details: Vec<String>,
     },
     Internal(String),
@@ -689,9 +698,14 @@ fn judge_file(
     let Some(file) = file else {
         return FileJudgement::Pass;
     };
+    // Where the golden trace and the file first part ways (line 0: no trace comparison).
+    let mut golden_line = 0;
     let mismatch = if expect.comparator == Comparator::Trace {
         match trace::compare_file(&expect.text, &file, cap) {
-            Ok(report) => report.mismatch(),
+            Ok(report) => {
+                golden_line = report.divergence.as_ref().map_or(0, |d| d.line);
+                report.mismatch()
+            }
             Err(e) => {
                 return FileJudgement::Internal(format!("the grader could not read `{name}`: {e}"))
             }
@@ -707,6 +721,9 @@ fn judge_file(
         return FileJudgement::Pass;
     };
     // Only now, the golden comparison having failed, are the named variants computed.
+    // A full-credit variant (the same search written another way, as post-order) that the file follows
+    // further than the golden trace: the file is that variant with a mistake, shown against it.
+    let mut closer: Option<(&crate::suite::VariantCredit, Mismatch, u64)> = None;
     if let (Some(program), Comparator::Trace) = (&expect.reference, expect.comparator) {
         let args = concrete_args(&run.args, REFERENCE_WORK);
         for v in &suite.variants {
@@ -723,9 +740,20 @@ fn judge_file(
                 continue;
             }
             if let Ok(report) = trace::compare_file(&solved.file, &file, cap) {
+                let line = report.divergence.as_ref().map(|d| d.line);
+                match (line, report.mismatch()) {
+                    (Some(line), Some(m))
+                        if v.credit >= 1.0
+                            && line > golden_line.max(closer.as_ref().map_or(0, |c| c.2)) =>
+                    {
+                        closer = Some((v, m, line));
+                    }
+                    _ => {}
+                }
                 if report.divergence.is_none() {
-                    let mut summary =
+                    let plain =
                         format!("your trace is the `{}` variant ({})", v.name, v.description);
+                    let mut summary = plain.clone();
                     if !v.note.is_empty() {
                         summary.push_str(&format!(": {}", v.note));
                     }
@@ -743,11 +771,23 @@ fn judge_file(
                         name: v.name.clone(),
                         credit: v.credit,
                         summary,
+                        plain,
                         details,
                     };
                 }
             }
         }
+    }
+    if let Some((v, m, _)) = closer {
+        let mut details = m.details;
+        details.push(format!("against the expected trace: {}", mismatch.summary));
+        return FileJudgement::Fail(Mismatch {
+            summary: format!(
+                "your trace is written as the `{}` variant ({}), and differs from it: {}",
+                v.name, v.description, m.summary
+            ),
+            details,
+        });
     }
     FileJudgement::Fail(mismatch)
 }
