@@ -152,6 +152,13 @@ impl<G: ArenaGame> Seat<G> for PersistentSeat {
         let hello = format!("game\t{}\t{}\t{limit}", start.game, start.side_name);
         match self.exchange(&hello, Some(Instant::now() + self.startup)) {
             Reply::Line(text) if text.trim() == "ready" => Ok(()),
+            // The program's own account of why it cannot play (the UT3 adapter's "your file `x.py`
+            // could not be loaded: ..."): said as it is, without the protocol around it.
+            Reply::Line(text) if text.trim_start().starts_with("error:") => {
+                self.stop();
+                let why = text.trim_start()["error:".len()..].trim();
+                Err(Reply::Fault(crate::untrusted::one_line(why, 400)))
+            }
             Reply::Line(text) => {
                 self.stop();
                 Err(Reply::Broken(format!(
