@@ -116,6 +116,8 @@ const PINNED: &[(&str, &str, f64)] = &[
     // Only the blank board overflows its fixed table.
     ("crashes", "plain AC AC AC AC AC RE | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 14.17),
     ("no-compile", "plain CE CE CE CE CE CE | prune CE CE CE CE CE CE | ply CE CE CE CE CE CE | no-move CE CE CE CE", 0.0),
+    // A typo (`vaule`) in the min node's alpha-beta update: a NameError wherever that line runs.
+    ("python-typo-in-prune", "plain AC AC AC AC AC AC | prune AC RE RE AC RE RE | ply RE AC AC AC RE RE | no-move AC AC AC AC", 10.17),
     // Postgraduate hand-ins: a correct tic-tac-toe beside Three Men's Morris (pinned in tests/morris.rs).
     ("morris-c", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 15.0),
     ("morris-cpp", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 15.0),
@@ -293,7 +295,6 @@ fn flaws_are_explained_in_one_sentence() {
     assert!(
         summary("crashes", "plain", "blank-board").starts_with("your program crashed with SIGABRT")
     );
-    // A case that fails on stdout says its trace was not scored, never that it earned full credit.
     let details = |student: &str, group: &str, case: &str| -> Vec<String> {
         let r = result(student);
         let c = r["cases"]
@@ -310,6 +311,18 @@ fn flaws_are_explained_in_one_sentence() {
             .map(|d| d.as_str().unwrap().to_string())
             .collect()
     };
+    // A traceback's last lines, whole: the student's file by its own name, the line, the error.
+    let d = details("python-typo-in-prune", "prune", "interesting-1");
+    assert_eq!(d[0], "stderr (last lines):");
+    for line in [
+        "    File \"tictactoe.py\", line 91, in value",
+        "      beta = min(beta, vaule)",
+        "  NameError: name 'vaule' is not defined",
+    ] {
+        assert!(d.iter().any(|l| l == line), "{line}: {d:#?}");
+    }
+    assert!(!d.iter().any(|l| l.contains("/tmp/")), "{d:#?}");
+    // A case that fails on stdout says its trace was not scored, never that it earned full credit.
     assert_eq!(
         summary("post-order-ties-last", "plain", "blank-board"),
         "stdout: expected `x--------`, got `--------x`"
