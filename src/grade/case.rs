@@ -409,7 +409,7 @@ fn size(bytes: u64) -> String {
 /// is in its last lines), with the run's folders (`folders`) written relative to the student's.
 fn stderr_tail(stderr: &[u8], folders: &Folders) -> Vec<String> {
     let text = folders.relative(&String::from_utf8_lossy(stderr));
-    let lines = excerpt::last_lines(&text, excerpt::LINES);
+    let lines = excerpt::why_lines(&text, excerpt::LINES);
     if lines.is_empty() {
         return Vec::new();
     }

@@ -403,7 +403,7 @@ fn crashed_with(r: &GameRecord, me: usize) -> Vec<String> {
             .stderr
             .get(l)
             .and_then(Option::as_deref)
-            .map(|e| excerpt::last_lines(e, excerpt::LINES))
+            .map(|e| excerpt::why_lines(e, excerpt::LINES))
             .unwrap_or_default(),
         _ => Vec::new(),
     }

@@ -73,15 +73,33 @@ impl Folders {
     }
 }
 
-/// The last `n` non-blank lines of `text`, each escaped and cut only past [`LINE_CAP`] characters,
-/// their indentation kept (a traceback's code line sits under its frame line).
+/// The `n` non-blank lines of `text` that say why a program failed, each escaped and cut only past
+/// [`LINE_CAP`] characters, their indentation kept (a traceback's code line sits under its frame line).
+/// Usually the last ones: Python (3 and 2) and C++ end with the error and the innermost frame. A Java
+/// stack trace is the other way up, the exception and its innermost frame first, then every caller: when
+/// the last one does not fit, its head is shown (the last `Caused by:`, the root cause, when chained).
 #[must_use]
-pub fn last_lines(text: &str, n: usize) -> Vec<String> {
+pub fn why_lines(text: &str, n: usize) -> Vec<String> {
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    let start = lines.len().saturating_sub(n);
+    // `\tat pkg.Class.method(File.java:41)`: one word after `at`, a call (never Python's `at = f(x)`).
+    let frame = |l: &str| {
+        l.starts_with(char::is_whitespace)
+            && l.trim().strip_prefix("at ").is_some_and(|call| {
+                !call.contains(char::is_whitespace) && call.contains('(') && call.ends_with(')')
+            })
+    };
+    let head = (0..lines.len().saturating_sub(1))
+        .rev()
+        .find(|&i| !frame(lines[i]) && frame(lines[i + 1]));
+    let start = match head {
+        Some(h) if lines.len() - h > n => h,
+        _ => lines.len().saturating_sub(n),
+    };
     lines[start..]
         .iter()
-        .map(|l| show_capped(l.trim_end(), LINE_CAP))
+        .take(n)
+        // A tab is indentation here (Java's frames), not a character to show escaped.
+        .map(|l| show_capped(&l.trim_end().replace('\t', "    "), LINE_CAP))
         .collect()
 }
 
@@ -115,7 +133,7 @@ IndexError: list index out of range
     #[test]
     fn a_traceback_keeps_its_last_frame_and_line_number_whole() {
         let f = Folders::new([Path::new("/tmp/grader-run-1/s/build")]);
-        let lines = last_lines(&f.relative(TRACE), 3);
+        let lines = why_lines(&f.relative(TRACE), 3);
         assert_eq!(
             lines,
             [
@@ -127,10 +145,37 @@ IndexError: list index out of range
     }
 
     #[test]
+    fn a_java_stack_trace_keeps_its_exception_and_innermost_frames() {
+        let mut text = String::from(
+            "Exception in thread \"main\" java.lang.IllegalStateException: wrapped\n\tat tictactoe.main(tictactoe.java:90)\nCaused by: java.lang.ArrayIndexOutOfBoundsException: Index 9 out of bounds for length 9\n\tat tictactoe.value(tictactoe.java:41)\n",
+        );
+        for _ in 0..40 {
+            text.push_str("\tat tictactoe.search(tictactoe.java:57)\n");
+        }
+        text.push_str("\t... 3 more\n");
+        let lines = why_lines(&text, 4);
+        assert_eq!(
+            lines,
+            [
+                "Caused by: java.lang.ArrayIndexOutOfBoundsException: Index 9 out of bounds for length 9",
+                "    at tictactoe.value(tictactoe.java:41)",
+                "    at tictactoe.search(tictactoe.java:57)",
+                "    at tictactoe.search(tictactoe.java:57)",
+            ]
+        );
+        // A short one is shown whole, from its first line.
+        let short = "Exception in thread \"main\" java.lang.NullPointerException\n\tat tictactoe.main(tictactoe.java:12)\n";
+        assert_eq!(why_lines(short, 4).len(), 2);
+        // Python code that reads `at = …` is no Java frame: the error, last, stays in.
+        let python = "Traceback (most recent call last):\n  File \"a.py\", line 3, in f\n    at = f(x)\nValueError: no\n";
+        assert_eq!(why_lines(python, 2), ["    at = f(x)", "ValueError: no"]);
+    }
+
+    #[test]
     fn hostile_lines_are_escaped_and_capped() {
         let long = "x".repeat(10_000);
         let text = format!("\u{1b}[2Jboom\n\n{long}\n");
-        let lines = last_lines(&text, 8);
+        let lines = why_lines(&text, 8);
         assert_eq!(lines[0], "\\u{1b}[2Jboom");
         assert_eq!(lines[1].chars().count(), LINE_CAP + 1);
         assert!(lines[1].ends_with('…'));

@@ -118,7 +118,7 @@ pub fn ask<G: ArenaGame>(
                 .push("your program's stderr ended with:".to_string());
             // The seat's tail has the run's folders made relative already.
             out.details.extend(
-                excerpt::last_lines(&tail, excerpt::LINES)
+                excerpt::why_lines(&tail, excerpt::LINES)
                     .into_iter()
                     .map(|l| format!("  {l}")),
             );
