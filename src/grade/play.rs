@@ -341,7 +341,8 @@ fn judge(p: &Play, records: &[GameRecord]) -> Judged {
         let _ = write!(summary, "; {needed} needed");
     }
     let mut details = Vec::new();
-    // Each distinct stderr excerpt is shown once, under the first game that ended with it.
+    // Each distinct stderr excerpt is shown once, under the first game that ended with it, and at most
+    // `EXCERPTS` of them (a program whose crash differs game by game would fill the feedback).
     let mut shown: Vec<(usize, Vec<String>)> = Vec::new();
     for (k, r) in records.iter().enumerate().filter(|(k, _)| values[*k] < 1.0) {
         let mut line = game_line(k, r, p.measure, sides(k));
@@ -350,6 +351,10 @@ fn judge(p: &Play, records: &[GameRecord]) -> Judged {
             _ if last_words.is_empty() => details.push(line),
             Some((first, _)) => {
                 let _ = write!(line, " (stderr as in game {})", first + 1);
+                details.push(line);
+            }
+            None if shown.len() == EXCERPTS => {
+                line.push_str(" (its stderr is in the game's record)");
                 details.push(line);
             }
             None => {
@@ -393,6 +398,9 @@ fn game_line(k: usize, r: &GameRecord, measure: Measure, sides: Sides) -> String
         r.colours[me]
     )
 }
+
+/// At most this many distinct stderr excerpts in one case's feedback.
+const EXCERPTS: usize = 2;
 
 /// A game lost by a fault is explained by the loser's last words: the last lines of its stderr (the
 /// record keeps them with the run's folders already made relative), whole.
@@ -545,6 +553,52 @@ mod tests {
         assert_eq!(j.summary, "won or drew 4 of 6 games against `random`");
         assert!((j.credit - 4.0 / 6.0).abs() < 1e-12);
         assert_eq!(j.verdict, Verdict::WrongAnswer);
+    }
+
+    #[test]
+    fn a_crash_shows_its_last_words_once_and_at_most_two_kinds() {
+        // The submission loses every game by a fault: games 1 and 2 with one traceback, 3 and 4 with
+        // two others.
+        let crash = |k: usize, error: &str| {
+            let me = my_side(k);
+            let mut r = record(GameResult::Win(1 - me), Ending::Fault, None);
+            r.stderr = vec![None, None];
+            r.stderr[me] = Some(format!(
+                "Traceback (most recent call last):\n  File \"team.py\", line 7, in move\n    return cells[9]\n{error}\n"
+            ));
+            r
+        };
+        let records = [
+            crash(0, "IndexError: list index out of range"),
+            crash(1, "IndexError: list index out of range"),
+            crash(2, "KeyError: 'b'"),
+            crash(3, "ValueError: c"),
+        ];
+        let j = judge(&case(Measure::Legal, Some(1.0)), &records);
+        let d: Vec<&str> = j.details.iter().map(String::as_str).collect();
+        assert_eq!(
+            d[1..6],
+            [
+                "  stderr (last lines):",
+                "    Traceback (most recent call last):",
+                "      File \"team.py\", line 7, in move",
+                "        return cells[9]",
+                "    IndexError: list index out of range",
+            ]
+        );
+        assert!(
+            d[6].starts_with("game 2, ") && d[6].ends_with(" (stderr as in game 1)"),
+            "{d:#?}"
+        );
+        assert!(d.contains(&"    KeyError: 'b'"), "{d:#?}");
+        assert!(d.last().unwrap().starts_with("game 4, "), "{d:#?}");
+        assert!(
+            d.last()
+                .unwrap()
+                .ends_with(" (its stderr is in the game's record)"),
+            "{d:#?}"
+        );
+        assert!(!d.iter().any(|l| l.contains("ValueError")), "{d:#?}");
     }
 
     #[test]
