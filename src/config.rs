@@ -294,6 +294,7 @@ mod tests {
 
     #[test]
     fn line_col_counts_from_one() {
+        use crate::toml_file::line_col;
         assert_eq!(line_col("ab\ncd", 0), (1, 1));
         assert_eq!(line_col("ab\ncd", 4), (2, 2));
     }

@@ -105,6 +105,10 @@ const PINNED: &[(&str, &str, f64)] = &[
     // Where strict and AIMA cut-offs prune the same nodes, the trace is golden.
     ("prune-strict", "plain AC AC AC AC AC AC | prune AC WA WA AC WA WA | ply AC AC AC AC WA WA | no-move AC AC AC AC", 10.67),
     ("ties-last-blank", "plain AC WA WA AC AC WA | prune AC WA WA AC WA WA | ply AC WA AC AC WA WA | no-move AC AC AC AC", 7.67),
+    // `post-order` with one flaw more: the same verdicts and points as the flaw alone (the order is
+    // worth full credit); the feedback is what differs (pinned in `flaws_are_explained_in_one_sentence`).
+    ("post-order-ties-last", "plain AC WA WA AC AC WA | prune AC WA WA AC WA WA | ply AC WA AC AC WA WA | no-move AC AC AC AC", 7.67),
+    ("post-order-strict", "plain AC AC AC AC AC AC | prune AC WA WA AC WA WA | ply AC AC AC AC WA WA | no-move AC AC AC AC", 10.67),
     ("ply-off-by-one", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply WA WA WA WA WA WA | no-move AC AC AC AC", 12.0),
     ("terminal-at-ply", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply WA AC WA AC AC WA | no-move AC AC AC AC", 13.5),
     ("debug-prints", "plain WA WA WA WA WA WA | prune WA WA WA WA WA WA | ply WA WA WA WA WA WA | no-move AC AC AC AC", 2.0),
@@ -112,6 +116,8 @@ const PINNED: &[(&str, &str, f64)] = &[
     // Only the blank board overflows its fixed table.
     ("crashes", "plain AC AC AC AC AC RE | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 14.17),
     ("no-compile", "plain CE CE CE CE CE CE | prune CE CE CE CE CE CE | ply CE CE CE CE CE CE | no-move CE CE CE CE", 0.0),
+    // A typo (`vaule`) in the min node's alpha-beta update: a NameError wherever that line runs.
+    ("python-typo-in-prune", "plain AC AC AC AC AC AC | prune AC RE RE AC RE RE | ply RE AC AC AC RE RE | no-move AC AC AC AC", 10.17),
     // Postgraduate hand-ins: a correct tic-tac-toe beside Three Men's Morris (pinned in tests/morris.rs).
     ("morris-c", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 15.0),
     ("morris-cpp", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 15.0),
@@ -122,6 +128,7 @@ const PINNED: &[(&str, &str, f64)] = &[
     ("morris-moves-when-none", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 15.0),
     ("morris-misses-win", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 15.0),
     ("morris-bad-visited", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 15.0),
+    ("morris-no-steps", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 15.0),
     // Opens its visited file before it checks for a finished board, so it leaves an empty file there:
     // that is writing nothing, in both games (suites/adelaide-2021-a1/README.md, "No move possible").
     ("empty-file-when-no-move", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 15.0),
@@ -287,6 +294,53 @@ fn flaws_are_explained_in_one_sentence() {
         .starts_with("stdout: line 1: expected `oxxxo-oxo`, got `DEBUG:"));
     assert!(
         summary("crashes", "plain", "blank-board").starts_with("your program crashed with SIGABRT")
+    );
+    let details = |student: &str, group: &str, case: &str| -> Vec<String> {
+        let r = result(student);
+        let c = r["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["group"] == group && c["name"] == case)
+            .unwrap()
+            .clone();
+        c["details"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d.as_str().unwrap().to_string())
+            .collect()
+    };
+    // A traceback's last lines, whole: the student's file by its own name, the line, the error.
+    let d = details("python-typo-in-prune", "prune", "interesting-1");
+    assert_eq!(d[0], "stderr (last lines):");
+    for line in [
+        "    File \"tictactoe.py\", line 91, in value",
+        "      beta = min(beta, vaule)",
+        "  NameError: name 'vaule' is not defined",
+    ] {
+        assert!(d.iter().any(|l| l == line), "{line}: {d:#?}");
+    }
+    assert!(!d.iter().any(|l| l.contains("/tmp/")), "{d:#?}");
+    // A case that fails on stdout says its trace was not scored, never that it earned full credit.
+    assert_eq!(
+        summary("post-order-ties-last", "plain", "blank-board"),
+        "stdout: expected `x--------`, got `--------x`"
+    );
+    let d = details("post-order-ties-last", "plain", "blank-board");
+    assert_eq!(
+        d,
+        ["`visited.txt`: your trace is the `post-order` variant (the same search, but each node is written after its children instead of before them); not scored: the case failed on stdout"]
+    );
+    // A post-order trace with a mistake is shown against the post-order reference, where it really
+    // parts ways (line 4, where the strict cut-off searches on), not at line 1 of the pre-order one.
+    assert_eq!(
+        summary("post-order-strict", "prune", "interesting-1"),
+        "`visited.txt`: your trace is written as the `post-order` variant (the same search, but each node is written after its children instead of before them), and differs from it: your trace visits 175 nodes where the reference visits 60; first difference at line 4: expected `xoxoxo-x- 1`, got `xoxoxoxxo 1`"
+    );
+    assert_eq!(
+        details("post-order-strict", "prune", "interesting-1").last().unwrap(),
+        "against the expected trace: your trace visits 175 nodes where the reference visits 60; first difference at line 1: expected `xoxox---- 1`, got `xoxoxox-- 1`"
     );
     assert_eq!(
         summary("terminal-at-ply", "ply", "interesting-1-ply-2")

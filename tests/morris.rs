@@ -99,6 +99,12 @@ const PINNED: &[(&str, &str, f64)] = &[
         "moves AC WA AC AC | no-move AC AC AC | tactics WA AC AC WA AC | play AC AC",
         2.35,
     ),
+    // Never steps: once its three pieces are down it prints nothing, as if no move were possible.
+    (
+        "morris-no-steps",
+        "moves AC AC WA WA | no-move AC AC AC | tactics AC WA AC AC WA | play WA WA",
+        1.6,
+    ),
 ];
 
 #[test]
@@ -206,6 +212,17 @@ fn morris_flaws_are_explained_in_the_games_words() {
     assert_eq!(
         s,
         "you played `oxox---xo`, after which x wins at once with `oxo-x--xo`; `ox-xo--xo` blocks it"
+    );
+    let (s, _) = summary("morris-no-steps", "step-x");
+    assert_eq!(
+        s,
+        "you printed nothing, but x has 1 legal moves here, e.g. `x-xoxo-o-`"
+    );
+    // In a game too it printed nothing (not "`` is not a board"), and it is told what was asked.
+    let (_, d) = summary("morris-no-steps", "never-loses-to-perfect");
+    assert_eq!(
+        d[1],
+        "game 2, you played o: lost — o printed nothing on move 8 (asked for the board after its move)"
     );
     let (s, d) = summary("morris-bad-visited", "win-placing-ply-1");
     assert_eq!(

@@ -191,7 +191,8 @@ fn a_class_is_graded_by_playing() {
     let crash = result(&out, "crash");
     let details = case(&crash, "vs-random")["details"].to_string();
     assert!(
-        details.contains("game 1, you played x: lost — x crashed (exit status 1) on move 3 (stderr: RuntimeError: boom)"),
+        details.contains("game 1, you played x: lost — x crashed (exit status 1) on move 3\",\"  stderr (last lines):\",")
+            && details.contains("\"    RuntimeError: boom\""),
         "{details}"
     );
 }

@@ -23,7 +23,7 @@ fn every_example_gets_its_pinned_verdicts() {
     // at once, which made it win 95% of decided games against `random` (85% before): `c-greedy` now
     // holds it in 1 game of 4 (4 before), the random agents in none (1 before), and `stale-state`
     // plays none of its 4 games against it without a fault (1 before).
-    let pinned: [(&str, [String; 4]); 12] = [
+    let pinned: [(&str, [String; 4]); 13] = [
         ("c-greedy", [legal(4), legal(4), "W3".into(), "N1".into()]),
         (
             "crashes-turn-5",
@@ -57,6 +57,11 @@ fn every_example_gets_its_pinned_verdicts() {
         ),
         (
             "stale-state",
+            [legal(0), legal(0), "W0".into(), "N0".into()],
+        ),
+        // Its file does not load: every game is lost before the first move.
+        (
+            "syntax-error",
             [legal(0), legal(0), "W0".into(), "N0".into()],
         ),
     ];
@@ -129,7 +134,8 @@ fn every_example_gets_its_pinned_verdicts() {
          python2-greedy,pass,50%,36,,36\n\
          random-handout,pass,50%,32,,32\n\
          sleeps,fail,0%,0,,0\n\
-         stale-state,fail,0%,0,,0\n"
+         stale-state,fail,0%,0,,0\n\
+         syntax-error,fail,0%,0,,0\n"
     );
     // The adapter's explanation of a fault reaches the student.
     let crash: serde_json::Value =
@@ -138,6 +144,24 @@ fn every_example_gets_its_pinned_verdicts() {
     assert!(
         details.contains("crashed (exit status 1) on move 9"),
         "{details}"
+    );
+    // Its traceback's last lines, whole: the team's file by its own name, with the line number.
+    assert!(
+        details.contains(r#""      File \"team_crash.py\", line 36, in move""#),
+        "{details}"
+    );
+    assert!(
+        details.contains(r#""    IndexError: list index out of range""#),
+        "{details}"
+    );
+    assert!(!details.contains("/tmp/"), "{details}");
+    // A file that does not load is named, with the line, in plain words (not the protocol's).
+    let syntax: serde_json::Value =
+        serde_json::from_str(&read(&root.join("syntax-error/result.json"))).unwrap();
+    let first = syntax["cases"][0]["details"][0].as_str().unwrap();
+    assert_eq!(
+        first,
+        "game 1, you played x: lost — x failed to start: your file `team_syntax.py` could not be loaded: SyntaxError at line 19: expected ':'"
     );
     // Issue 17 (real hand-ins): `sys.exit` inside `move` is named as the reason, not the agent's last
     // debug print before it.
@@ -338,12 +362,12 @@ fn the_adapter_says_what_to_fix_when_it_cannot_find_the_class() {
         (
             "syntax",
             syntax,
-            "importing `agent.py` failed: SyntaxError: expected ':' (agent.py, line 2)",
+            "x failed to start: your file `agent.py` could not be loaded: SyntaxError at line 2: expected ':'",
         ),
         (
             "raises",
             raises,
-            "importing `agent.py` failed: RuntimeError: no network here",
+            "x failed to start: your file `agent.py` could not be loaded: RuntimeError at line 1: no network here",
         ),
         // The suite assigns `random-handout` the file `team_random.py`.
         ("random-handout", two, "no file `team_random.py`"),

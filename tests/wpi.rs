@@ -124,10 +124,16 @@ fn wpi_flaws_are_explained_in_the_students_terms() {
         crashes.contains("after `hello` (not a row and a column), crashed (exit status 1)"),
         "{crashes}"
     );
+    // The traceback's last lines, whole: the student's file by its own name, and the line number.
     assert!(
-        crashes.contains("(stderr: ValueError: invalid literal for int()"),
+        crashes.contains("\n    ValueError: invalid literal for int()"),
         "{crashes}"
     );
+    assert!(
+        crashes.contains("\n      File \"tictactoe.py\", line "),
+        "{crashes}"
+    );
+    assert!(!crashes.contains("/tmp/"), "{crashes}");
 
     let diagonal = words("misses-diagonal", "announces-vs-random");
     assert!(

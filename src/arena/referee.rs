@@ -26,6 +26,15 @@ fn quote(text: &str) -> String {
     crate::untrusted::one_line(text, QUOTE_CAP)
 }
 
+/// What a side that printed nothing (as position cases word it) was asked for, after the move number.
+fn asked_for(form: ReplyForm) -> String {
+    let what = match form {
+        ReplyForm::Move => "its move",
+        ReplyForm::State => "the board after its move",
+    };
+    format!(" (asked for {what})")
+}
+
 /// What an illegal or malformed reply costs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum IllegalPolicy {
@@ -199,30 +208,44 @@ pub fn play<G: ArenaGame>(
                 }
             };
             let sent = text.trim().to_string();
-            let parsed = match seats[i].reply_form(policy.reply) {
+            let form = seats[i].reply_form(policy.reply);
+            let parsed = match form {
                 ReplyForm::Move => state.parse_move(&sent),
                 ReplyForm::State => state
                     .move_from_state(&sent)
                     .ok_or_else(|| state.why_not_state(&sent)),
             };
+            // `(what the side did, a note, what the record keeps of it)`. An empty reply the game does
+            // not take (Oska's pass it does) printed nothing: naming the notation it is not would hide
+            // that nothing came.
+            let sent_this = |why: String| (format!("sent {why}"), String::new(), why);
             let checked = match parsed {
                 Ok(mv) if legal.contains(&mv) => Ok(mv),
-                Ok(_) => Err(format!("`{}` is not a legal move here", quote(&sent))),
-                Err(why) => Err(format!("`{}`: {why}", quote(&sent))),
+                _ if sent.is_empty() => Err((
+                    "printed nothing".to_string(),
+                    asked_for(form),
+                    "nothing".to_string(),
+                )),
+                Ok(_) => Err(sent_this(format!(
+                    "`{}` is not a legal move here",
+                    quote(&sent)
+                ))),
+                Err(why) => Err(sent_this(format!("`{}`: {why}", quote(&sent)))),
             };
             let (mv, forfeited) = match checked {
                 Ok(mv) => (mv, None),
-                Err(why) => match (policy.illegal, state.forfeit(&sent)) {
+                Err((said, note, kept)) => match (policy.illegal, state.forfeit(&sent)) {
                     // The game vouches for its stand-in (Super-TTT's partial turns are not in
                     // `legal_moves`, yet `apply` takes them).
-                    (IllegalPolicy::Forfeit, Some(stand_in)) => {
-                        (stand_in, Some(crate::untrusted::one_line(&why, REASON_CAP)))
-                    }
+                    (IllegalPolicy::Forfeit, Some(stand_in)) => (
+                        stand_in,
+                        Some(crate::untrusted::one_line(&kept, REASON_CAP)),
+                    ),
                     _ => {
                         break (
                             GameResult::Win(1 - i),
                             Ending::Fault,
-                            format!("{} sent {why} on move {turn}", colours[i]),
+                            format!("{} {said} on move {turn}{note}", colours[i]),
                         );
                     }
                 },

@@ -5,6 +5,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crate::judge::excerpt::{self, Folders};
 use crate::judge::{trace, Comparator, Mismatch, Verdict};
 use crate::report::result::{CaseResult, CpuLimit};
 use crate::sandbox::{LimitHit, Outcome, Sandbox, Spec, Status, Stdin};
@@ -236,7 +237,8 @@ fn run_within(
     if let Some((verdict, summary)) = run_failure(&outcome, &judged) {
         result.verdict = verdict;
         result.summary = summary;
-        result.details = stderr_tail(&outcome.stderr);
+        let folders = Folders::new([program.dir.as_path(), scratch]);
+        result.details = stderr_tail(&outcome.stderr, &folders);
         return (result, outcome.stdout);
     }
     let (verdict, credit, summary, details, variant) =
@@ -394,20 +396,16 @@ fn size(bytes: u64) -> String {
     }
 }
 
-/// The last lines of stderr, which usually say why a program failed.
-fn stderr_tail(stderr: &[u8]) -> Vec<String> {
-    let text = String::from_utf8_lossy(stderr);
-    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+/// The last lines of stderr, which usually say why a program failed: whole (a traceback's line number
+/// is in its last lines), with the run's folders (`folders`) written relative to the student's.
+fn stderr_tail(stderr: &[u8], folders: &Folders) -> Vec<String> {
+    let text = folders.relative(&String::from_utf8_lossy(stderr));
+    let lines = excerpt::why_lines(&text, excerpt::LINES);
     if lines.is_empty() {
         return Vec::new();
     }
-    let start = lines.len().saturating_sub(8);
     let mut out = vec!["stderr (last lines):".to_string()];
-    out.extend(
-        lines[start..]
-            .iter()
-            .map(|l| format!("  {}", crate::judge::show(l))),
-    );
+    out.extend(lines.iter().map(|l| format!("  {l}")));
     out
 }
 
@@ -489,6 +487,7 @@ fn judge_outputs(
                 credit: c,
                 summary,
                 details,
+                ..
             } => {
                 credit = credit.min(c);
                 if c < 1.0 {
@@ -537,6 +536,7 @@ fn explained_by_variant(
             name: vname,
             credit,
             summary,
+            plain,
             details,
         } = judge_file(suite, case, run, name, expect, work, names)
         else {
@@ -568,7 +568,12 @@ fn explained_by_variant(
             };
             return Some((verdict, credit, summary, details, Some(vname)));
         }
-        m.details.push(format!("`{name}`: {summary}"));
+        // The case fails on stdout whatever the trace is: say what the trace is without a note that
+        // speaks of its credit ("full credit"), and that it earned nothing here.
+        let what = if credit >= 1.0 { plain } else { summary };
+        m.details.push(format!(
+            "`{name}`: {what}; not scored: the case failed on stdout"
+        ));
     }
     None
 }
@@ -592,6 +597,8 @@ enum FileJudgement {
         name: String,
         credit: f64,
         summary: String,
+        /// The summary without the suite's note (which may speak of credit).
+        plain: String,
         details: Vec<String>,
     },
     Internal(String),
@@ -682,9 +689,14 @@ fn judge_file(
     let Some(file) = file else {
         return FileJudgement::Pass;
     };
+    // Where the golden trace and the file first part ways (line 0: no trace comparison).
+    let mut golden_line = 0;
     let mismatch = if expect.comparator == Comparator::Trace {
         match trace::compare_file(&expect.text, &file, cap) {
-            Ok(report) => report.mismatch(),
+            Ok(report) => {
+                golden_line = report.divergence.as_ref().map_or(0, |d| d.line);
+                report.mismatch()
+            }
             Err(e) => {
                 return FileJudgement::Internal(format!("the grader could not read `{name}`: {e}"))
             }
@@ -700,6 +712,9 @@ fn judge_file(
         return FileJudgement::Pass;
     };
     // Only now, the golden comparison having failed, are the named variants computed.
+    // A full-credit variant (the same search written another way, as post-order) that the file follows
+    // further than the golden trace: the file is that variant with a mistake, shown against it.
+    let mut closer: Option<(&crate::suite::VariantCredit, Mismatch, u64)> = None;
     if let (Some(program), Comparator::Trace) = (&expect.reference, expect.comparator) {
         let args = concrete_args(&run.args, REFERENCE_WORK);
         for v in &suite.variants {
@@ -716,9 +731,20 @@ fn judge_file(
                 continue;
             }
             if let Ok(report) = trace::compare_file(&solved.file, &file, cap) {
+                let line = report.divergence.as_ref().map(|d| d.line);
+                match (line, report.mismatch()) {
+                    (Some(line), Some(m))
+                        if v.credit >= 1.0
+                            && line > golden_line.max(closer.as_ref().map_or(0, |c| c.2)) =>
+                    {
+                        closer = Some((v, m, line));
+                    }
+                    _ => {}
+                }
                 if report.divergence.is_none() {
-                    let mut summary =
+                    let plain =
                         format!("your trace is the `{}` variant ({})", v.name, v.description);
+                    let mut summary = plain.clone();
                     if !v.note.is_empty() {
                         summary.push_str(&format!(": {}", v.note));
                     }
@@ -736,11 +762,23 @@ fn judge_file(
                         name: v.name.clone(),
                         credit: v.credit,
                         summary,
+                        plain,
                         details,
                     };
                 }
             }
         }
+    }
+    if let Some((v, m, _)) = closer {
+        let mut details = m.details;
+        details.push(format!("against the expected trace: {}", mismatch.summary));
+        return FileJudgement::Fail(Mismatch {
+            summary: format!(
+                "your trace is written as the `{}` variant ({}), and differs from it: {}",
+                v.name, v.description, m.summary
+            ),
+            details,
+        });
     }
     FileJudgement::Fail(mismatch)
 }

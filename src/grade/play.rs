@@ -21,6 +21,7 @@ use crate::arena::game::ArenaGame;
 use crate::arena::referee::{play, Match};
 use crate::arena::seat::players::{Entrant, Kind as Seat, Maker};
 use crate::build::Built;
+use crate::judge::excerpt;
 use crate::judge::Verdict;
 use crate::report::points;
 use crate::report::result::Artifact;
@@ -339,12 +340,31 @@ fn judge(p: &Play, records: &[GameRecord]) -> Judged {
         };
         let _ = write!(summary, "; {needed} needed");
     }
-    let details = records
-        .iter()
-        .enumerate()
-        .filter(|(k, _)| values[*k] < 1.0)
-        .map(|(k, r)| game_line(k, r, p.measure, sides(k)))
-        .collect();
+    let mut details = Vec::new();
+    // Each distinct stderr excerpt is shown once, under the first game that ended with it, and at most
+    // `EXCERPTS` of them (a program whose crash differs game by game would fill the feedback).
+    let mut shown: Vec<(usize, Vec<String>)> = Vec::new();
+    for (k, r) in records.iter().enumerate().filter(|(k, _)| values[*k] < 1.0) {
+        let mut line = game_line(k, r, p.measure, sides(k));
+        let last_words = crashed_with(r, sides(k).me);
+        match shown.iter().find(|(_, lines)| *lines == last_words) {
+            _ if last_words.is_empty() => details.push(line),
+            Some((first, _)) => {
+                let _ = write!(line, " (stderr as in game {})", first + 1);
+                details.push(line);
+            }
+            None if shown.len() == EXCERPTS => {
+                line.push_str(" (its stderr is in the game's record)");
+                details.push(line);
+            }
+            None => {
+                details.push(line);
+                details.push("  stderr (last lines):".to_string());
+                details.extend(last_words.iter().map(|l| format!("    {l}")));
+                shown.push((k, last_words));
+            }
+        }
+    }
     Judged {
         verdict: if credit >= 1.0 {
             Verdict::Accepted
@@ -365,30 +385,36 @@ fn game_line(k: usize, r: &GameRecord, measure: Measure, sides: Sides) -> String
         _ if r.lost(me) => "lost",
         _ => "drawn",
     };
-    let mut why = match (measure, fault(r, sides)) {
+    let why = match (measure, fault(r, sides)) {
         (Measure::Legal, Some(f)) => f,
         (Measure::Opening | Measure::Rejects | Measure::Announces, _) => dialogue::conduct(measure)
             .and_then(|c| dialogue::judge(c, r, me).1)
             .unwrap_or_else(|| r.reason.clone()),
         _ => r.reason.clone(),
     };
-    // A crash is explained by its last words.
-    let loser = r.winner().map(|w| 1 - w).or(r.lost(me).then_some(me));
-    if let (Ending::Fault, Some(l)) = (r.ending, loser) {
-        let last = r
-            .stderr
-            .get(l)
-            .and_then(Option::as_deref)
-            .and_then(|e| e.lines().rev().find(|l| !l.trim().is_empty()));
-        if let Some(line) = last {
-            let _ = write!(why, " (stderr: {})", crate::judge::show(line.trim()));
-        }
-    }
     format!(
         "game {}, you played {}: {outcome} — {why}",
         k + 1,
         r.colours[me]
     )
+}
+
+/// At most this many distinct stderr excerpts in one case's feedback.
+const EXCERPTS: usize = 2;
+
+/// A game lost by a fault is explained by the loser's last words: the last lines of its stderr (the
+/// record keeps them with the run's folders already made relative), whole.
+fn crashed_with(r: &GameRecord, me: usize) -> Vec<String> {
+    let loser = r.winner().map(|w| 1 - w).or(r.lost(me).then_some(me));
+    match (r.ending, loser) {
+        (Ending::Fault, Some(l)) => r
+            .stderr
+            .get(l)
+            .and_then(Option::as_deref)
+            .map(|e| excerpt::why_lines(e, excerpt::LINES))
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    }
 }
 
 /// The games as text: every position in the game's notation, one per line, with who moved.
@@ -527,6 +553,52 @@ mod tests {
         assert_eq!(j.summary, "won or drew 4 of 6 games against `random`");
         assert!((j.credit - 4.0 / 6.0).abs() < 1e-12);
         assert_eq!(j.verdict, Verdict::WrongAnswer);
+    }
+
+    #[test]
+    fn a_crash_shows_its_last_words_once_and_at_most_two_kinds() {
+        // The submission loses every game by a fault: games 1 and 2 with one traceback, 3 and 4 with
+        // two others.
+        let crash = |k: usize, error: &str| {
+            let me = my_side(k);
+            let mut r = record(GameResult::Win(1 - me), Ending::Fault, None);
+            r.stderr = vec![None, None];
+            r.stderr[me] = Some(format!(
+                "Traceback (most recent call last):\n  File \"team.py\", line 7, in move\n    return cells[9]\n{error}\n"
+            ));
+            r
+        };
+        let records = [
+            crash(0, "IndexError: list index out of range"),
+            crash(1, "IndexError: list index out of range"),
+            crash(2, "KeyError: 'b'"),
+            crash(3, "ValueError: c"),
+        ];
+        let j = judge(&case(Measure::Legal, Some(1.0)), &records);
+        let d: Vec<&str> = j.details.iter().map(String::as_str).collect();
+        assert_eq!(
+            d[1..6],
+            [
+                "  stderr (last lines):",
+                "    Traceback (most recent call last):",
+                "      File \"team.py\", line 7, in move",
+                "        return cells[9]",
+                "    IndexError: list index out of range",
+            ]
+        );
+        assert!(
+            d[6].starts_with("game 2, ") && d[6].ends_with(" (stderr as in game 1)"),
+            "{d:#?}"
+        );
+        assert!(d.contains(&"    KeyError: 'b'"), "{d:#?}");
+        assert!(d.last().unwrap().starts_with("game 4, "), "{d:#?}");
+        assert!(
+            d.last()
+                .unwrap()
+                .ends_with(" (its stderr is in the game's record)"),
+            "{d:#?}"
+        );
+        assert!(!d.iter().any(|l| l.contains("ValueError")), "{d:#?}");
     }
 
     #[test]

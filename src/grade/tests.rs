@@ -110,6 +110,38 @@ impl Sandbox for Scripted {
                 }
             }
             "no-file" => outcome.stdout = right.stdout.into_bytes(),
+            // Post-order with one mistake: its last value.
+            "post-order-slip" => {
+                let solved = Rev.solve("rev", &args, Some("post-order")).unwrap();
+                outcome.stdout = solved.stdout.into_bytes();
+                if word != "-" {
+                    let slipped = solved.file.replace(&format!("\n{} 1\n", &word[..1]), "");
+                    let file = if slipped == solved.file {
+                        solved.file
+                    } else {
+                        format!("{slipped}\n{} 0\n", &word[..1])
+                    };
+                    std::fs::write(path, file).unwrap();
+                }
+            }
+            // A post-order trace beside a wrong stdout.
+            "post-order-wrong-stdout" => {
+                let solved = Rev.solve("rev", &args, Some("post-order")).unwrap();
+                if word != "-" {
+                    outcome.stdout = b"wrong\n".to_vec();
+                    std::fs::write(path, solved.file).unwrap();
+                }
+            }
+            // A Python traceback naming the program's copy and the run's folder, with long lines.
+            "traceback" => {
+                let dir = spec.read_only[0].display().to_string();
+                let work = spec.workdir.display().to_string();
+                outcome.status = Status::Exited(1);
+                outcome.stderr = format!(
+                    "Traceback (most recent call last):\n  File \"{dir}/tictactoe.py\", line 88, in <module>\n    main()\n  File \"{dir}/tictactoe.py\", line 80, in main\n    value = minimax(board, player_to_move_first_in_this_search)\n  File \"{dir}/tictactoe.py\", line 12, in minimax\n    best = max(values) + an_undefined_name_long_enough_to_pass_sixty_characters\nNameError: name 'an_undefined_name_long_enough_to_pass_sixty_characters' is not defined (while writing {work}/visited.txt)\n"
+                )
+                .into_bytes();
+            }
             // Right only at the course's old fixed name; an empty file anywhere else.
             "by-old-name" => {
                 outcome.stdout = right.stdout.into_bytes();
@@ -569,4 +601,69 @@ fn output_that_depends_on_the_path_is_flagged_without_changing_the_score() {
     assert!(r.to_json().contains("\"integrity\""));
     assert!(grade("good").integrity.is_empty());
     assert!(!grade("good").to_json().contains("integrity"));
+}
+
+#[test]
+fn a_traceback_shows_its_last_lines_whole_with_paths_relative_to_the_students_folder() {
+    let r = grade("traceback");
+    let d = &r.cases[0].details;
+    assert_eq!(d[0], "stderr (last lines):");
+    assert!(
+        d.contains(&"    File \"tictactoe.py\", line 12, in minimax".to_string()),
+        "{d:#?}"
+    );
+    assert!(
+        d.contains(
+            &"      best = max(values) + an_undefined_name_long_enough_to_pass_sixty_characters"
+                .to_string()
+        ),
+        "{d:#?}"
+    );
+    let error = d.last().unwrap();
+    assert!(
+        error.starts_with("  NameError: name 'an_undefined"),
+        "{error}"
+    );
+    // The run's folder, relative like the program's (its name is the run's own: `work/…`).
+    assert!(
+        error.ends_with("is not defined (while writing work/visited.txt)"),
+        "{error}"
+    );
+    let all = d.join("\n");
+    assert!(!all.contains("/nowhere") && !all.contains("/tmp"), "{all}");
+}
+
+#[test]
+fn a_slip_in_a_post_order_trace_is_shown_against_the_post_order_reference() {
+    let r = grade("post-order-slip");
+    let c = &r.cases[0];
+    assert_eq!(c.verdict, Verdict::WrongAnswer);
+    assert_eq!(
+        c.summary,
+        "`visited.txt`: your trace is written as the `post-order` variant (each node after its children), and differs from it: you visit the right nodes in the right order, but 1 value differs; first at line 3: expected `a 1`, got `a 0`"
+    );
+    assert_eq!(
+        c.details.last().unwrap(),
+        "against the expected trace: line 1: expected `a 1`, got `abc 1`"
+    );
+    // Points unchanged: the slip costs the case, the no-move case still passes.
+    assert_eq!(r.score, 2.0);
+}
+
+#[test]
+fn a_case_that_fails_on_stdout_never_says_its_trace_earned_credit() {
+    let r = grade("post-order-wrong-stdout");
+    let c = &r.cases[0];
+    assert_eq!(c.verdict, Verdict::WrongAnswer);
+    assert_eq!(c.credit, 0.0);
+    assert_eq!(c.summary, "stdout: expected `cba`, got `wrong`");
+    assert_eq!(
+        c.details.last().unwrap(),
+        "`visited.txt`: your trace is the `post-order` variant (each node after its children); not scored: the case failed on stdout"
+    );
+    assert!(
+        !c.details.iter().any(|d| d.contains("full credit")),
+        "{:#?}",
+        c.details
+    );
 }

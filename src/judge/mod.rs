@@ -3,6 +3,7 @@
 //! The judge reads what a run produced and what the suite expects; it never runs anything itself.
 
 pub mod compare;
+pub mod excerpt;
 pub mod trace;
 
 use serde::{Deserialize, Serialize};
@@ -89,10 +90,14 @@ pub fn thousands(n: u64) -> String {
 
 /// A line shown to a student: escaped, and cut short when long, so garbage output stays readable.
 pub fn show(line: &str) -> String {
-    const MAX: usize = 60;
+    show_capped(line, 60)
+}
+
+/// [`show`] with its own cap: past `max` characters the rest is replaced by `…`.
+pub fn show_capped(line: &str, max: usize) -> String {
     let mut out = String::new();
     for (i, c) in line.chars().enumerate() {
-        if i == MAX {
+        if i == max {
             out.push('…');
             break;
         }

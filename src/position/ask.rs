@@ -8,7 +8,7 @@ use crate::arena::game::record::seconds;
 use crate::arena::game::ArenaGame;
 use crate::arena::referee::Policy;
 use crate::arena::seat::{Reply, Seat, Start};
-use crate::judge::{show, Verdict};
+use crate::judge::{excerpt, Verdict};
 use crate::untrusted::{self, OutputFileError};
 
 use super::visited;
@@ -117,14 +117,11 @@ pub fn ask<G: ArenaGame>(
         if let Some(tail) = stderr.filter(|t| !t.trim().is_empty()) {
             out.details
                 .push("your program's stderr ended with:".to_string());
+            // The seat's tail has the run's folders made relative already.
             out.details.extend(
-                tail.lines()
-                    .rev()
-                    .take(5)
-                    .collect::<Vec<_>>()
+                excerpt::why_lines(&tail, excerpt::LINES)
                     .into_iter()
-                    .rev()
-                    .map(|l| format!("  {}", show(l))),
+                    .map(|l| format!("  {l}")),
             );
         }
     }

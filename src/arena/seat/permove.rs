@@ -99,6 +99,7 @@ impl<G: ArenaGame> Seat<G> for PerMoveSeat {
             let tail = outcome.stderr.len().saturating_sub(4096);
             self.stderr = Some(crate::arena::seat::persistent::printable_tail(
                 &outcome.stderr[tail..],
+                &spec,
             ));
         }
         match outcome.limit {

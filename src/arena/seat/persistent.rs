@@ -6,9 +6,11 @@
 
 use std::fs::File;
 use std::io::Read;
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use crate::judge::excerpt::Folders;
 use crate::sandbox::line::{write_all, LineReader, ReadLine, Wrote};
 use crate::sandbox::{Running, Sandbox, Spec, Status};
 
@@ -150,6 +152,13 @@ impl<G: ArenaGame> Seat<G> for PersistentSeat {
         let hello = format!("game\t{}\t{}\t{limit}", start.game, start.side_name);
         match self.exchange(&hello, Some(Instant::now() + self.startup)) {
             Reply::Line(text) if text.trim() == "ready" => Ok(()),
+            // The program's own account of why it cannot play (the UT3 adapter's "your file `x.py`
+            // could not be loaded: ..."): said as it is, without the protocol around it.
+            Reply::Line(text) if text.trim_start().starts_with("error:") => {
+                self.stop();
+                let why = text.trim_start()["error:".len()..].trim();
+                Err(Reply::Fault(crate::untrusted::one_line(why, 400)))
+            }
             Reply::Line(text) => {
                 self.stop();
                 Err(Reply::Broken(format!(
@@ -195,7 +204,7 @@ impl<G: ArenaGame> Seat<G> for PersistentSeat {
 
     fn stderr_tail(&mut self) -> Option<String> {
         let kept = self.stderr.lock().ok()?;
-        (!kept.is_empty()).then(|| printable_tail(&kept))
+        (!kept.is_empty()).then(|| printable_tail(&kept, &self.spec))
     }
 }
 
@@ -205,9 +214,17 @@ impl Drop for PersistentSeat {
     }
 }
 
-/// A kept stderr tail (already capped in bytes) for the record: control bytes escaped, lines kept.
-pub(crate) fn printable_tail(bytes: &[u8]) -> String {
-    crate::untrusted::block(&String::from_utf8_lossy(bytes), STDERR_KEEP)
+/// A kept stderr tail (already capped in bytes) for the record: control bytes escaped, lines kept, and
+/// the run's own folders (`spec`'s copy and working folder, different on every run) made relative.
+pub(crate) fn printable_tail(bytes: &[u8], spec: &Spec) -> String {
+    let folders = Folders::new(
+        spec.read_only
+            .iter()
+            .map(PathBuf::as_path)
+            .chain([spec.workdir.as_path()]),
+    );
+    let text = folders.relative(&String::from_utf8_lossy(bytes));
+    crate::untrusted::block(&text, STDERR_KEEP)
 }
 
 /// Keeps the tail of a player's stderr without ever blocking the player on a full pipe.

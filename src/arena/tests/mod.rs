@@ -336,3 +336,26 @@ fn bots_name_moves_while_programs_reply_with_states() {
     assert_eq!(r.moves[3].sent, "xox-o----");
     assert_eq!(r.final_state, "xox-o----");
 }
+
+#[test]
+fn an_empty_reply_is_printing_nothing_in_either_form() {
+    // Not "`` is not a move": the side printed nothing, as position cases say, and what it was asked.
+    let r = run(vec![line("2")], vec![line("  ")], &Policy::default());
+    assert_eq!(r.ending, Ending::Fault);
+    assert_eq!(r.reason, "o printed nothing on move 2 (asked for its move)");
+    let policy = Policy {
+        reply: crate::arena::seat::ReplyForm::State,
+        ..Policy::default()
+    };
+    let r = run(vec![line("2")], vec![line("")], &policy);
+    assert_eq!(
+        r.reason,
+        "o printed nothing on move 2 (asked for the board after its move)"
+    );
+    let policy = Policy {
+        illegal: IllegalPolicy::Forfeit,
+        ..Policy::default()
+    };
+    let r = run(vec![line("2")], vec![line("")], &policy);
+    assert_eq!(r.moves[1].forfeited.as_deref(), Some("nothing"));
+}

@@ -152,6 +152,35 @@ fn a_player_that_never_says_ready_loses_at_the_start() {
     assert!(r.moves.is_empty());
 }
 
+#[test]
+fn a_player_that_says_why_it_cannot_play_loses_with_its_own_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("unloadable.sh");
+    std::fs::write(
+        &path,
+        "read line\necho 'error: your file `team.py` could not be loaded: SyntaxError at line 3: invalid syntax'\n",
+    )
+    .unwrap();
+    let spec = Spec {
+        program: "/bin/sh".into(),
+        args: vec![path.into()],
+        workdir: dir.path().to_path_buf(),
+        env: Vec::new(),
+        stdin: Stdin::Piped,
+        limits: limits(),
+        read_only: Vec::new(),
+    };
+    let mut seat = PersistentSeat::new(basic(), spec, Duration::from_secs(5));
+    let (r, took) = against_script(&mut seat, Duration::from_millis(300));
+    // Not "could not be asked for a move: it answered `error: ...` to `game`, not `ready`".
+    assert_loses(
+        &r,
+        took,
+        "failed to start: your file `team.py` could not be loaded: SyntaxError at line 3: invalid syntax",
+    );
+    assert!(!r.reason.contains("`game`"), "{}", r.reason);
+}
+
 fn per_move(dir: &Path, name: &str, body: &str) -> crate::arena::seat::permove::PerMoveSeat {
     let path = dir.join(name);
     std::fs::write(&path, body).unwrap();

@@ -124,6 +124,34 @@ def choose(folder, entry):
     raise Unusable("several classes have a `move` method ({}); keep one, or ask for your assigned class name to be set in the suite's [entries]".format(names))
 
 
+def failure(folder, own, e):
+    """`SyntaxError at line 17: invalid syntax`: the error, and where in the team's own files it arose
+    (the file named when it is not `own`), in plain words rather than a traceback."""
+    def mine(path):
+        path = os.path.abspath(path or "")
+        if path.startswith(folder + os.sep) and os.path.basename(path) != ADAPTER:
+            return os.path.relpath(path, folder)
+        return None
+
+    where = None
+    if isinstance(e, SyntaxError) and mine(e.filename):
+        # Its own message, without the `(file, line N)` Python 2 appends: the place is said below.
+        where, message = (mine(e.filename), e.lineno), e.msg
+    else:
+        import traceback
+
+        frames = [f for f in traceback.extract_tb(sys.exc_info()[2]) if mine(f[0])]
+        if frames:
+            where = (mine(frames[-1][0]), frames[-1][1])
+        message = str(e)
+    text = type(e).__name__
+    if where and where[1]:
+        text += " at line {}".format(where[1])
+        if where[0] != own:
+            text += " of `{}`".format(where[0])
+    return "{}: {}".format(text, message) if message else text
+
+
 def load(folder, entry):
     """Imports the module, finds the class and makes the player object."""
     module, cls = choose(folder, entry)
@@ -141,7 +169,7 @@ def load(folder, entry):
         import traceback
 
         traceback.print_exc()
-        raise Unusable("importing `{}.py` failed: {}: {}".format(module, type(e).__name__, e))
+        raise Unusable("your file `{}.py` could not be loaded: {}".format(module, failure(folder, module + ".py", e)))
     klass = getattr(mod, cls, None)
     # Python 2's `class Player:` is an old-style class, not an instance of `type`.
     if not (isinstance(klass, type) or type(klass).__name__ == "classobj"):
@@ -154,7 +182,7 @@ def load(folder, entry):
         import traceback
 
         traceback.print_exc()
-        raise Unusable("`{}()` failed: {}: {}; the class must be creatable with no arguments".format(cls, type(e).__name__, e))
+        raise Unusable("`{}()` failed: {}; the class must be creatable with no arguments".format(cls, failure(folder, module + ".py", e)))
 
 
 def decode(state):

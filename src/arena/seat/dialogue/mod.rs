@@ -717,7 +717,7 @@ impl<G: ArenaGame> Seat<G> for DialogueSeat {
 
     fn stderr_tail(&mut self) -> Option<String> {
         let kept = self.stderr.lock().ok()?;
-        (!kept.is_empty()).then(|| String::from_utf8_lossy(&kept).into_owned())
+        (!kept.is_empty()).then(|| super::persistent::printable_tail(&kept, &self.spec))
     }
 
     fn unclocked(&mut self) -> Duration {
