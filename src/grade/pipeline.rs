@@ -169,7 +169,7 @@ pub fn grade_reporting(
                 }
             }
             let build = BuildReport {
-                status: "built".into(),
+                status: crate::report::result::BuildStatus::Built,
                 language: Some(program.language.clone()),
                 log,
                 wall_ms: build_ms,
@@ -292,7 +292,7 @@ pub fn grade_reporting(
             let cases = not_run(&selected, Verdict::CompileError, &summary);
             (
                 BuildReport {
-                    status: "compile-error".into(),
+                    status: crate::report::result::BuildStatus::CompileError,
                     language: Some(language),
                     log,
                     wall_ms: build_ms,
@@ -309,7 +309,7 @@ pub fn grade_reporting(
             );
             (
                 BuildReport {
-                    status: "no-language".into(),
+                    status: crate::report::result::BuildStatus::NoLanguage,
                     language: None,
                     log: message,
                     wall_ms: build_ms,
@@ -323,7 +323,7 @@ pub fn grade_reporting(
             let cases = not_run(&selected, Verdict::NotGraded, &summary);
             (
                 BuildReport {
-                    status: "not-graded".into(),
+                    status: crate::report::result::BuildStatus::NotGraded,
                     language: None,
                     log: message,
                     wall_ms: build_ms,
@@ -337,7 +337,7 @@ pub fn grade_reporting(
             let cases = not_run(&selected, Verdict::InternalError, &summary);
             (
                 BuildReport {
-                    status: "internal-error".into(),
+                    status: crate::report::result::BuildStatus::InternalError,
                     language: None,
                     log: message,
                     wall_ms: build_ms,
@@ -357,7 +357,7 @@ pub fn grade_reporting(
         result: SubmissionResult {
             suite: suite.name.clone(),
             student: student.to_string(),
-            sandbox: sandbox.tier().to_string(),
+            sandbox: sandbox.tier(),
             build,
             cases,
             groups,

@@ -202,9 +202,9 @@ mod tests {
         SubmissionResult {
             suite: "s".into(),
             student: student.into(),
-            sandbox: "none".into(),
+            sandbox: crate::sandbox::Tier::None,
             build: BuildReport {
-                status: "built".into(),
+                status: crate::report::result::BuildStatus::Built,
                 language: None,
                 log: String::new(),
                 wall_ms: 0,

@@ -155,9 +155,9 @@ mod tests {
         SubmissionResult {
             suite: "s".into(),
             student: student.into(),
-            sandbox: "basic".into(),
+            sandbox: crate::sandbox::Tier::Basic,
             build: BuildReport {
-                status: "built".into(),
+                status: crate::report::result::BuildStatus::Built,
                 language: Some("c".into()),
                 log: String::new(),
                 wall_ms: 0,

@@ -1,7 +1,7 @@
 //! Student feedback for `grader check`: one sentence per failing case, then details, then a score line.
 
 use super::points;
-use super::result::SubmissionResult;
+use super::result::{BuildStatus, SubmissionResult};
 use crate::judge::Verdict;
 use crate::untrusted::{block, one_line};
 
@@ -46,18 +46,18 @@ impl Paint {
 /// The whole report a student reads.
 pub fn student_report(r: &SubmissionResult, paint: Paint) -> String {
     let mut out = String::new();
-    match r.build.status.as_str() {
-        "built" => out.push_str(&format!(
+    match r.build.status {
+        BuildStatus::Built => out.push_str(&format!(
             "built as {}\n",
             paint.bold(r.build.language.as_deref().unwrap_or("?"))
         )),
         status => {
             let what = match status {
-                "compile-error" => format!(
+                BuildStatus::CompileError => format!(
                     "your {} program did not compile",
                     r.build.language.as_deref().unwrap_or("")
                 ),
-                "no-language" => "no program found in this folder:".to_string(),
+                BuildStatus::NoLanguage => "no program found in this folder:".to_string(),
                 _ => {
                     "the grader could not build your program (not your fault; tell your instructor)"
                         .to_string()
@@ -85,7 +85,7 @@ pub fn student_report(r: &SubmissionResult, paint: Paint) -> String {
             }
             continue;
         }
-        if r.build.status != "built" {
+        if r.build.status != BuildStatus::Built {
             continue;
         }
         out.push_str(&format!(

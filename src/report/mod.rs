@@ -127,9 +127,9 @@ mod tests {
         let r = result::SubmissionResult {
             suite: "s".into(),
             student: "a".into(),
-            sandbox: "none".into(),
+            sandbox: crate::sandbox::Tier::None,
             build: result::BuildReport {
-                status: "built".into(),
+                status: crate::report::result::BuildStatus::Built,
                 language: None,
                 log: String::new(),
                 wall_ms: 0,

@@ -12,7 +12,7 @@ pub struct SubmissionResult {
     pub suite: String,
     pub student: String,
     /// The sandbox tier the runs used.
-    pub sandbox: String,
+    pub sandbox: crate::sandbox::Tier,
     pub build: BuildReport,
     pub cases: Vec<CaseResult>,
     pub groups: Vec<GroupScore>,
@@ -91,8 +91,7 @@ pub struct NotAttempted {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub struct BuildReport {
-    /// `built`, `compile-error`, `no-language` or `internal-error`.
-    pub status: String,
+    pub status: BuildStatus,
     pub language: Option<String>,
     /// The compiler's output (trimmed), or what went wrong.
     pub log: String,
@@ -100,6 +99,34 @@ pub struct BuildReport {
     /// The Python interpreter a Python program ran under (path and version).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interpreter: Option<crate::build::Interpreter>,
+}
+
+/// How a submission's build went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BuildStatus {
+    Built,
+    CompileError,
+    /// No language's files were found.
+    NoLanguage,
+    /// The machine lacks the toolchain (the machine's fault, not the student's).
+    NotGraded,
+    /// The grader could not build it (its own fault).
+    InternalError,
+}
+
+impl BuildStatus {
+    /// The word result.json and the class table use (`compile-error`).
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BuildStatus::Built => "built",
+            BuildStatus::CompileError => "compile-error",
+            BuildStatus::NoLanguage => "no-language",
+            BuildStatus::NotGraded => "not-graded",
+            BuildStatus::InternalError => "internal-error",
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -183,7 +210,7 @@ impl SubmissionResult {
 
     /// Why the submission could not be graded on this machine (a missing toolchain), if so.
     pub fn not_graded(&self) -> Option<&str> {
-        if self.build.status == "not-graded" {
+        if self.build.status == BuildStatus::NotGraded {
             return Some(&self.build.log);
         }
         self.cases
@@ -194,7 +221,7 @@ impl SubmissionResult {
 
     /// Whether any case hit the grader's own fault.
     pub fn has_internal_error(&self) -> bool {
-        self.build.status == "internal-error"
+        self.build.status == BuildStatus::InternalError
             || self
                 .cases
                 .iter()
@@ -297,9 +324,9 @@ mod tests {
         let r = SubmissionResult {
             suite: "s".into(),
             student: "st".into(),
-            sandbox: "full".into(),
+            sandbox: crate::sandbox::Tier::Full,
             build: BuildReport {
-                status: "built".into(),
+                status: crate::report::result::BuildStatus::Built,
                 language: None,
                 log: String::new(),
                 wall_ms: 0,

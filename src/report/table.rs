@@ -115,7 +115,7 @@ pub fn verdict_counts(r: &SubmissionResult) -> String {
         text.push(format!("variant {}", variants.join("/")));
     }
     if text.is_empty() {
-        return r.build.status.clone();
+        return r.build.status.as_str().to_string();
     }
     text.join(", ")
 }

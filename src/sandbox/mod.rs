@@ -29,7 +29,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 /// How strongly a sandbox isolates what it runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum Tier {
     None,
     Basic,
