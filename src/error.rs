@@ -47,3 +47,22 @@ impl fmt::Debug for Error {
         }
     }
 }
+
+/// The causes of `e`, outermost first (not `e` itself): the one walk of an error's sources that the
+/// terminal (`caused by:` lines), case details and one-line reasons all use.
+pub fn causes(
+    e: &dyn std::error::Error,
+) -> impl Iterator<Item = &(dyn std::error::Error + 'static)> {
+    std::iter::successors(e.source(), |c| c.source())
+}
+
+/// `e` and its causes on one line: `outer: inner: innermost`.
+#[must_use]
+pub fn chain_line(e: &dyn std::error::Error) -> String {
+    let mut s = e.to_string();
+    for c in causes(e) {
+        s.push_str(": ");
+        s.push_str(&c.to_string());
+    }
+    s
+}

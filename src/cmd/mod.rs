@@ -94,7 +94,7 @@ fn report_error(error: &anyhow::Error) {
         "error"
     };
     eprintln!("{label}: {error}");
-    for cause in error.chain().skip(1) {
+    for cause in crate::error::causes(error.as_ref()) {
         eprintln!("  caused by: {cause}");
     }
 }

@@ -227,7 +227,9 @@ fn run_within(
         Ok(o) => o,
         Err(e) => {
             result.summary = format!("the grader could not run your program: {e}");
-            result.details = error_chain(&e);
+            result.details = crate::error::causes(&e)
+                .map(|s| format!("caused by: {s}"))
+                .collect();
             return (result, Vec::new());
         }
     };
@@ -249,16 +251,6 @@ fn run_within(
     result.details = details;
     result.variant = variant;
     (result, outcome.stdout)
-}
-
-fn error_chain(e: &dyn std::error::Error) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut source = e.source();
-    while let Some(s) = source {
-        out.push(format!("caused by: {s}"));
-        source = s.source();
-    }
-    out
 }
 
 /// The verdict when the run itself failed, in precedence order: limits, then crashes. `l` are the

@@ -193,15 +193,9 @@ impl Prepare for Builder {
             Err(e) if !e.is_internal() => Prepared::NoLanguage {
                 message: format!("{e}"),
             },
-            Err(e) => {
-                let mut message = e.to_string();
-                let mut source = std::error::Error::source(&e);
-                while let Some(s) = source {
-                    message.push_str(&format!(": {s}"));
-                    source = s.source();
-                }
-                Prepared::Internal { message }
-            }
+            Err(e) => Prepared::Internal {
+                message: crate::error::chain_line(&e),
+            },
         }
     }
 }

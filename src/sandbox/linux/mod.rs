@@ -118,9 +118,11 @@ pub fn probe() -> Result<(), &'static String> {
                 read_only: Vec::new(),
                 spawner: OnceLock::new(),
             };
-            let mut running = sandbox.start(&spec).map_err(|e| error_chain(&e))?;
+            let mut running = sandbox
+                .start(&spec)
+                .map_err(|e| crate::error::chain_line(&e))?;
             let mut stderr = running.take_stderr();
-            let status = running.wait().map_err(|e| error_chain(&e))?;
+            let status = running.wait().map_err(|e| crate::error::chain_line(&e))?;
             drop(running);
             let mut said = Vec::new();
             if let Some(f) = stderr.as_mut() {
@@ -136,17 +138,6 @@ pub fn probe() -> Result<(), &'static String> {
         })
         .as_ref()
         .map(|_| ())
-}
-
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut s = e.to_string();
-    let mut cause = e.source();
-    while let Some(c) = cause {
-        s.push_str(": ");
-        s.push_str(&c.to_string());
-        cause = c.source();
-    }
-    s
 }
 
 /// A detached copy of the mount at `path` (not its submounts), for a run's init to attach.
