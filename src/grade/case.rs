@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::judge::excerpt::{self, Folders};
-use crate::judge::{trace, Comparator, Mismatch, Verdict};
+use crate::judge::{trace, Comparator, Judged, Mismatch, Verdict};
 use crate::report::result::{CaseResult, CpuLimit};
 use crate::sandbox::{LimitHit, Outcome, Sandbox, Spec, Status, Stdin};
 use crate::suite::{Case, Expect, Group, Run, Suite};
@@ -243,13 +243,12 @@ fn run_within(
         result.details = stderr_tail(&outcome.stderr, &folders);
         return (result, outcome.stdout);
     }
-    let (verdict, credit, summary, details, variant) =
-        judge_outputs(suite, case, run, &outcome.stdout, &work, names);
-    result.verdict = verdict;
-    result.credit = credit;
-    result.summary = summary;
-    result.details = details;
-    result.variant = variant;
+    let judged = judge_outputs(suite, case, run, &outcome.stdout, &work, names);
+    result.verdict = judged.verdict;
+    result.credit = judged.credit;
+    result.summary = judged.summary;
+    result.details = judged.details;
+    result.variant = judged.variant;
     (result, outcome.stdout)
 }
 
@@ -401,8 +400,6 @@ fn stderr_tail(stderr: &[u8], folders: &Folders) -> Vec<String> {
     out
 }
 
-type Judged = (Verdict, f64, String, Vec<String>, Option<String>);
-
 /// Compares stdout and every expected file; the first failing output decides the sentence.
 fn judge_outputs(
     suite: &Suite,
@@ -444,13 +441,7 @@ fn judge_outputs(
             {
                 return judged;
             }
-            return (
-                Verdict::WrongAnswer,
-                0.0,
-                format!("stdout: {}", m.summary),
-                m.details,
-                None,
-            );
+            return Judged::wrong(format!("stdout: {}", m.summary), m.details);
         }
     }
     let mut credit: f64 = 1.0;
@@ -460,20 +451,10 @@ fn judge_outputs(
         match judge_file(suite, case, run, name, expect, work, names) {
             FileJudgement::Pass => {}
             FileJudgement::Fail(m) => {
-                return (
-                    Verdict::WrongAnswer,
-                    0.0,
-                    format!("`{name}`: {}", m.summary),
-                    m.details,
-                    None,
-                )
+                return Judged::wrong(format!("`{name}`: {}", m.summary), m.details)
             }
-            FileJudgement::Internal(why) => {
-                return (Verdict::InternalError, 0.0, why, Vec::new(), None)
-            }
-            FileJudgement::Refused(why) => {
-                return (Verdict::WrongAnswer, 0.0, why, Vec::new(), None)
-            }
+            FileJudgement::Internal(why) => return Judged::only(Verdict::InternalError, why),
+            FileJudgement::Refused(why) => return Judged::wrong(why, Vec::new()),
             FileJudgement::Variant {
                 name: vname,
                 credit: c,
@@ -483,13 +464,13 @@ fn judge_outputs(
             } => {
                 credit = credit.min(c);
                 if c < 1.0 {
-                    return (
-                        Verdict::WrongAnswer,
-                        c,
-                        format!("`{name}`: {summary}"),
+                    return Judged {
+                        verdict: Verdict::WrongAnswer,
+                        credit: c,
+                        summary: format!("`{name}`: {summary}"),
                         details,
-                        Some(vname),
-                    );
+                        variant: Some(vname),
+                    };
                 }
                 notes.push(format!("`{name}`: {summary}"));
                 notes.extend(details);
@@ -501,13 +482,13 @@ fn judge_outputs(
         Some(first) => format!("accepted; {first}"),
         None => "accepted".to_string(),
     };
-    (
-        Verdict::Accepted,
+    Judged {
+        verdict: Verdict::Accepted,
         credit,
         summary,
-        notes.into_iter().skip(1).collect(),
-        variant_seen,
-    )
+        details: notes.into_iter().skip(1).collect(),
+        variant: variant_seen,
+    }
 }
 
 /// When stdout is wrong: a file that is a named variant, and the variant's board equals what was
@@ -558,7 +539,13 @@ fn explained_by_variant(
             } else {
                 summary
             };
-            return Some((verdict, credit, summary, details, Some(vname)));
+            return Some(Judged {
+                verdict,
+                credit,
+                summary,
+                details,
+                variant: Some(vname),
+            });
         }
         // The case fails on stdout whatever the trace is: say what the trace is without a note that
         // speaks of its credit ("full credit"), and that it earned nothing here.

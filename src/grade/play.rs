@@ -22,7 +22,7 @@ use crate::arena::referee::{play, Match};
 use crate::arena::seat::players::{Entrant, Kind as Seat, Maker};
 use crate::build::Built;
 use crate::judge::excerpt;
-use crate::judge::Verdict;
+use crate::judge::{Judged, Verdict};
 use crate::report::points;
 use crate::report::result::Artifact;
 use crate::report::result::CaseResult;
@@ -274,13 +274,6 @@ fn fault(record: &GameRecord, sides: Sides) -> Option<String> {
         })
 }
 
-struct Judged {
-    verdict: Verdict,
-    credit: f64,
-    summary: String,
-    details: Vec<String>,
-}
-
 /// Measures the records and words the result for a student.
 fn judge(p: &Play, records: &[GameRecord]) -> Judged {
     let games = records.len().max(1) as f64;
@@ -374,6 +367,7 @@ fn judge(p: &Play, records: &[GameRecord]) -> Judged {
         credit,
         summary,
         details,
+        variant: None,
     }
 }
 

@@ -66,6 +66,65 @@ impl Verdict {
     }
 }
 
+/// The judge's word on one case, the one shape every kind of case (run, play, position, dialogue)
+/// decides in: its verdict, the credit it earns, and why in the student's words.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Judged {
+    pub verdict: Verdict,
+    /// 0.0 to 1.0.
+    pub credit: f64,
+    /// One line.
+    pub summary: String,
+    /// Further lines (a diff, why a move is illegal, a better move).
+    pub details: Vec<String>,
+    /// The reference variant the output followed, when not the golden one.
+    pub variant: Option<String>,
+}
+
+impl Judged {
+    /// Accepted with full credit.
+    #[must_use]
+    pub fn ok(summary: String) -> Judged {
+        Judged {
+            verdict: Verdict::Accepted,
+            credit: 1.0,
+            summary,
+            details: Vec::new(),
+            variant: None,
+        }
+    }
+
+    /// A wrong answer, no credit.
+    #[must_use]
+    pub fn wrong(summary: String, details: Vec<String>) -> Judged {
+        Judged {
+            verdict: Verdict::WrongAnswer,
+            credit: 0.0,
+            summary,
+            details,
+            variant: None,
+        }
+    }
+
+    /// `verdict` with no credit and no details (an internal error, a refused file).
+    #[must_use]
+    pub fn only(verdict: Verdict, summary: String) -> Judged {
+        Judged {
+            verdict,
+            credit: 0.0,
+            summary,
+            details: Vec::new(),
+            variant: None,
+        }
+    }
+
+    /// Whether the answer was accepted.
+    #[must_use]
+    pub fn accepted(&self) -> bool {
+        self.verdict == Verdict::Accepted
+    }
+}
+
 /// A comparator's finding: `None` means equal.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Mismatch {

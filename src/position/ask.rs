@@ -84,17 +84,15 @@ pub fn ask<G: ArenaGame>(
     let mut out = match reply {
         Reply::Line(text) => {
             let Judged {
-                accepted,
+                verdict,
+                credit,
                 summary,
                 details,
+                ..
             } = judge(state, want, seat.reply_form(policy.reply), &text);
             Asked {
-                verdict: if accepted {
-                    Verdict::Accepted
-                } else {
-                    Verdict::WrongAnswer
-                },
-                credit: if accepted { 1.0 } else { 0.0 },
+                verdict,
+                credit,
                 summary,
                 details,
                 took,

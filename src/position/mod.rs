@@ -6,6 +6,7 @@ pub mod visited;
 
 use crate::arena::game::{side_named, ArenaGame};
 use crate::arena::seat::ReplyForm;
+pub use crate::judge::Judged;
 
 /// What a position case expects of the move (`legal`, `win`, `block`, `pass`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -170,34 +171,6 @@ pub fn validate<G: ArenaGame>(state: &G, want: Want) -> Result<(), PositionError
         }
     }
     Ok(())
-}
-
-/// The judge's word on one answer.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Judged {
-    pub accepted: bool,
-    /// One line in the game's words.
-    pub summary: String,
-    /// Further lines (why a move is illegal, a good move).
-    pub details: Vec<String>,
-}
-
-impl Judged {
-    fn ok(summary: String) -> Judged {
-        Judged {
-            accepted: true,
-            summary,
-            details: Vec::new(),
-        }
-    }
-
-    fn wrong(summary: String, details: Vec<String>) -> Judged {
-        Judged {
-            accepted: false,
-            summary,
-            details,
-        }
-    }
 }
 
 /// How a move reads in the protocol's own form: the next position for `reply = "state"`, else the move.

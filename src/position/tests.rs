@@ -82,7 +82,7 @@ fn judging_states_speaks_the_games_words() {
         Judged::ok("you played `xxxoo----`, which wins at once".into())
     );
     let j = judge(&win, Want::Win, ReplyForm::State, "xx-oox---");
-    assert!(!j.accepted);
+    assert!(!j.accepted());
     assert_eq!(
         j.summary,
         "you played `xx-oox---`, which does not win; `xxxoo----` wins at once"
@@ -90,7 +90,7 @@ fn judging_states_speaks_the_games_words() {
 
     let block = morris("xx--o----", "o");
     let j = judge(&block, Want::Block, ReplyForm::State, "xxo-o----");
-    assert!(j.accepted, "{j:?}");
+    assert!(j.accepted(), "{j:?}");
     let j = judge(&block, Want::Block, ReplyForm::State, "xx-oo----");
     assert_eq!(
         j.summary,
@@ -99,7 +99,7 @@ fn judging_states_speaks_the_games_words() {
 
     let moving = morris("xo-ox-o-x", "x");
     let j = judge(&moving, Want::Legal, ReplyForm::State, "xoxo--o-x");
-    assert!(!j.accepted);
+    assert!(!j.accepted());
     assert_eq!(
         j.summary,
         "you printed `xoxo--o-x`, which is not a legal move for x from `xo-ox-o-x`"
@@ -113,15 +113,15 @@ fn judging_states_speaks_the_games_words() {
         j.summary,
         "you printed nothing, but x has 4 legal moves here, e.g. `xo-o-xo-x`"
     );
-    assert!(judge(&moving, Want::Legal, ReplyForm::State, "xo-o-xo-x").accepted);
+    assert!(judge(&moving, Want::Legal, ReplyForm::State, "xo-o-xo-x").accepted());
 }
 
 #[test]
 fn judging_a_position_with_no_move() {
     let over = morris("xxxoo-o--", "o");
-    assert!(judge(&over, Want::Pass, ReplyForm::State, "").accepted);
+    assert!(judge(&over, Want::Pass, ReplyForm::State, "").accepted());
     let j = judge(&over, Want::Pass, ReplyForm::State, "xxxoo--o-");
-    assert!(!j.accepted);
+    assert!(!j.accepted());
     assert_eq!(
         j.summary,
         "you printed `xxxoo--o-`, but o has no legal move here: print nothing"
@@ -135,14 +135,14 @@ fn judging_a_position_with_no_move() {
 #[test]
 fn judging_moves_in_move_notation() {
     let t = read(&TicTacToe::new(), "xx-oo----", "x").unwrap();
-    assert!(judge(&t, Want::Win, ReplyForm::Move, "2").accepted);
+    assert!(judge(&t, Want::Win, ReplyForm::Move, "2").accepted());
     let j = judge(&t, Want::Win, ReplyForm::Move, "5");
     assert_eq!(
         j.summary,
         "you played `5`, which does not win; `2` wins at once"
     );
     let j = judge(&t, Want::Legal, ReplyForm::Move, "0");
-    assert!(!j.accepted);
+    assert!(!j.accepted());
     assert_eq!(
         j.summary,
         "you printed `0`, which is not a legal move for x from `xx-oo----`"
