@@ -31,6 +31,13 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, col)
 }
 
+/// Where a span of a file's text starts, as `path:line:col`.
+#[must_use]
+pub fn location(path: &Path, text: &str, span: std::ops::Range<usize>) -> String {
+    let (line, col) = line_col(text, span.start);
+    format!("{}:{line}:{col}", path.display())
+}
+
 /// Builds a located error from a span in a file's text.
 pub fn located(
     path: &Path,
@@ -39,10 +46,7 @@ pub fn located(
     message: &str,
 ) -> TomlError {
     let at = match span {
-        Some(span) => {
-            let (line, col) = line_col(text, span.start);
-            format!("{}:{line}:{col}", path.display())
-        }
+        Some(span) => location(path, text, span),
         None => path.display().to_string(),
     };
     TomlError::Invalid {

@@ -2,7 +2,7 @@
 //! the protocol and its templates, the clock, the illegal-move policy, the move cap, the scoring rule and
 //! the tournament stages. Raw serde structs first, then `validate` into a checked `ArenaConfig`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use regex::Regex;
@@ -14,6 +14,7 @@ use crate::arena::event::standings::Scoring;
 use crate::arena::referee::{IllegalPolicy, Policy, DEFAULT_MARGIN};
 use crate::arena::seat::dialogue::{Probe, Script, Step};
 use crate::arena::seat::ReplyForm;
+use crate::toml_file::{location, read_toml, TomlError};
 use crate::units;
 
 /// The games the arena can run, as written in configs and on the command line.
@@ -218,14 +219,9 @@ impl Marks {
 /// A config that cannot be used; the location is `path:line:col` when the file is known.
 #[derive(Debug, thiserror::Error)]
 pub enum ArenaConfigError {
-    #[error("cannot read `{path}`")]
-    Read {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error("{at}: {message}")]
-    Parse { at: String, message: String },
+    /// Unreadable, or not valid TOML for an arena (located).
+    #[error(transparent)]
+    Toml(#[from] TomlError),
     #[error("{at}: {message}\nhint: {hint}")]
     Invalid {
         at: String,
@@ -234,29 +230,12 @@ pub enum ArenaConfigError {
     },
 }
 
-/// Where a span starts, as `path:line:col`.
-fn locate(path: &Path, source: &str, span: std::ops::Range<usize>) -> String {
-    let before = &source[..span.start.min(source.len())];
-    let line = before.matches('\n').count() + 1;
-    let col = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
-    format!("{}:{line}:{col}", path.display())
-}
-
 /// Reads a standalone arena file.
 ///
 /// # Errors
 /// An unreadable file, bad TOML, an unknown key, or a value `validate` rejects.
 pub fn load(path: &Path) -> Result<ArenaConfig, ArenaConfigError> {
-    let source = std::fs::read_to_string(path).map_err(|source| ArenaConfigError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let raw: RawFile = toml::from_str(&source).map_err(|e| ArenaConfigError::Parse {
-        at: e
-            .span()
-            .map_or_else(|| path.display().to_string(), |s| locate(path, &source, s)),
-        message: e.message().to_string(),
-    })?;
+    let (raw, source): (RawFile, String) = read_toml(path)?;
     validate(&raw.arena, path, &source)
 }
 
@@ -271,7 +250,7 @@ pub fn validate(
 ) -> Result<ArenaConfig, ArenaConfigError> {
     let bad =
         |span: std::ops::Range<usize>, message: String, hint: &str| ArenaConfigError::Invalid {
-            at: locate(path, source, span),
+            at: location(path, source, span),
             message,
             hint: hint.to_string(),
         };
@@ -589,10 +568,7 @@ mod tests {
     use super::*;
 
     fn from(text: &str) -> Result<ArenaConfig, ArenaConfigError> {
-        let raw: RawFile = toml::from_str(text).map_err(|e| ArenaConfigError::Parse {
-            at: "arena.toml".into(),
-            message: e.message().to_string(),
-        })?;
+        let raw: RawFile = crate::toml_file::parse_toml(Path::new("arena.toml"), text)?;
         validate(&raw.arena, Path::new("arena.toml"), text)
     }
 

@@ -4,7 +4,6 @@
 use std::path::Path;
 use std::time::Duration;
 
-use anyhow::Context as _;
 use serde::Deserialize;
 
 use crate::arena::config::{self, ArenaConfig, Protocol, RawArena};
@@ -62,10 +61,8 @@ pub fn event(arg: &str) -> anyhow::Result<ArenaConfig> {
     }
     if path.is_dir() {
         let file = path.join("suite.toml");
-        let source = std::fs::read_to_string(&file)
-            .with_context(|| format!("cannot read `{}`", file.display()))?;
-        let suite: SuiteArena = toml::from_str(&source)
-            .with_context(|| format!("`{}` is not valid TOML", file.display()))?;
+        // Only `[arena]` is read here (the suite loader owns, and checks, the rest).
+        let (suite, source): (SuiteArena, String) = crate::toml_file::read_toml(&file)?;
         let raw = suite.arena.ok_or_else(|| {
             anyhow::anyhow!(
                 "`{}` has no `[arena]` table\nhint: only suites graded by playing can run matches",
