@@ -248,109 +248,38 @@ pub fn validate(
     path: &Path,
     source: &str,
 ) -> Result<ArenaConfig, ArenaConfigError> {
-    let bad =
-        |span: std::ops::Range<usize>, message: String, hint: &str| ArenaConfigError::Invalid {
-            at: location(path, source, span),
-            message,
-            hint: hint.to_string(),
-        };
-
-    let game = raw.game.get_ref().trim().to_string();
-    let (base, param) = game.split_once(':').unwrap_or((game.as_str(), ""));
-    if !GAMES.contains(&base) {
-        return Err(bad(
-            raw.game.span(),
-            format!("unknown game `{game}`"),
-            "games are `tictactoe`, `tmmorris`, `sttt`, `ut3`, `oska` (or `oska:N` for N pieces)",
-        ));
-    }
-    let game = match (base, param, &raw.n) {
-        ("oska", "", None) => "oska".to_string(),
-        ("oska", "", Some(n)) | ("oska", _, Some(n)) if *n.get_ref() < 4 => {
-            return Err(bad(
-                n.span(),
-                format!("oska needs n ≥ 4, got `{}`", n.get_ref()),
-                "the handout plays n = 4 and up",
-            ));
-        }
-        ("oska", "", Some(n)) => format!("oska:{}", n.get_ref()),
-        ("oska", p, None) => match p.parse::<u32>() {
-            Ok(n) if n >= 4 => format!("oska:{n}"),
-            _ => {
-                return Err(bad(
-                    raw.game.span(),
-                    format!("bad oska size in `{game}`"),
-                    "write `oska:N` with N ≥ 4",
-                ));
-            }
-        },
-        (_, "", None) => base.to_string(),
-        _ => {
-            return Err(bad(
-                raw.game.span(),
-                format!("`{game}` takes no parameter"),
-                "only oska has a size, `oska:5` or `n = 5`",
-            ));
-        }
-    };
-
-    let duration = |field: &Option<Spanned<String>>,
-                    default: Option<Duration>,
-                    what: &str|
-     -> Result<Option<Duration>, ArenaConfigError> {
-        match field {
-            None => Ok(default),
-            Some(s) if s.get_ref().trim() == "none" => Ok(None),
-            Some(s) => units::parse_duration(s.get_ref(), units::ARENA)
-                .map(Some)
-                .map_err(|_| {
-                    bad(
-                        s.span(),
-                        format!("bad {what} `{}`", s.get_ref()),
-                        "write a duration like `1s`, `500ms` or `1.5s`",
-                    )
-                }),
-        }
-    };
-    let limit = duration(&raw.move_limit, Some(Duration::from_secs(1)), "move-limit")?;
-    let margin = duration(&raw.margin, Some(DEFAULT_MARGIN), "margin")?.unwrap_or(Duration::ZERO);
-    let startup = duration(&raw.startup, Some(Duration::from_secs(10)), "startup")?
+    let check = Check { path, source };
+    let game = check.game(raw)?;
+    let limit = check.duration(&raw.move_limit, Some(Duration::from_secs(1)), "move-limit")?;
+    let margin = check
+        .duration(&raw.margin, Some(DEFAULT_MARGIN), "margin")?
+        .unwrap_or(Duration::ZERO);
+    let startup = check
+        .duration(&raw.startup, Some(Duration::from_secs(10)), "startup")?
         .unwrap_or(Duration::from_secs(3600));
-
-    let word = |field: &Option<Spanned<String>>,
-                choices: &[&str],
-                default: &str,
-                what: &str|
-     -> Result<String, ArenaConfigError> {
-        match field {
-            None => Ok(default.to_string()),
-            Some(s) if choices.contains(&s.get_ref().as_str()) => Ok(s.get_ref().clone()),
-            Some(s) => Err(bad(
-                s.span(),
-                format!("unknown {what} `{}`", s.get_ref()),
-                &format!("choose one of `{}`", choices.join("`, `")),
-            )),
-        }
-    };
-    let illegal = match word(
-        &raw.illegal,
-        &["lose", "forfeit"],
-        "lose",
-        "illegal-move policy",
-    )?
-    .as_str()
+    let illegal = match check
+        .word(
+            &raw.illegal,
+            &["lose", "forfeit"],
+            "lose",
+            "illegal-move policy",
+        )?
+        .as_str()
     {
         "forfeit" => IllegalPolicy::Forfeit,
         _ => IllegalPolicy::Lose,
     };
-    let reply = match word(&raw.reply, &["move", "state"], "move", "reply form")?.as_str() {
+    let reply = match check
+        .word(&raw.reply, &["move", "state"], "move", "reply form")?
+        .as_str()
+    {
         "state" => ReplyForm::State,
         _ => ReplyForm::Move,
     };
     let move_cap = match &raw.move_cap {
         None => Some(500),
         Some(c) if *c.get_ref() == 0 => {
-            return Err(bad(
+            return Err(check.bad(
                 c.span(),
                 "move-cap must be at least 1".into(),
                 "leave it out for the default of 500",
@@ -361,7 +290,7 @@ pub fn validate(
     let games = match &raw.games {
         None => 1,
         Some(g) if *g.get_ref() == 0 => {
-            return Err(bad(
+            return Err(check.bad(
                 g.span(),
                 "games must be at least 1".into(),
                 "it counts games a pairing plays with each colour",
@@ -369,180 +298,25 @@ pub fn validate(
         }
         Some(g) => *g.get_ref(),
     };
-    let scoring = match &raw.scoring {
-        None => Scoring::STANDARD,
-        Some(spanned) => match spanned.get_ref() {
-            RawScoring::Preset(p) => match p.as_str() {
-                "standard" => Scoring::STANDARD,
-                "ut3" => Scoring::UT3,
-                other => {
-                    return Err(bad(
-                        spanned.span(),
-                        format!("unknown scoring `{other}`"),
-                        SCORING_HINT,
-                    ));
-                }
-            },
-            RawScoring::Table(t) => Scoring {
-                win: t.win,
-                draw: t.draw,
-                loss: t.loss,
-                edge: t.edge.map(|[a, b]| (a, b)),
-            },
-        },
-    };
-    let mut stages = Vec::new();
-    for s in &raw.stage {
-        for field in [&s.groups, &s.advance] {
-            if *field.get_ref() == 0 {
-                return Err(bad(
-                    field.span(),
-                    "a stage needs at least one group and one player advancing".into(),
-                    "write e.g. `{ groups = 10, advance = 3 }`",
-                ));
-            }
-        }
-        stages.push(Stage {
-            groups: *s.groups.get_ref(),
-            advance: *s.advance.get_ref(),
-        });
-    }
-
-    let knockout = word(
+    let scoring = check.scoring(raw)?;
+    let stages = check.stages(raw)?;
+    let knockout = check.word(
         &raw.finale,
         &["round-robin", "knockout"],
         "round-robin",
         "final format",
     )? == "knockout";
-
-    let regex = |s: &Spanned<String>| {
-        Regex::new(s.get_ref()).map_err(|e| {
-            bad(
-                s.span(),
-                format!("bad pattern `{}`: {e}", s.get_ref()),
-                "patterns are Rust regexes; escape `(`, `?` and `.` with a backslash",
-            )
-        })
-    };
-    let protocol = match word(
-        &raw.protocol,
-        &["persistent", "per-move", "dialogue"],
-        "persistent",
-        "protocol",
-    )?
-    .as_str()
-    {
-        "per-move" => Protocol::PerMove,
-        "dialogue" => {
-            let Some(d) = &raw.dialogue else {
-                let span = raw.protocol.as_ref().map_or(0..0, Spanned::span);
-                return Err(bad(
-                    span,
-                    "the dialogue protocol needs an `[arena.dialogue]` table".into(),
-                    "give at least `prompt` and `reply` patterns",
-                ));
-            };
-            let mut opening = Vec::new();
-            for step in &d.opening {
-                opening.push(Step {
-                    expect: regex(&step.expect)?,
-                    send: step.send.clone(),
-                });
-            }
-            let mut probes = Vec::new();
-            for p in &d.probe {
-                if *p.at.get_ref() == 0 {
-                    return Err(bad(
-                        p.at.span(),
-                        "probe prompts are counted from 1".into(),
-                        "`at = 1` is the program's first prompt for a move in a game",
-                    ));
-                }
-                let send = p.send.get_ref().clone();
-                if send.trim().is_empty() || send.contains('\n') {
-                    return Err(bad(
-                        p.send.span(),
-                        format!("bad probe input `{send}`"),
-                        "a probe is one non-empty line, or `{taken}` for an occupied cell",
-                    ));
-                }
-                let about = p.about.clone().unwrap_or_else(|| {
-                    if send.contains("{taken}") {
-                        "an occupied cell".into()
-                    } else {
-                        "not a move".into()
-                    }
-                });
-                probes.push(Probe {
-                    at: *p.at.get_ref(),
-                    send,
-                    about,
-                });
-            }
-            Protocol::Dialogue(Script {
-                opening,
-                prompt: regex(&d.prompt)?,
-                send: d.send.clone(),
-                reply: regex(&d.reply)?,
-                end: d.end.as_ref().map(regex).transpose()?,
-                expect_timeout: duration(
-                    &d.expect_timeout,
-                    Some(Duration::from_secs(5)),
-                    "expect-timeout",
-                )?
-                .unwrap_or(Duration::from_secs(3600)),
-                probes,
-            })
-        }
-        _ => Protocol::Persistent { startup },
-    };
+    let protocol = check.protocol(raw, startup)?;
     if let Some(cmd) = &raw.command {
         if cmd.is_empty() {
-            return Err(bad(
+            return Err(check.bad(
                 0..0,
                 "`command` is empty".into(),
                 "write the program and its arguments, e.g. `[\"python3\", \"player.py\"]`",
             ));
         }
     }
-
-    let marks = match &raw.marks {
-        None => None,
-        Some(m) => {
-            let fine = |v: f64| v.is_finite() && v >= 0.0;
-            if m.by_rank.get_ref().iter().any(|&v| !fine(v)) {
-                return Err(bad(
-                    m.by_rank.span(),
-                    "marks must be zero or more".into(),
-                    "write e.g. `by-rank = [40, 36, 33]`",
-                ));
-            }
-            for v in [&m.rest, &m.all_faults].into_iter().flatten() {
-                if !fine(*v.get_ref()) {
-                    return Err(bad(
-                        v.span(),
-                        format!("marks `{}` must be zero or more", v.get_ref()),
-                        "write a number like `20`",
-                    ));
-                }
-            }
-            if let (Some(gate), None) = (&m.gate, &m.all_faults) {
-                return Err(bad(
-                    gate.span(),
-                    format!("`gate = \"{}\"` leaves submissions out, but no `all-faults` says their marks", gate.get_ref()),
-                    "add e.g. `all-faults = 0` to `[arena.marks]`",
-                ));
-            }
-            Some(Marks {
-                by_rank: m.by_rank.get_ref().clone(),
-                rest: m.rest.as_ref().map_or(0.0, |v| *v.get_ref()),
-                all_faults: m.all_faults.as_ref().map(|v| *v.get_ref()),
-                gate: m.gate.as_ref().map(|g| g.get_ref().clone()),
-                bonus: m.bonus,
-            })
-        }
-    };
-
+    let marks = check.marks(raw)?;
     Ok(ArenaConfig {
         game,
         protocol,
@@ -561,6 +335,282 @@ pub fn validate(
         knockout,
         marks,
     })
+}
+
+/// The file an `[arena]` table came from, to locate what is wrong in it.
+struct Check<'a> {
+    path: &'a Path,
+    source: &'a str,
+}
+
+impl Check<'_> {
+    fn bad(&self, span: std::ops::Range<usize>, message: String, hint: &str) -> ArenaConfigError {
+        ArenaConfigError::Invalid {
+            at: location(self.path, self.source, span),
+            message,
+            hint: hint.to_string(),
+        }
+    }
+
+    /// `game` (and Oska's `n`): a known game, `oska:N` with N ≥ 4.
+    fn game(&self, raw: &RawArena) -> Result<String, ArenaConfigError> {
+        let game = raw.game.get_ref().trim().to_string();
+        let (base, param) = game.split_once(':').unwrap_or((game.as_str(), ""));
+        if !GAMES.contains(&base) {
+            return Err(self.bad(
+            raw.game.span(),
+            format!("unknown game `{game}`"),
+            "games are `tictactoe`, `tmmorris`, `sttt`, `ut3`, `oska` (or `oska:N` for N pieces)",
+        ));
+        }
+        Ok(match (base, param, &raw.n) {
+            ("oska", "", None) => "oska".to_string(),
+            ("oska", "", Some(n)) | ("oska", _, Some(n)) if *n.get_ref() < 4 => {
+                return Err(self.bad(
+                    n.span(),
+                    format!("oska needs n ≥ 4, got `{}`", n.get_ref()),
+                    "the handout plays n = 4 and up",
+                ));
+            }
+            ("oska", "", Some(n)) => format!("oska:{}", n.get_ref()),
+            ("oska", p, None) => match p.parse::<u32>() {
+                Ok(n) if n >= 4 => format!("oska:{n}"),
+                _ => {
+                    return Err(self.bad(
+                        raw.game.span(),
+                        format!("bad oska size in `{game}`"),
+                        "write `oska:N` with N ≥ 4",
+                    ));
+                }
+            },
+            (_, "", None) => base.to_string(),
+            _ => {
+                return Err(self.bad(
+                    raw.game.span(),
+                    format!("`{game}` takes no parameter"),
+                    "only oska has a size, `oska:5` or `n = 5`",
+                ));
+            }
+        })
+    }
+
+    /// A duration field: absent is `default`, `none` is no limit.
+    fn duration(
+        &self,
+        field: &Option<Spanned<String>>,
+        default: Option<Duration>,
+        what: &str,
+    ) -> Result<Option<Duration>, ArenaConfigError> {
+        match field {
+            None => Ok(default),
+            Some(s) if s.get_ref().trim() == "none" => Ok(None),
+            Some(s) => units::parse_duration(s.get_ref(), units::ARENA)
+                .map(Some)
+                .map_err(|_| {
+                    self.bad(
+                        s.span(),
+                        format!("bad {what} `{}`", s.get_ref()),
+                        "write a duration like `1s`, `500ms` or `1.5s`",
+                    )
+                }),
+        }
+    }
+
+    /// A word among `choices`; absent is `default`.
+    fn word(
+        &self,
+        field: &Option<Spanned<String>>,
+        choices: &[&str],
+        default: &str,
+        what: &str,
+    ) -> Result<String, ArenaConfigError> {
+        match field {
+            None => Ok(default.to_string()),
+            Some(s) if choices.contains(&s.get_ref().as_str()) => Ok(s.get_ref().clone()),
+            Some(s) => Err(self.bad(
+                s.span(),
+                format!("unknown {what} `{}`", s.get_ref()),
+                &format!("choose one of `{}`", choices.join("`, `")),
+            )),
+        }
+    }
+
+    fn regex(&self, s: &Spanned<String>) -> Result<Regex, ArenaConfigError> {
+        Regex::new(s.get_ref()).map_err(|e| {
+            self.bad(
+                s.span(),
+                format!("bad pattern `{}`: {e}", s.get_ref()),
+                "patterns are Rust regexes; escape `(`, `?` and `.` with a backslash",
+            )
+        })
+    }
+
+    /// `scoring`: a preset or a table.
+    fn scoring(&self, raw: &RawArena) -> Result<Scoring, ArenaConfigError> {
+        Ok(match &raw.scoring {
+            None => Scoring::STANDARD,
+            Some(spanned) => match spanned.get_ref() {
+                RawScoring::Preset(p) => match p.as_str() {
+                    "standard" => Scoring::STANDARD,
+                    "ut3" => Scoring::UT3,
+                    other => {
+                        return Err(self.bad(
+                            spanned.span(),
+                            format!("unknown scoring `{other}`"),
+                            SCORING_HINT,
+                        ));
+                    }
+                },
+                RawScoring::Table(t) => Scoring {
+                    win: t.win,
+                    draw: t.draw,
+                    loss: t.loss,
+                    edge: t.edge.map(|[a, b]| (a, b)),
+                },
+            },
+        })
+    }
+
+    /// `[[arena.stage]]`: each with at least one group and one advancing.
+    fn stages(&self, raw: &RawArena) -> Result<Vec<Stage>, ArenaConfigError> {
+        let mut stages = Vec::new();
+        for s in &raw.stage {
+            for field in [&s.groups, &s.advance] {
+                if *field.get_ref() == 0 {
+                    return Err(self.bad(
+                        field.span(),
+                        "a stage needs at least one group and one player advancing".into(),
+                        "write e.g. `{ groups = 10, advance = 3 }`",
+                    ));
+                }
+            }
+            stages.push(Stage {
+                groups: *s.groups.get_ref(),
+                advance: *s.advance.get_ref(),
+            });
+        }
+        Ok(stages)
+    }
+
+    /// `protocol`, and the dialogue script when it is `dialogue`.
+    fn protocol(&self, raw: &RawArena, startup: Duration) -> Result<Protocol, ArenaConfigError> {
+        Ok(
+            match self
+                .word(
+                    &raw.protocol,
+                    &["persistent", "per-move", "dialogue"],
+                    "persistent",
+                    "protocol",
+                )?
+                .as_str()
+            {
+                "per-move" => Protocol::PerMove,
+                "dialogue" => {
+                    let Some(d) = &raw.dialogue else {
+                        let span = raw.protocol.as_ref().map_or(0..0, Spanned::span);
+                        return Err(self.bad(
+                            span,
+                            "the dialogue protocol needs an `[arena.dialogue]` table".into(),
+                            "give at least `prompt` and `reply` patterns",
+                        ));
+                    };
+                    let mut opening = Vec::new();
+                    for step in &d.opening {
+                        opening.push(Step {
+                            expect: self.regex(&step.expect)?,
+                            send: step.send.clone(),
+                        });
+                    }
+                    let mut probes = Vec::new();
+                    for p in &d.probe {
+                        if *p.at.get_ref() == 0 {
+                            return Err(self.bad(
+                                p.at.span(),
+                                "probe prompts are counted from 1".into(),
+                                "`at = 1` is the program's first prompt for a move in a game",
+                            ));
+                        }
+                        let send = p.send.get_ref().clone();
+                        if send.trim().is_empty() || send.contains('\n') {
+                            return Err(self.bad(
+                                p.send.span(),
+                                format!("bad probe input `{send}`"),
+                                "a probe is one non-empty line, or `{taken}` for an occupied cell",
+                            ));
+                        }
+                        let about = p.about.clone().unwrap_or_else(|| {
+                            if send.contains("{taken}") {
+                                "an occupied cell".into()
+                            } else {
+                                "not a move".into()
+                            }
+                        });
+                        probes.push(Probe {
+                            at: *p.at.get_ref(),
+                            send,
+                            about,
+                        });
+                    }
+                    Protocol::Dialogue(Script {
+                        opening,
+                        prompt: self.regex(&d.prompt)?,
+                        send: d.send.clone(),
+                        reply: self.regex(&d.reply)?,
+                        end: d.end.as_ref().map(|e| self.regex(e)).transpose()?,
+                        expect_timeout: self
+                            .duration(
+                                &d.expect_timeout,
+                                Some(Duration::from_secs(5)),
+                                "expect-timeout",
+                            )?
+                            .unwrap_or(Duration::from_secs(3600)),
+                        probes,
+                    })
+                }
+                _ => Protocol::Persistent { startup },
+            },
+        )
+    }
+
+    /// `[arena.marks]`: marks by rank, zero or more; a gate needs `all-faults`.
+    fn marks(&self, raw: &RawArena) -> Result<Option<Marks>, ArenaConfigError> {
+        Ok(match &raw.marks {
+            None => None,
+            Some(m) => {
+                let fine = |v: f64| v.is_finite() && v >= 0.0;
+                if m.by_rank.get_ref().iter().any(|&v| !fine(v)) {
+                    return Err(self.bad(
+                        m.by_rank.span(),
+                        "marks must be zero or more".into(),
+                        "write e.g. `by-rank = [40, 36, 33]`",
+                    ));
+                }
+                for v in [&m.rest, &m.all_faults].into_iter().flatten() {
+                    if !fine(*v.get_ref()) {
+                        return Err(self.bad(
+                            v.span(),
+                            format!("marks `{}` must be zero or more", v.get_ref()),
+                            "write a number like `20`",
+                        ));
+                    }
+                }
+                if let (Some(gate), None) = (&m.gate, &m.all_faults) {
+                    return Err(self.bad(
+                    gate.span(),
+                    format!("`gate = \"{}\"` leaves submissions out, but no `all-faults` says their marks", gate.get_ref()),
+                    "add e.g. `all-faults = 0` to `[arena.marks]`",
+                ));
+                }
+                Some(Marks {
+                    by_rank: m.by_rank.get_ref().clone(),
+                    rest: m.rest.as_ref().map_or(0.0, |v| *v.get_ref()),
+                    all_faults: m.all_faults.as_ref().map(|v| *v.get_ref()),
+                    gate: m.gate.as_ref().map(|g| g.get_ref().clone()),
+                    bonus: m.bonus,
+                })
+            }
+        })
+    }
 }
 
 #[cfg(test)]
