@@ -77,6 +77,86 @@ impl Policy {
     }
 }
 
+/// Starts both seats, even when the first fails: a game neither side could play is a loss for both,
+/// never a win for whoever happened to be second (two broken entrants would each win once). The end of
+/// the game when either could not start.
+fn start_both<G: ArenaGame>(
+    seats: &mut [&mut dyn Seat<G>; 2],
+    game: &str,
+    colours: &[String; 2],
+    who: &Match,
+    policy: &Policy,
+) -> Option<(GameResult, Ending, String)> {
+    let mut failed: Vec<(usize, String)> = Vec::new();
+    for (i, seat) in seats.iter_mut().enumerate() {
+        let side = side_of(i);
+        let start = Start {
+            game: game.to_string(),
+            side,
+            side_name: G::side_name(side),
+            seed: who.seed,
+            limit: policy.limit,
+        };
+        let asked = Instant::now();
+        if let Err(reply) = seat.start(&start) {
+            // Starting has no per-move limit: a timeout here is the seat's own startup wait.
+            let why = match reply {
+                Reply::Timeout => format!("timed out after {}", seconds(asked.elapsed())),
+                other => fault_words(&other, policy, asked.elapsed()),
+            };
+            failed.push((i, format!("{} failed to start: {why}", colours[i])));
+        }
+    }
+    double_fault(failed)
+}
+
+/// The move a reply names, if the game takes it: a legal move, or (under the forfeit policy) the
+/// game's stand-in for a spoiled one, with what was sent kept for the record. Otherwise what the side
+/// did and a note, for the fault's reason.
+fn take<G: ArenaGame>(
+    state: &G,
+    legal: &[G::Move],
+    sent: &str,
+    form: ReplyForm,
+    illegal: IllegalPolicy,
+) -> Result<(G::Move, Option<String>), (String, String)> {
+    let parsed = match form {
+        ReplyForm::Move => state.parse_move(sent),
+        ReplyForm::State => state
+            .move_from_state(sent)
+            .ok_or_else(|| state.why_not_state(sent)),
+    };
+    // `(what the side did, a note, what the record keeps of it)`. An empty reply the game does
+    // not take (Oska's pass it does) printed nothing: naming the notation it is not would hide
+    // that nothing came.
+    let sent_this = |why: String| (format!("sent {why}"), String::new(), why);
+    let checked = match parsed {
+        Ok(mv) if legal.contains(&mv) => Ok(mv),
+        _ if sent.is_empty() => Err((
+            "printed nothing".to_string(),
+            asked_for(form),
+            "nothing".to_string(),
+        )),
+        Ok(_) => Err(sent_this(format!(
+            "`{}` is not a legal move here",
+            quote(sent)
+        ))),
+        Err(why) => Err(sent_this(format!("`{}`: {why}", quote(sent)))),
+    };
+    match checked {
+        Ok(mv) => Ok((mv, None)),
+        Err((said, note, kept)) => match (illegal, state.forfeit(sent)) {
+            // The game vouches for its stand-in (Super-TTT's partial turns are not in
+            // `legal_moves`, yet `apply` takes them).
+            (IllegalPolicy::Forfeit, Some(stand_in)) => Ok((
+                stand_in,
+                Some(crate::untrusted::one_line(&kept, REASON_CAP)),
+            )),
+            _ => Err((said, note)),
+        },
+    }
+}
+
 /// Who plays: names for the record, in colour order.
 #[derive(Clone, Debug)]
 pub struct Match {
@@ -116,29 +196,7 @@ pub fn play<G: ArenaGame>(
     };
     let mut state = initial;
 
-    // Both seats are started even when the first fails: a game neither side could play is a loss for
-    // both, never a win for whoever happened to be second (two broken entrants would each win once).
-    let mut failed: Vec<(usize, String)> = Vec::new();
-    for (i, seat) in seats.iter_mut().enumerate() {
-        let side = side_of(i);
-        let start = Start {
-            game: record.game.clone(),
-            side,
-            side_name: G::side_name(side),
-            seed: who.seed,
-            limit: policy.limit,
-        };
-        let asked = Instant::now();
-        if let Err(reply) = seat.start(&start) {
-            // Starting has no per-move limit: a timeout here is the seat's own startup wait.
-            let why = match reply {
-                Reply::Timeout => format!("timed out after {}", seconds(asked.elapsed())),
-                other => fault_words(&other, policy, asked.elapsed()),
-            };
-            failed.push((i, format!("{} failed to start: {why}", colours[i])));
-        }
-    }
-    let started = double_fault(failed);
+    let started = start_both(&mut seats, &record.game, &colours, who, policy);
 
     let mut last: Option<String> = None;
     let mut legal = Vec::new();
@@ -209,46 +267,15 @@ pub fn play<G: ArenaGame>(
             };
             let sent = text.trim().to_string();
             let form = seats[i].reply_form(policy.reply);
-            let parsed = match form {
-                ReplyForm::Move => state.parse_move(&sent),
-                ReplyForm::State => state
-                    .move_from_state(&sent)
-                    .ok_or_else(|| state.why_not_state(&sent)),
-            };
-            // `(what the side did, a note, what the record keeps of it)`. An empty reply the game does
-            // not take (Oska's pass it does) printed nothing: naming the notation it is not would hide
-            // that nothing came.
-            let sent_this = |why: String| (format!("sent {why}"), String::new(), why);
-            let checked = match parsed {
-                Ok(mv) if legal.contains(&mv) => Ok(mv),
-                _ if sent.is_empty() => Err((
-                    "printed nothing".to_string(),
-                    asked_for(form),
-                    "nothing".to_string(),
-                )),
-                Ok(_) => Err(sent_this(format!(
-                    "`{}` is not a legal move here",
-                    quote(&sent)
-                ))),
-                Err(why) => Err(sent_this(format!("`{}`: {why}", quote(&sent)))),
-            };
-            let (mv, forfeited) = match checked {
-                Ok(mv) => (mv, None),
-                Err((said, note, kept)) => match (policy.illegal, state.forfeit(&sent)) {
-                    // The game vouches for its stand-in (Super-TTT's partial turns are not in
-                    // `legal_moves`, yet `apply` takes them).
-                    (IllegalPolicy::Forfeit, Some(stand_in)) => (
-                        stand_in,
-                        Some(crate::untrusted::one_line(&kept, REASON_CAP)),
-                    ),
-                    _ => {
-                        break (
-                            GameResult::Win(1 - i),
-                            Ending::Fault,
-                            format!("{} {said} on move {turn}{note}", colours[i]),
-                        );
-                    }
-                },
+            let (mv, forfeited) = match take(&state, &legal, &sent, form, policy.illegal) {
+                Ok(taken) => taken,
+                Err((said, note)) => {
+                    break (
+                        GameResult::Win(1 - i),
+                        Ending::Fault,
+                        format!("{} {said} on move {turn}{note}", colours[i]),
+                    );
+                }
             };
             let applied = state.format_move(mv);
             state.apply(mv);
