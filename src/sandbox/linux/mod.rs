@@ -85,6 +85,29 @@ fn unavailable(e: impl std::fmt::Display) -> SandboxError {
     }
 }
 
+/// A small run (5 s, 64 MiB, 8 processes, no extra reads): what the probe starts, and the tests.
+fn small_spec(program: &str, args: &[&str], workdir: &Path, stdin: Stdin) -> Spec {
+    Spec {
+        program: program.into(),
+        args: args.iter().map(Into::into).collect(),
+        workdir: workdir.to_owned(),
+        env: vec![],
+        stdin,
+        limits: crate::sandbox::Limits {
+            cpu: std::time::Duration::from_secs(5),
+            wall: std::time::Duration::from_secs(5),
+            memory: 64 << 20,
+            output: 1 << 16,
+            file_size: 1 << 20,
+            processes: 8,
+            open_files: 64,
+            stack: 8 << 20,
+            address_space: None,
+        },
+        read_only: vec![],
+    }
+}
+
 /// Whether the `full` tier works on this machine, tried once per process: the reason when it does not.
 /// The first call also removes stale cgroups of dead graders.
 pub fn probe() -> Result<(), &'static String> {
@@ -94,25 +117,7 @@ pub fn probe() -> Result<(), &'static String> {
             let version = cgroup::detect().map_err(|e| e.to_string())?;
             cgroup::clean_stale(version);
             let dir = tempfile::tempdir().map_err(|e| format!("cannot make a scratch dir: {e}"))?;
-            let spec = Spec {
-                program: "/bin/true".into(),
-                args: vec![],
-                workdir: dir.path().to_owned(),
-                env: vec![],
-                stdin: Stdin::Null,
-                limits: crate::sandbox::Limits {
-                    cpu: std::time::Duration::from_secs(5),
-                    wall: std::time::Duration::from_secs(5),
-                    memory: 64 << 20,
-                    output: 1 << 16,
-                    file_size: 1 << 20,
-                    processes: 8,
-                    open_files: 64,
-                    stack: 8 << 20,
-                    address_space: None,
-                },
-                read_only: vec![],
-            };
+            let spec = small_spec("/bin/true", &[], dir.path(), Stdin::Null);
             let sandbox = FullSandbox {
                 cgroups: version,
                 read_only: Vec::new(),
