@@ -12,7 +12,7 @@ use super::play::Games;
 use super::score::{manual_columns, score};
 use crate::build::{detect_matches, Built};
 use crate::judge::Verdict;
-use crate::report::result::{BuildReport, CaseResult, NotAttempted, SubmissionResult};
+use crate::report::result::{BuildReport, BuildStatus, CaseResult, NotAttempted, SubmissionResult};
 use crate::sandbox::Sandbox;
 use crate::suite::{Kind, Suite, Visibility};
 
@@ -169,7 +169,7 @@ pub fn grade_reporting(
                 }
             }
             let build = BuildReport {
-                status: crate::report::result::BuildStatus::Built,
+                status: BuildStatus::Built,
                 language: Some(program.language.clone()),
                 log,
                 wall_ms: build_ms,
@@ -291,30 +291,15 @@ pub fn grade_reporting(
             let summary = format!("your {language} program did not compile");
             let cases = not_run(&selected, Verdict::CompileError, &summary);
             (
-                BuildReport {
-                    status: crate::report::result::BuildStatus::CompileError,
-                    language: Some(language),
-                    log,
-                    wall_ms: build_ms,
-                    interpreter: None,
-                },
+                not_built(BuildStatus::CompileError, Some(language), log, build_ms),
                 cases,
             )
         }
         Prepared::NoLanguage { message } => {
-            let cases = not_run(
-                &selected,
-                Verdict::CompileError,
-                &format!("no program found: {message}"),
-            );
+            let summary = format!("no program found: {message}");
+            let cases = not_run(&selected, Verdict::CompileError, &summary);
             (
-                BuildReport {
-                    status: crate::report::result::BuildStatus::NoLanguage,
-                    language: None,
-                    log: message,
-                    wall_ms: build_ms,
-                    interpreter: None,
-                },
+                not_built(BuildStatus::NoLanguage, None, message, build_ms),
                 cases,
             )
         }
@@ -322,13 +307,7 @@ pub fn grade_reporting(
             let summary = format!("not graded: {message}");
             let cases = not_run(&selected, Verdict::NotGraded, &summary);
             (
-                BuildReport {
-                    status: crate::report::result::BuildStatus::NotGraded,
-                    language: None,
-                    log: message,
-                    wall_ms: build_ms,
-                    interpreter: None,
-                },
+                not_built(BuildStatus::NotGraded, None, message, build_ms),
                 cases,
             )
         }
@@ -336,13 +315,7 @@ pub fn grade_reporting(
             let summary = format!("the grader could not build this submission: {message}");
             let cases = not_run(&selected, Verdict::InternalError, &summary);
             (
-                BuildReport {
-                    status: crate::report::result::BuildStatus::InternalError,
-                    language: None,
-                    log: message,
-                    wall_ms: build_ms,
-                    interpreter: None,
-                },
+                not_built(BuildStatus::InternalError, None, message, build_ms),
                 cases,
             )
         }
@@ -389,6 +362,22 @@ fn absent(suite: &Suite, program: &str, submission: &Path) -> Option<String> {
         }
     }
     Some(format!("no {}", looked.join(", no ")))
+}
+
+/// The build of a submission that has no program to run: `log` says why.
+fn not_built(
+    status: BuildStatus,
+    language: Option<String>,
+    log: String,
+    wall_ms: u64,
+) -> BuildReport {
+    BuildReport {
+        status,
+        language,
+        log,
+        wall_ms,
+        interpreter: None,
+    }
 }
 
 fn not_run(

@@ -82,17 +82,9 @@ impl PersistentSeat {
 
     /// The pipe closed: a crash if the process ended (given a moment to do so), else a closed pipe.
     fn gone(&mut self) -> Reply {
-        let Some(live) = self.live.as_mut() else {
-            return Reply::ClosedPipe;
-        };
-        let until = Instant::now() + Duration::from_millis(100);
-        loop {
-            match live.running.try_wait() {
-                Ok(Some(status)) => return Reply::Crashed(describe(status)),
-                Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(2)),
-                _ => return Reply::ClosedPipe,
-            }
-        }
+        self.live
+            .as_mut()
+            .map_or(Reply::ClosedPipe, |live| closed(live.running.as_mut()))
     }
 
     fn stop(&mut self) {
@@ -115,6 +107,19 @@ impl PersistentSeat {
             while !drain.is_finished() && Instant::now() < until {
                 std::thread::sleep(Duration::from_millis(1));
             }
+        }
+    }
+}
+
+/// Why a player's pipe closed: a crash if its process ended (given a moment to do so), else a closed
+/// pipe.
+pub fn closed(running: &mut dyn Running) -> Reply {
+    let until = Instant::now() + Duration::from_millis(100);
+    loop {
+        match running.try_wait() {
+            Ok(Some(status)) => return Reply::Crashed(describe(status)),
+            Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(2)),
+            _ => return Reply::ClosedPipe,
         }
     }
 }

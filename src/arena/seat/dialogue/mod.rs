@@ -19,7 +19,7 @@ use crate::sandbox::{Running, Sandbox, Spec, Stdin};
 use crate::arena::game::record::seconds;
 use crate::arena::game::record::{Fact, GameRecord, GameResult, Side};
 use crate::arena::game::ArenaGame;
-use crate::arena::seat::persistent::describe;
+use crate::arena::seat::persistent::closed;
 use crate::arena::seat::{Reply, Seat, Start};
 use convention::Learned;
 
@@ -349,17 +349,9 @@ impl DialogueSeat {
     }
 
     fn gone(&mut self) -> Reply {
-        let Some(live) = self.live.as_mut() else {
-            return Reply::ClosedPipe;
-        };
-        let until = Instant::now() + Duration::from_millis(100);
-        loop {
-            match live.running.try_wait() {
-                Ok(Some(status)) => return Reply::Crashed(describe(status)),
-                Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(2)),
-                _ => return Reply::ClosedPipe,
-            }
-        }
+        self.live
+            .as_mut()
+            .map_or(Reply::ClosedPipe, |live| closed(live.running.as_mut()))
     }
 
     fn stop(&mut self) {
