@@ -77,44 +77,11 @@ pub struct Graded {
     pub games_played: usize,
 }
 
-/// Grades one submission folder on the cases `which` selects. `scratch` must be a fresh folder.
-pub fn grade_submission(
-    sandbox: &Arc<dyn Sandbox>,
-    prepare: &dyn Prepare,
-    suite: &Suite,
-    student: &str,
-    submission: &Path,
-    scratch: &Path,
-    which: &dyn Fn(Visibility) -> bool,
-) -> SubmissionResult {
-    grade(sandbox, prepare, suite, student, submission, scratch, which).result
-}
-
-/// [`grade_submission`] with the artifacts (game records, transcripts) the cases produced.
-pub fn grade(
-    sandbox: &Arc<dyn Sandbox>,
-    prepare: &dyn Prepare,
-    suite: &Suite,
-    student: &str,
-    submission: &Path,
-    scratch: &Path,
-    which: &dyn Fn(Visibility) -> bool,
-) -> Graded {
-    grade_reporting(
-        sandbox,
-        prepare,
-        suite,
-        student,
-        submission,
-        scratch,
-        which,
-        &mut |_| {},
-    )
-}
-
-/// [`grade`], calling `finished` with each case's result the moment it is judged (in case order).
+/// Grades one submission folder on the cases `which` selects, calling `finished` with each case's
+/// result the moment it is judged (in case order). `scratch` must be a fresh folder. With the result
+/// come the artifacts (game records, transcripts) the cases produced.
 #[allow(clippy::too_many_arguments)]
-pub fn grade_reporting(
+pub fn grade(
     sandbox: &Arc<dyn Sandbox>,
     prepare: &dyn Prepare,
     suite: &Suite,
@@ -289,35 +256,23 @@ pub fn grade_reporting(
         }
         Prepared::CompileError { language, log } => {
             let summary = format!("your {language} program did not compile");
-            let cases = not_run(&selected, Verdict::CompileError, &summary);
-            (
-                not_built(BuildStatus::CompileError, Some(language), log, build_ms),
-                cases,
-            )
+            let build = not_built(BuildStatus::CompileError, Some(language), log, build_ms);
+            (build, not_run(&selected, Verdict::CompileError, &summary))
         }
         Prepared::NoLanguage { message } => {
             let summary = format!("no program found: {message}");
-            let cases = not_run(&selected, Verdict::CompileError, &summary);
-            (
-                not_built(BuildStatus::NoLanguage, None, message, build_ms),
-                cases,
-            )
+            let build = not_built(BuildStatus::NoLanguage, None, message, build_ms);
+            (build, not_run(&selected, Verdict::CompileError, &summary))
         }
         Prepared::NotGraded { message } => {
             let summary = format!("not graded: {message}");
-            let cases = not_run(&selected, Verdict::NotGraded, &summary);
-            (
-                not_built(BuildStatus::NotGraded, None, message, build_ms),
-                cases,
-            )
+            let build = not_built(BuildStatus::NotGraded, None, message, build_ms);
+            (build, not_run(&selected, Verdict::NotGraded, &summary))
         }
         Prepared::Internal { message } => {
             let summary = format!("the grader could not build this submission: {message}");
-            let cases = not_run(&selected, Verdict::InternalError, &summary);
-            (
-                not_built(BuildStatus::InternalError, None, message, build_ms),
-                cases,
-            )
+            let build = not_built(BuildStatus::InternalError, None, message, build_ms);
+            (build, not_run(&selected, Verdict::InternalError, &summary))
         }
     };
     if !built {

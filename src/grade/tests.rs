@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::case::Program;
-use super::pipeline::{grade_submission, Extra, Prepare, Prepared};
+use super::pipeline::{Extra, Prepare, Prepared};
 use crate::config::Config;
 use crate::judge::Verdict;
 use crate::sandbox::{LimitHit, Outcome, Running, Sandbox, SandboxError, Spec, Status, Tier};
@@ -287,7 +287,7 @@ fn grade_suite(text: &str, program: &'static str) -> crate::report::result::Subm
     std::fs::write(suite_dir.join("suite.toml"), text).unwrap();
     let suite = Suite::load(&suite_dir, &Config::load(None).unwrap(), Arc::new(Rev)).unwrap();
     let scratch = dir.path().join("scratch");
-    grade_submission(
+    super::pipeline::grade(
         &(Arc::new(Scripted) as Arc<dyn Sandbox>),
         &FakeBuild(program),
         &suite,
@@ -295,7 +295,9 @@ fn grade_suite(text: &str, program: &'static str) -> crate::report::result::Subm
         dir.path(),
         &scratch,
         &|_| true,
+        &mut |_| {},
     )
+    .result
 }
 
 fn verdicts(r: &crate::report::result::SubmissionResult) -> Vec<Verdict> {
