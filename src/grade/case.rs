@@ -45,21 +45,7 @@ impl Program {
 /// A result for `case` with nothing run yet: an internal error until something says otherwise.
 #[must_use]
 pub fn blank(group: &Group, case: &Case) -> CaseResult {
-    CaseResult {
-        group: group.name.clone(),
-        name: case.name.clone(),
-        visibility: case.visibility,
-        verdict: Verdict::InternalError,
-        credit: 0.0,
-        summary: String::new(),
-        details: Vec::new(),
-        variant: None,
-        cpu_ms: 0,
-        wall_ms: 0,
-        peak_memory: None,
-        cpu_limit: None,
-        rerun: None,
-    }
+    CaseResult::unjudged(&group.name, &case.name, case.visibility)
 }
 
 /// The CPU limit a `language` program's run of `case` gets: the case's own (the suite's `[limits]`
