@@ -133,7 +133,7 @@ pub fn run_case(
         // A raised CPU limit is only worth anything with the wall time to spend it.
         limits.wall = limits.wall.max(limits.cpu * 2);
     }
-    run_within(
+    run_case_within(
         sandbox, suite, group, case, program, scratch, limits, cpu.from, names,
     )
 }
@@ -142,24 +142,6 @@ pub fn run_case(
 /// the sandbox stopping the run only at its [`backstop`]. `grader calibrate` gives references room.
 #[allow(clippy::too_many_arguments)]
 pub fn run_case_within(
-    sandbox: &dyn Sandbox,
-    suite: &Suite,
-    group: &Group,
-    case: &Case,
-    program: &Program,
-    scratch: &Path,
-    limits: crate::sandbox::Limits,
-    from: String,
-) -> CaseResult {
-    let names = Names::as_written();
-    run_within(
-        sandbox, suite, group, case, program, scratch, limits, from, &names,
-    )
-    .0
-}
-
-#[allow(clippy::too_many_arguments)]
-fn run_within(
     sandbox: &dyn Sandbox,
     suite: &Suite,
     group: &Group,
