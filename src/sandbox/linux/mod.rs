@@ -15,7 +15,7 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use crate::sandbox::{Running, Sandbox, SandboxError, Spec, Status, Stdin, Tier, Usage};
+use crate::sandbox::{Pipes, Running, Sandbox, SandboxError, Spec, Status, Stdin, Tier, Usage};
 
 pub use cgroup::{clean_stale, detect as detect_cgroups, CgroupError, Version as CgroupVersion};
 pub use plan::TOOLCHAIN;
@@ -350,9 +350,11 @@ impl FullSandbox {
         let mut running = FullRunning {
             pid,
             status: File::from(status_r),
-            stdin: stdin_w.map(File::from),
-            stdout: Some(File::from(stdout_r)),
-            stderr: Some(File::from(stderr_r)),
+            pipes: Pipes {
+                stdin: stdin_w.map(File::from),
+                stdout: Some(File::from(stdout_r)),
+                stderr: Some(File::from(stderr_r)),
+            },
             group,
             ended: None,
             init_gone: false,
@@ -428,9 +430,7 @@ pub struct FullRunning {
     pid: libc::pid_t,
     /// The init's report: 4 bytes of wait status, or EOF when the init was killed first.
     status: File,
-    stdin: Option<File>,
-    stdout: Option<File>,
-    stderr: Option<File>,
+    pipes: Pipes,
     group: Cgroup,
     /// The program's status, once known.
     ended: Option<Status>,
@@ -620,16 +620,8 @@ fn decode(raw: i32) -> Status {
 }
 
 impl Running for FullRunning {
-    fn take_stdin(&mut self) -> Option<File> {
-        self.stdin.take()
-    }
-
-    fn take_stdout(&mut self) -> Option<File> {
-        self.stdout.take()
-    }
-
-    fn take_stderr(&mut self) -> Option<File> {
-        self.stderr.take()
+    fn pipes(&mut self) -> &mut Pipes {
+        &mut self.pipes
     }
 
     fn try_wait(&mut self) -> Result<Option<Status>, SandboxError> {
