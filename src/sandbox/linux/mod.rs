@@ -18,6 +18,7 @@ use std::sync::OnceLock;
 use crate::sandbox::{Pipes, Running, Sandbox, SandboxError, Spec, Status, Stdin, Tier, Usage};
 
 pub use cgroup::{clean_stale, detect as detect_cgroups, CgroupError, Version as CgroupVersion};
+pub(crate) use child::mount_tmpfs;
 pub use plan::TOOLCHAIN;
 
 use cgroup::Cgroup;
