@@ -11,7 +11,7 @@ use std::time::Instant;
 use grader::config::Config;
 use grader::grade::class::grade_class;
 use grader::grade::names::concrete_args;
-use grader::grade::pipeline::grade_submission;
+use grader::grade::pipeline::grade;
 use grader::grade::wire::environment;
 use grader::report::class::{ClassReporter, Outputs};
 use grader::sandbox::Tier;
@@ -92,7 +92,7 @@ fn main() {
     let mut best: Option<(f64, f64, f64, f64)> = None;
     for round in 0..3 {
         let started = Instant::now();
-        let r = grade_submission(
+        let r = grade(
             &env.sandbox,
             &*env.prepare,
             &suite,
@@ -100,7 +100,9 @@ fn main() {
             &examples.join("c-correct"),
             &scratch.path().join(format!("o{round}")),
             &|_| true,
-        );
+            &mut |_| {},
+        )
+        .result;
         let total = started.elapsed().as_secs_f64();
         assert_eq!(
             r.score,

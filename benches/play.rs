@@ -45,6 +45,7 @@ fn main() {
             &good,
             &scratch.path().join(format!("g{i}")),
             &|_| true,
+            &mut |_| {},
         );
         graded_best = graded_best.min(started.elapsed());
         games = g.games_played;

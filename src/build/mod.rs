@@ -589,15 +589,5 @@ fn starts_like_a_program(path: &Path) -> bool {
 
 /// The outcome reported when no build command ran.
 fn nothing_ran() -> Outcome {
-    Outcome {
-        status: Status::Exited(0),
-        cpu: Duration::ZERO,
-        wall: Duration::ZERO,
-        peak_memory: None,
-        stdout: Vec::new(),
-        stderr: Vec::new(),
-        stdout_truncated: false,
-        stderr_truncated: false,
-        limit: None,
-    }
+    Outcome::silent(Duration::ZERO, Duration::ZERO)
 }

@@ -9,6 +9,7 @@ use anyhow::{anyhow, Context};
 use super::common::load_config;
 use super::exit::{CliError, CmdResult, Exit};
 use crate::grade::case::{run_case_within, Program};
+use crate::grade::names::Names;
 use crate::grade::pipeline::Prepared;
 use crate::grade::wire;
 use crate::judge::Verdict;
@@ -217,7 +218,9 @@ fn measure(
             &scratch,
             limits,
             "calibration".to_string(),
-        );
+            &Names::as_written(),
+        )
+        .0;
         let _ = crate::sandbox::scratch::remove_tree(&scratch);
         if r.verdict != Verdict::Accepted {
             return Err(failed(

@@ -63,6 +63,7 @@ pub fn run(args: Args) -> CmdResult {
         &args.dir,
         &work,
         &|v| v == Visibility::Public,
+        &mut |_| {},
     );
     if !graded.artifacts.is_empty() {
         let dir = match &args.out {

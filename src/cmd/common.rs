@@ -118,3 +118,88 @@ pub fn limit(text: &str) -> anyhow::Result<Option<Duration>> {
             anyhow::anyhow!("bad --move-limit `{text}`\nhint: write a duration like `1s`, `500ms` or `1.5s`, or `none`")
         })
 }
+
+/// An arena command (`play`, `tournament`) loaded and ready to play on its game: its arguments, the
+/// event's config, the user's settings and the sandbox for submissions.
+pub struct Arena<A> {
+    pub args: A,
+    pub config: crate::arena::config::ArenaConfig,
+    pub settings: Config,
+    pub sandbox: Option<Arc<dyn crate::sandbox::Sandbox>>,
+}
+
+impl Arena<()> {
+    /// The event `game` names, `move_limit` over its per-move limit, and the settings and sandbox that
+    /// `players` need (see [`sandbox`]).
+    ///
+    /// # Errors
+    /// An unknown game, a bad limit or settings (usage); a sandbox this machine cannot provide.
+    pub fn load(
+        game: &str,
+        move_limit: Option<&str>,
+        players: &[String],
+        flags: &RunFlags,
+    ) -> Result<Self, CliError> {
+        let mut config = crate::arena::setup::event(game).map_err(CliError::usage)?;
+        if let Some(text) = move_limit {
+            config.policy.limit = limit(text).map_err(CliError::usage)?;
+        }
+        let (settings, sandbox) =
+            sandbox(players, flags.sandbox.as_deref(), flags.config.as_deref())?;
+        Ok(Arena {
+            args: (),
+            config,
+            settings,
+            sandbox,
+        })
+    }
+
+    /// Plays the command on the event's game: `args`' [`Visitor`] with its rules and bots.
+    ///
+    /// # Errors
+    /// An unknown game (usage), or what the command returns.
+    pub fn dispatch<A>(self, args: A) -> super::exit::CmdResult
+    where
+        Arena<A>: crate::arena::game::registry::Visitor<Out = super::exit::CmdResult>,
+    {
+        let game = self.config.game.clone();
+        let loaded = Arena {
+            args,
+            config: self.config,
+            settings: self.settings,
+            sandbox: self.sandbox,
+        };
+        crate::arena::game::registry::dispatch(&game, loaded).map_err(CliError::usage)?
+    }
+}
+
+impl<A> Arena<A> {
+    /// The entrants `players` name (bots or submission folders) and what the event is (see
+    /// [`crate::grade::entrants::entrants`]).
+    ///
+    /// # Errors
+    /// A player that is neither a bot nor a submission, or a submission that cannot be built.
+    pub fn entrants<G: crate::arena::game::ArenaGame>(
+        &self,
+        game: &str,
+        players: &[String],
+        bots: crate::arena::game::registry::MakeBot<G>,
+        allow_missing: bool,
+    ) -> Result<
+        (
+            Vec<crate::arena::seat::players::Entrant>,
+            crate::grade::entrants::Event,
+        ),
+        CliError,
+    > {
+        Ok(crate::grade::entrants::entrants::<G>(
+            game,
+            players,
+            &self.config,
+            bots,
+            self.sandbox.as_deref(),
+            &self.settings,
+            allow_missing,
+        )?)
+    }
+}

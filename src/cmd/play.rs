@@ -2,13 +2,11 @@
 //! colours alternating, each board shown with `--show`.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use reference::rng::Rng;
 
-use super::common::{emit, RunFlags};
+use super::common::{emit, Arena, RunFlags};
 use super::exit::{CliError, CmdResult, Exit};
-use crate::arena::config::ArenaConfig;
 use crate::arena::event::schedule::SeatMaker;
 use crate::arena::game::record::seconds;
 use crate::arena::game::record::{GameRecord, GameResult};
@@ -16,7 +14,6 @@ use crate::arena::game::registry::{dispatch, MakeBot, Visitor};
 use crate::arena::game::ArenaGame;
 use crate::arena::referee::{play, Match};
 use crate::arena::seat::players::Maker;
-use crate::sandbox::Sandbox;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -64,64 +61,31 @@ pub fn run(args: Args) -> CmdResult {
         emit(&text);
         return Ok(Exit::Success);
     }
-    let game_arg = args.game.clone().unwrap_or_default();
-    let mut config = crate::arena::setup::event(&game_arg).map_err(CliError::usage)?;
-    if let Some(text) = &args.move_limit {
-        config.policy.limit = super::common::limit(text).map_err(CliError::usage)?;
-    }
     let words = [
         args.a.clone().unwrap_or_default(),
         args.b.clone().unwrap_or_default(),
     ];
-    let (settings, sandbox) = super::common::sandbox(
-        &words,
-        args.flags.sandbox.as_deref(),
-        args.flags.config.as_deref(),
-    )?;
-    let game = config.game.clone();
-    dispatch(
-        &game,
-        Match2 {
-            args,
-            config,
-            settings,
-            sandbox,
-        },
-    )
-    .map_err(CliError::usage)?
+    let game = args.game.clone().unwrap_or_default();
+    Arena::load(&game, args.move_limit.as_deref(), &words, &args.flags)?.dispatch(args)
 }
 
-struct Match2 {
-    args: Args,
-    config: ArenaConfig,
-    settings: crate::config::Config,
-    sandbox: Option<Arc<dyn Sandbox>>,
-}
-
-impl Visitor for Match2 {
+impl Visitor for Arena<Args> {
     type Out = CmdResult;
 
     fn visit<G: ArenaGame>(self, initial: G, bots: MakeBot<G>) -> CmdResult {
-        let Match2 {
+        let words = [
+            self.args.a.clone().unwrap_or_default(),
+            self.args.b.clone().unwrap_or_default(),
+        ];
+        let game = self.args.game.clone().unwrap_or_default();
+        let (entrants, _event) =
+            self.entrants::<G>(&game, &words, bots, self.args.flags.allow_missing)?;
+        let Arena {
             args,
             config,
-            settings,
             sandbox,
+            ..
         } = self;
-        let words = [
-            args.a.clone().unwrap_or_default(),
-            args.b.clone().unwrap_or_default(),
-        ];
-        let game_arg = args.game.clone().unwrap_or_default();
-        let (entrants, _event) = crate::grade::entrants::entrants::<G>(
-            &game_arg,
-            &words,
-            &config,
-            bots,
-            sandbox.as_deref(),
-            &settings,
-            args.flags.allow_missing,
-        )?;
         let names = [entrants[0].name.clone(), entrants[1].name.clone()];
         let maker = Maker {
             entrants,

@@ -2,17 +2,14 @@
 //! marks), saves the records.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
-use super::common::{emit, RunFlags};
+use super::common::{emit, Arena, RunFlags};
 use super::exit::{CliError, CmdResult, Exit};
-use crate::arena::config::ArenaConfig;
 use crate::arena::event::tournament::{play, Format, Knobs};
-use crate::arena::game::registry::{dispatch, MakeBot, Visitor};
+use crate::arena::game::registry::{MakeBot, Visitor};
 use crate::arena::game::ArenaGame;
 use crate::report::tournament::standings_table as table;
 use crate::report::tournament::{save_records, write_ranking};
-use crate::sandbox::Sandbox;
 
 /// The `--format` values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -70,54 +67,31 @@ pub struct Args {
 
 /// `grader tournament GAME PLAYERS...`.
 pub fn run(args: Args) -> CmdResult {
-    let mut config = crate::arena::setup::event(&args.game).map_err(CliError::usage)?;
-    if let Some(text) = &args.move_limit {
-        config.policy.limit = super::common::limit(text).map_err(CliError::usage)?;
-    }
-    let (settings, sandbox) = super::common::sandbox(
+    Arena::load(
+        &args.game,
+        args.move_limit.as_deref(),
         &args.players,
-        args.flags.sandbox.as_deref(),
-        args.flags.config.as_deref(),
-    )?;
-    let game = config.game.clone();
-    dispatch(
-        &game,
-        Event {
-            args,
-            config,
-            settings,
-            sandbox,
-        },
-    )
-    .map_err(CliError::usage)?
+        &args.flags,
+    )?
+    .dispatch(args)
 }
 
-struct Event {
-    args: Args,
-    config: ArenaConfig,
-    settings: crate::config::Config,
-    sandbox: Option<Arc<dyn Sandbox>>,
-}
-
-impl Visitor for Event {
+impl Visitor for Arena<Args> {
     type Out = CmdResult;
 
     fn visit<G: ArenaGame>(self, initial: G, bots: MakeBot<G>) -> CmdResult {
-        let Event {
+        let (entrants, event) = self.entrants::<G>(
+            &self.args.game,
+            &self.args.players,
+            bots,
+            self.args.flags.allow_missing,
+        )?;
+        let Arena {
             args,
             config,
-            settings,
             sandbox,
+            ..
         } = self;
-        let (entrants, event) = crate::grade::entrants::entrants::<G>(
-            &args.game,
-            &args.players,
-            &config,
-            bots,
-            sandbox.as_deref(),
-            &settings,
-            args.flags.allow_missing,
-        )?;
         let knobs = Knobs {
             format: args.format.map(Format::from),
             games: args.games,

@@ -45,21 +45,7 @@ impl Program {
 /// A result for `case` with nothing run yet: an internal error until something says otherwise.
 #[must_use]
 pub fn blank(group: &Group, case: &Case) -> CaseResult {
-    CaseResult {
-        group: group.name.clone(),
-        name: case.name.clone(),
-        visibility: case.visibility,
-        verdict: Verdict::InternalError,
-        credit: 0.0,
-        summary: String::new(),
-        details: Vec::new(),
-        variant: None,
-        cpu_ms: 0,
-        wall_ms: 0,
-        peak_memory: None,
-        cpu_limit: None,
-        rerun: None,
-    }
+    CaseResult::unjudged(&group.name, &case.name, case.visibility)
 }
 
 /// The CPU limit a `language` program's run of `case` gets: the case's own (the suite's `[limits]`
@@ -147,7 +133,7 @@ pub fn run_case(
         // A raised CPU limit is only worth anything with the wall time to spend it.
         limits.wall = limits.wall.max(limits.cpu * 2);
     }
-    run_within(
+    run_case_within(
         sandbox, suite, group, case, program, scratch, limits, cpu.from, names,
     )
 }
@@ -156,24 +142,6 @@ pub fn run_case(
 /// the sandbox stopping the run only at its [`backstop`]. `grader calibrate` gives references room.
 #[allow(clippy::too_many_arguments)]
 pub fn run_case_within(
-    sandbox: &dyn Sandbox,
-    suite: &Suite,
-    group: &Group,
-    case: &Case,
-    program: &Program,
-    scratch: &Path,
-    limits: crate::sandbox::Limits,
-    from: String,
-) -> CaseResult {
-    let names = Names::as_written();
-    run_within(
-        sandbox, suite, group, case, program, scratch, limits, from, &names,
-    )
-    .0
-}
-
-#[allow(clippy::too_many_arguments)]
-fn run_within(
     sandbox: &dyn Sandbox,
     suite: &Suite,
     group: &Group,

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 
 use anyhow::Context;
 
-use super::pipeline::{grade_reporting, Prepare};
+use super::pipeline::{grade, Prepare};
 use crate::report::events::{Event, Reporter};
 use crate::report::result::SubmissionResult;
 use crate::report::Columns;
@@ -167,7 +167,7 @@ pub fn grade_class(
                 let scratch = scratch_root
                     .sub(&format!("s{i}"), bounded)
                     .unwrap_or_else(|_| scratch_root.path().join(format!("s{i}")));
-                let graded = grade_reporting(
+                let graded = grade(
                     sandbox,
                     prepare,
                     suite,

@@ -124,23 +124,14 @@ pub fn words(conduct: Conduct, total: f64, games: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arena::game::record::fixtures::tictactoe;
     use crate::arena::game::record::GameResult;
 
     fn record(result: GameResult, ending: Ending, facts: Vec<Fact>) -> GameRecord {
+        let reason = "o crashed (exit status 1) on move 4";
         GameRecord {
-            game: "tictactoe".into(),
-            players: ["me".into(), "random".into()],
-            colours: ["x".into(), "o".into()],
-            seed: 1,
-            initial: "---------".into(),
-            moves: Vec::new(),
-            final_state: "---------".into(),
-            result,
-            ending,
-            reason: "o crashed (exit status 1) on move 4".into(),
-            notes: Vec::new(),
-            stderr: Vec::new(),
             facts,
+            ..tictactoe(result, ending, reason)
         }
     }
 

@@ -12,7 +12,7 @@ use super::play::Games;
 use super::score::{manual_columns, score};
 use crate::build::{detect_matches, Built};
 use crate::judge::Verdict;
-use crate::report::result::{BuildReport, CaseResult, NotAttempted, SubmissionResult};
+use crate::report::result::{BuildReport, BuildStatus, CaseResult, NotAttempted, SubmissionResult};
 use crate::sandbox::Sandbox;
 use crate::suite::{Kind, Suite, Visibility};
 
@@ -77,44 +77,11 @@ pub struct Graded {
     pub games_played: usize,
 }
 
-/// Grades one submission folder on the cases `which` selects. `scratch` must be a fresh folder.
-pub fn grade_submission(
-    sandbox: &Arc<dyn Sandbox>,
-    prepare: &dyn Prepare,
-    suite: &Suite,
-    student: &str,
-    submission: &Path,
-    scratch: &Path,
-    which: &dyn Fn(Visibility) -> bool,
-) -> SubmissionResult {
-    grade(sandbox, prepare, suite, student, submission, scratch, which).result
-}
-
-/// [`grade_submission`] with the artifacts (game records, transcripts) the cases produced.
-pub fn grade(
-    sandbox: &Arc<dyn Sandbox>,
-    prepare: &dyn Prepare,
-    suite: &Suite,
-    student: &str,
-    submission: &Path,
-    scratch: &Path,
-    which: &dyn Fn(Visibility) -> bool,
-) -> Graded {
-    grade_reporting(
-        sandbox,
-        prepare,
-        suite,
-        student,
-        submission,
-        scratch,
-        which,
-        &mut |_| {},
-    )
-}
-
-/// [`grade`], calling `finished` with each case's result the moment it is judged (in case order).
+/// Grades one submission folder on the cases `which` selects, calling `finished` with each case's
+/// result the moment it is judged (in case order). `scratch` must be a fresh folder. With the result
+/// come the artifacts (game records, transcripts) the cases produced.
 #[allow(clippy::too_many_arguments)]
-pub fn grade_reporting(
+pub fn grade(
     sandbox: &Arc<dyn Sandbox>,
     prepare: &dyn Prepare,
     suite: &Suite,
@@ -169,7 +136,7 @@ pub fn grade_reporting(
                 }
             }
             let build = BuildReport {
-                status: crate::report::result::BuildStatus::Built,
+                status: BuildStatus::Built,
                 language: Some(program.language.clone()),
                 log,
                 wall_ms: build_ms,
@@ -289,62 +256,23 @@ pub fn grade_reporting(
         }
         Prepared::CompileError { language, log } => {
             let summary = format!("your {language} program did not compile");
-            let cases = not_run(&selected, Verdict::CompileError, &summary);
-            (
-                BuildReport {
-                    status: crate::report::result::BuildStatus::CompileError,
-                    language: Some(language),
-                    log,
-                    wall_ms: build_ms,
-                    interpreter: None,
-                },
-                cases,
-            )
+            let build = not_built(BuildStatus::CompileError, Some(language), log, build_ms);
+            (build, not_run(&selected, Verdict::CompileError, &summary))
         }
         Prepared::NoLanguage { message } => {
-            let cases = not_run(
-                &selected,
-                Verdict::CompileError,
-                &format!("no program found: {message}"),
-            );
-            (
-                BuildReport {
-                    status: crate::report::result::BuildStatus::NoLanguage,
-                    language: None,
-                    log: message,
-                    wall_ms: build_ms,
-                    interpreter: None,
-                },
-                cases,
-            )
+            let summary = format!("no program found: {message}");
+            let build = not_built(BuildStatus::NoLanguage, None, message, build_ms);
+            (build, not_run(&selected, Verdict::CompileError, &summary))
         }
         Prepared::NotGraded { message } => {
             let summary = format!("not graded: {message}");
-            let cases = not_run(&selected, Verdict::NotGraded, &summary);
-            (
-                BuildReport {
-                    status: crate::report::result::BuildStatus::NotGraded,
-                    language: None,
-                    log: message,
-                    wall_ms: build_ms,
-                    interpreter: None,
-                },
-                cases,
-            )
+            let build = not_built(BuildStatus::NotGraded, None, message, build_ms);
+            (build, not_run(&selected, Verdict::NotGraded, &summary))
         }
         Prepared::Internal { message } => {
             let summary = format!("the grader could not build this submission: {message}");
-            let cases = not_run(&selected, Verdict::InternalError, &summary);
-            (
-                BuildReport {
-                    status: crate::report::result::BuildStatus::InternalError,
-                    language: None,
-                    log: message,
-                    wall_ms: build_ms,
-                    interpreter: None,
-                },
-                cases,
-            )
+            let build = not_built(BuildStatus::InternalError, None, message, build_ms);
+            (build, not_run(&selected, Verdict::InternalError, &summary))
         }
     };
     if !built {
@@ -389,6 +317,22 @@ fn absent(suite: &Suite, program: &str, submission: &Path) -> Option<String> {
         }
     }
     Some(format!("no {}", looked.join(", no ")))
+}
+
+/// The build of a submission that has no program to run: `log` says why.
+fn not_built(
+    status: BuildStatus,
+    language: Option<String>,
+    log: String,
+    wall_ms: u64,
+) -> BuildReport {
+    BuildReport {
+        status,
+        language,
+        log,
+        wall_ms,
+        interpreter: None,
+    }
 }
 
 fn not_run(

@@ -457,15 +457,12 @@ pub fn transcript(records: &[GameRecord]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arena::game::record::fixtures::tictactoe;
     use crate::arena::game::record::MoveRecord;
 
     fn record(result: GameResult, ending: Ending, forfeit_by: Option<usize>) -> GameRecord {
+        let reason = "o crashed (exit status 1) on move 2";
         GameRecord {
-            game: "tictactoe".into(),
-            players: ["me".into(), "random".into()],
-            colours: ["x".into(), "o".into()],
-            seed: 1,
-            initial: "---------".into(),
             moves: vec![MoveRecord {
                 side: forfeit_by.unwrap_or(0),
                 sent: "9".into(),
@@ -475,12 +472,7 @@ mod tests {
                 forfeited: forfeit_by.map(|_| "`9`: off the board".into()),
             }],
             final_state: "x--------".into(),
-            result,
-            ending,
-            reason: "o crashed (exit status 1) on move 2".into(),
-            notes: Vec::new(),
-            stderr: Vec::new(),
-            facts: Vec::new(),
+            ..tictactoe(result, ending, reason)
         }
     }
 

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::case::Program;
-use super::pipeline::{grade_submission, Extra, Prepare, Prepared};
+use super::pipeline::{Extra, Prepare, Prepared};
 use crate::config::Config;
 use crate::judge::Verdict;
 use crate::sandbox::{LimitHit, Outcome, Running, Sandbox, SandboxError, Spec, Status, Tier};
@@ -76,17 +76,7 @@ impl Sandbox for Scripted {
             .map(|a| a.to_string_lossy().into_owned())
             .collect();
         let (word, path) = (&args[0], Path::new(&args[1]));
-        let mut outcome = Outcome {
-            status: Status::Exited(0),
-            cpu: Duration::from_millis(5),
-            wall: Duration::from_millis(6),
-            peak_memory: None,
-            stdout: Vec::new(),
-            stderr: Vec::new(),
-            stdout_truncated: false,
-            stderr_truncated: false,
-            limit: None,
-        };
+        let mut outcome = Outcome::silent(Duration::from_millis(5), Duration::from_millis(6));
         let right = Rev.solve("rev", &args, None).unwrap();
         match spec.program.to_str().unwrap() {
             "good" | "post-order" | "fail-hard" | "chatty" => {
@@ -287,7 +277,7 @@ fn grade_suite(text: &str, program: &'static str) -> crate::report::result::Subm
     std::fs::write(suite_dir.join("suite.toml"), text).unwrap();
     let suite = Suite::load(&suite_dir, &Config::load(None).unwrap(), Arc::new(Rev)).unwrap();
     let scratch = dir.path().join("scratch");
-    grade_submission(
+    super::pipeline::grade(
         &(Arc::new(Scripted) as Arc<dyn Sandbox>),
         &FakeBuild(program),
         &suite,
@@ -295,7 +285,9 @@ fn grade_suite(text: &str, program: &'static str) -> crate::report::result::Subm
         dir.path(),
         &scratch,
         &|_| true,
+        &mut |_| {},
     )
+    .result
 }
 
 fn verdicts(r: &crate::report::result::SubmissionResult) -> Vec<Verdict> {

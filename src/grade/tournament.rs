@@ -180,44 +180,14 @@ fn mark(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::result::{BuildReport, CaseResult};
-    use crate::suite::Visibility;
+    use crate::report::result::fixtures;
 
     fn result(student: &str, gate: &[(f64, Verdict)]) -> SubmissionResult {
-        let case = |(credit, verdict): &(f64, Verdict)| CaseResult {
-            group: "legal".into(),
-            name: "c".into(),
-            visibility: Visibility::Public,
-            verdict: *verdict,
-            credit: *credit,
-            summary: String::new(),
-            details: Vec::new(),
-            variant: None,
-            cpu_ms: 0,
-            wall_ms: 0,
-            peak_memory: None,
-            cpu_limit: None,
-            rerun: None,
-        };
-        SubmissionResult {
-            suite: "s".into(),
-            student: student.into(),
-            sandbox: crate::sandbox::Tier::None,
-            build: BuildReport {
-                status: crate::report::result::BuildStatus::Built,
-                language: None,
-                log: String::new(),
-                wall_ms: 0,
-                interpreter: None,
-            },
-            cases: gate.iter().map(case).collect(),
-            groups: Vec::new(),
-            score: 0.0,
-            max: 0.0,
-            not_attempted: Vec::new(),
-            integrity: Vec::new(),
-            tournament: None,
-        }
+        let cases = gate
+            .iter()
+            .map(|&(credit, verdict)| fixtures::case("legal", verdict, credit))
+            .collect();
+        fixtures::submission(student, cases)
     }
 
     #[test]

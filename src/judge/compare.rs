@@ -79,19 +79,30 @@ fn exact(expected: &[u8], actual: &[u8]) -> Option<Mismatch> {
         v.get(i)
             .map_or("end of output".to_string(), |s| format!("`{}`", show(s)))
     };
-    Some(Mismatch {
-        summary: format!(
-            "line {}: expected {}, got {}",
-            line + 1,
-            get(&el, line),
-            get(&al, line)
-        ),
+    Some(differ_at(
+        "line",
+        line,
+        [get(&el, line), get(&al, line)],
+        [el.len(), al.len()],
+    ))
+}
+
+/// Where two sequences of `unit`s (lines, words) first differ: `word 3: expected …, got …`, with how
+/// many of them each has in the details.
+fn differ_at(
+    unit: &str,
+    index: usize,
+    [expected, got]: [String; 2],
+    [e, a]: [usize; 2],
+) -> Mismatch {
+    Mismatch {
+        summary: format!("{unit} {}: expected {expected}, got {got}", index + 1),
         details: vec![format!(
-            "expected {} lines, got {}",
-            thousands(el.len() as u64),
-            thousands(al.len() as u64)
+            "expected {} {unit}s, got {}",
+            thousands(e as u64),
+            thousands(a as u64)
         )],
-    })
+    }
 }
 
 fn numbers_equal(e: &str, a: &str, tolerance: f64) -> bool {
@@ -131,19 +142,12 @@ fn tokens(expected: &[u8], actual: &[u8], tolerance: Option<f64>) -> Option<Mism
             format!("`{}` (line {line})", show(t))
         })
     };
-    Some(Mismatch {
-        summary: format!(
-            "word {}: expected {}, got {}",
-            index + 1,
-            token(&et, index),
-            token(&at, index)
-        ),
-        details: vec![format!(
-            "expected {} words, got {}",
-            thousands(et.len() as u64),
-            thousands(at.len() as u64)
-        )],
-    })
+    Some(differ_at(
+        "word",
+        index,
+        [token(&et, index), token(&at, index)],
+        [et.len(), at.len()],
+    ))
 }
 
 #[cfg(test)]

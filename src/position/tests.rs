@@ -196,47 +196,25 @@ fn asking_judges_the_reply_and_the_files() {
     let dir = tempfile::tempdir().unwrap();
     let root = morris("xx--o----", "o");
     let files = [("visited.txt".to_string(), FileCheck::Reachable)];
-    let mut seat = ScriptSeat::new(vec![Reply::Line("xxo-o----".into())]);
+    // One question, answered `reply`.
+    let answer = |state: &Morris, want: Want, reply: &str| {
+        let mut seat = ScriptSeat::new(vec![Reply::Line(reply.into())]);
+        ask::<Morris>(&mut seat, state, want, &policy(), 1, dir.path(), &files)
+    };
     // The reply is right, but no file was written.
-    let a = ask::<Morris>(
-        &mut seat,
-        &root,
-        Want::Block,
-        &policy(),
-        1,
-        dir.path(),
-        &files,
-    );
+    let a = answer(&root, Want::Block, "xxo-o----");
     assert_eq!(a.verdict, Verdict::WrongAnswer);
     assert_eq!(
         a.summary,
         "you wrote no `visited.txt`: write every position your search visits to it"
     );
     std::fs::write(dir.path().join("visited.txt"), "xxo-o---- 0\n").unwrap();
-    let mut seat = ScriptSeat::new(vec![Reply::Line("xxo-o----".into())]);
-    let a = ask::<Morris>(
-        &mut seat,
-        &root,
-        Want::Block,
-        &policy(),
-        1,
-        dir.path(),
-        &files,
-    );
+    let a = answer(&root, Want::Block, "xxo-o----");
     assert_eq!((a.verdict, a.credit), (Verdict::Accepted, 1.0), "{a:?}");
 
     // No move possible: nothing printed, but a file written.
     let over = morris("xxxoo-o--", "o");
-    let mut seat = ScriptSeat::new(vec![Reply::Line(String::new())]);
-    let a = ask::<Morris>(
-        &mut seat,
-        &over,
-        Want::Pass,
-        &policy(),
-        1,
-        dir.path(),
-        &files,
-    );
+    let a = answer(&over, Want::Pass, "");
     assert_eq!(a.verdict, Verdict::WrongAnswer);
     assert!(
         a.summary
@@ -245,16 +223,7 @@ fn asking_judges_the_reply_and_the_files() {
         a.summary
     );
     std::fs::remove_file(dir.path().join("visited.txt")).unwrap();
-    let mut seat = ScriptSeat::new(vec![Reply::Line(String::new())]);
-    let a = ask::<Morris>(
-        &mut seat,
-        &over,
-        Want::Pass,
-        &policy(),
-        1,
-        dir.path(),
-        &files,
-    );
+    let a = answer(&over, Want::Pass, "");
     assert_eq!(a.verdict, Verdict::Accepted);
 }
 

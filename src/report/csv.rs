@@ -148,36 +148,24 @@ impl Default for Sheet {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::result::{BuildReport, GroupScore};
+    use crate::report::result::{fixtures, GroupScore};
     use crate::suite::CreditRule;
 
     fn result(student: &str, plain: f64) -> SubmissionResult {
-        SubmissionResult {
-            suite: "s".into(),
-            student: student.into(),
-            sandbox: crate::sandbox::Tier::Basic,
-            build: BuildReport {
-                status: crate::report::result::BuildStatus::Built,
-                language: Some("c".into()),
-                log: String::new(),
-                wall_ms: 0,
-                interpreter: None,
-            },
-            cases: Vec::new(),
-            groups: vec![GroupScore {
-                name: "plain".into(),
-                credit_rule: CreditRule::Proportional,
-                points: Some(plain),
-                max: 5.0,
-                passed: 0,
-                cases: 1,
-            }],
-            score: plain,
+        let mut r = fixtures::submission(student, Vec::new());
+        r.sandbox = crate::sandbox::Tier::Basic;
+        r.build.language = Some("c".into());
+        r.groups = vec![GroupScore {
+            name: "plain".into(),
+            credit_rule: CreditRule::Proportional,
+            points: Some(plain),
             max: 5.0,
-            not_attempted: Vec::new(),
-            integrity: Vec::new(),
-            tournament: None,
-        }
+            passed: 0,
+            cases: 1,
+        }];
+        r.score = plain;
+        r.max = 5.0;
+        r
     }
 
     fn columns(groups: &[&str]) -> Columns {

@@ -100,22 +100,9 @@ mod tests {
     #[test]
     fn groups_worth_nothing_show_pass_fail_or_a_share_never_a_fraction_of_zero() {
         use crate::judge::Verdict;
-        use crate::suite::{CreditRule, Visibility};
-        let case = |group: &str, credit: f64| result::CaseResult {
-            group: group.into(),
-            name: "c".into(),
-            visibility: Visibility::Public,
-            verdict: Verdict::Accepted,
-            credit,
-            summary: String::new(),
-            details: Vec::new(),
-            variant: None,
-            cpu_ms: 0,
-            wall_ms: 0,
-            peak_memory: None,
-            cpu_limit: None,
-            rerun: None,
-        };
+        use crate::suite::CreditRule;
+        let case =
+            |group: &str, credit: f64| result::fixtures::case(group, Verdict::Accepted, credit);
         let group = |name: &str, rule, max: f64, passed| result::GroupScore {
             name: name.into(),
             credit_rule: rule,
@@ -124,30 +111,15 @@ mod tests {
             passed,
             cases: 2,
         };
-        let r = result::SubmissionResult {
-            suite: "s".into(),
-            student: "a".into(),
-            sandbox: crate::sandbox::Tier::None,
-            build: result::BuildReport {
-                status: crate::report::result::BuildStatus::Built,
-                language: None,
-                log: String::new(),
-                wall_ms: 0,
-                interpreter: None,
-            },
-            cases: vec![
+        let r = result::fixtures::submission(
+            "a",
+            vec![
                 case("gate", 1.0),
                 case("gate", 0.0),
                 case("bench", 1.0),
                 case("bench", 0.5),
             ],
-            groups: Vec::new(),
-            score: 0.0,
-            max: 0.0,
-            not_attempted: Vec::new(),
-            integrity: Vec::new(),
-            tournament: None,
-        };
+        );
         let cell = |g| group_cell(&r, &g);
         assert_eq!(
             cell(group("gate", CreditRule::AllOrNothing, 0.0, 1)),

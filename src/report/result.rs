@@ -154,6 +154,28 @@ pub struct CaseResult {
     pub rerun: Option<Rerun>,
 }
 
+impl CaseResult {
+    /// A case with nothing run yet: an internal error with no credit until something says otherwise.
+    #[must_use]
+    pub fn unjudged(group: &str, name: &str, visibility: Visibility) -> Self {
+        CaseResult {
+            group: group.to_string(),
+            name: name.to_string(),
+            visibility,
+            verdict: Verdict::InternalError,
+            credit: 0.0,
+            summary: String::new(),
+            details: Vec::new(),
+            variant: None,
+            cpu_ms: 0,
+            wall_ms: 0,
+            peak_memory: None,
+            cpu_limit: None,
+            rerun: None,
+        }
+    }
+}
+
 /// The CPU limit of one run: the suite's (`[limits]`, or the case's own) or a calibrated one.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -300,6 +322,46 @@ impl serde_json::ser::Formatter for SafePretty {
     }
 }
 
+/// Results made up by hand, for the tests of what reads them.
+#[cfg(test)]
+pub(crate) mod fixtures {
+    use super::{BuildReport, BuildStatus, CaseResult, SubmissionResult};
+    use crate::judge::Verdict;
+    use crate::suite::Visibility;
+
+    /// Case `c` of `group`, public, with this verdict and credit and nothing else.
+    pub fn case(group: &str, verdict: Verdict, credit: f64) -> CaseResult {
+        CaseResult {
+            verdict,
+            credit,
+            ..CaseResult::unjudged(group, "c", Visibility::Public)
+        }
+    }
+
+    /// `student`'s built submission to suite `s`, unsandboxed, with these cases and no score.
+    pub fn submission(student: &str, cases: Vec<CaseResult>) -> SubmissionResult {
+        SubmissionResult {
+            suite: "s".into(),
+            student: student.into(),
+            sandbox: crate::sandbox::Tier::None,
+            build: BuildReport {
+                status: BuildStatus::Built,
+                language: None,
+                log: String::new(),
+                wall_ms: 0,
+                interpreter: None,
+            },
+            cases,
+            groups: Vec::new(),
+            score: 0.0,
+            max: 0.0,
+            not_attempted: Vec::new(),
+            integrity: Vec::new(),
+            tournament: None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -307,38 +369,14 @@ mod tests {
     #[test]
     fn json_hides_c1_controls_and_caps_what_a_program_printed() {
         let case = CaseResult {
-            group: "g".into(),
-            name: "c".into(),
-            visibility: Visibility::Public,
-            verdict: Verdict::WrongAnswer,
-            credit: 0.0,
             summary: format!("got \u{9b}2J\u{202e}\x1b{}", "A".repeat(65536)),
             details: vec!["d".into(); 500],
-            variant: None,
-            cpu_ms: 0,
-            wall_ms: 0,
-            peak_memory: None,
-            cpu_limit: None,
-            rerun: None,
+            ..fixtures::case("g", Verdict::WrongAnswer, 0.0)
         };
         let r = SubmissionResult {
-            suite: "s".into(),
-            student: "st".into(),
             sandbox: crate::sandbox::Tier::Full,
-            build: BuildReport {
-                status: crate::report::result::BuildStatus::Built,
-                language: None,
-                log: String::new(),
-                wall_ms: 0,
-                interpreter: None,
-            },
-            cases: vec![case],
-            groups: Vec::new(),
-            score: 0.0,
             max: 1.0,
-            not_attempted: Vec::new(),
-            integrity: Vec::new(),
-            tournament: None,
+            ..fixtures::submission("st", vec![case])
         };
         let json = r.to_json();
         assert!(!json.contains(['\u{9b}', '\u{202e}', '\x1b']), "{json}");

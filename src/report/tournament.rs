@@ -166,31 +166,8 @@ pub fn standings_table(rows: &[Row]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arena::event::ranking::fixtures::{row, stage};
     use crate::arena::event::ranking::overall;
-    use crate::arena::event::schedule::StageResult;
-
-    fn row(name: &str, points: u32, games: u32, faults: u32) -> Row {
-        Row {
-            name: name.into(),
-            games,
-            wins: points / 4,
-            draws: 0,
-            losses: games - points / 4,
-            faults,
-            points,
-            elo: 1500.0,
-            margin: 0.0,
-        }
-    }
-
-    fn stage(name: &str, level: u32, rows: Vec<Row>) -> StageResult {
-        StageResult {
-            name: name.into(),
-            level,
-            rows,
-            records: Vec::new(),
-        }
-    }
 
     #[test]
     fn an_entrant_named_like_a_formula_stays_text_in_the_csv() {

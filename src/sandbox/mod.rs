@@ -132,6 +132,24 @@ pub struct Outcome {
     pub limit: Option<LimitHit>,
 }
 
+impl Outcome {
+    /// A clean exit (status 0) after `cpu` and `wall` that printed nothing and hit no limit.
+    #[must_use]
+    pub fn silent(cpu: Duration, wall: Duration) -> Self {
+        Outcome {
+            status: Status::Exited(0),
+            cpu,
+            wall,
+            peak_memory: None,
+            stdout: Vec::new(),
+            stderr: Vec::new(),
+            stdout_truncated: false,
+            stderr_truncated: false,
+            limit: None,
+        }
+    }
+}
+
 /// Resource use of a running or finished tree, as far as the tier can tell.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Usage {
@@ -160,13 +178,29 @@ pub enum SandboxError {
     },
 }
 
+/// The grader's ends of a started program's pipes, each handed out once.
+#[derive(Debug, Default)]
+pub struct Pipes {
+    pub stdin: Option<File>,
+    pub stdout: Option<File>,
+    pub stderr: Option<File>,
+}
+
 /// A started program. Dropping it must kill and reap the whole tree.
 pub trait Running: Send {
+    /// The grader's ends of the program's pipes, not yet handed out.
+    fn pipes(&mut self) -> &mut Pipes;
     /// The write end of stdin, once, when the spec asked for `Stdin::Piped`.
-    fn take_stdin(&mut self) -> Option<File>;
+    fn take_stdin(&mut self) -> Option<File> {
+        self.pipes().stdin.take()
+    }
     /// The read ends of stdout and stderr, once each.
-    fn take_stdout(&mut self) -> Option<File>;
-    fn take_stderr(&mut self) -> Option<File>;
+    fn take_stdout(&mut self) -> Option<File> {
+        self.pipes().stdout.take()
+    }
+    fn take_stderr(&mut self) -> Option<File> {
+        self.pipes().stderr.take()
+    }
     /// Reaps the main process if it has ended, without blocking.
     fn try_wait(&mut self) -> Result<Option<Status>, SandboxError>;
     /// Asks the whole tree to stop (SIGTERM).

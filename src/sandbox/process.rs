@@ -7,7 +7,7 @@ use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use super::{Limits, Running, SandboxError, Spec, Status, Stdin, Usage};
+use super::{Limits, Pipes, Running, SandboxError, Spec, Status, Stdin, Usage};
 
 /// `PATH` given to a program whose spec has none.
 pub const DEFAULT_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
@@ -171,9 +171,11 @@ pub fn spawn(mut cmd: Command, spec: &Spec) -> Result<GroupProcess, SandboxError
     super::cleanup::live().insert(pid);
     Ok(GroupProcess {
         pid,
-        stdin,
-        stdout,
-        stderr,
+        pipes: Pipes {
+            stdin,
+            stdout,
+            stderr,
+        },
         status: None,
         final_usage: None,
         group_alive: true,
@@ -188,9 +190,7 @@ pub fn spawn(mut cmd: Command, spec: &Spec) -> Result<GroupProcess, SandboxError
 #[derive(Debug)]
 pub struct GroupProcess {
     pid: libc::pid_t,
-    stdin: Option<File>,
-    stdout: Option<File>,
-    stderr: Option<File>,
+    pipes: Pipes,
     status: Option<Status>,
     final_usage: Option<Usage>,
     group_alive: bool,
@@ -292,16 +292,8 @@ fn timeval(tv: libc::timeval) -> Duration {
 }
 
 impl Running for GroupProcess {
-    fn take_stdin(&mut self) -> Option<File> {
-        self.stdin.take()
-    }
-
-    fn take_stdout(&mut self) -> Option<File> {
-        self.stdout.take()
-    }
-
-    fn take_stderr(&mut self) -> Option<File> {
-        self.stderr.take()
+    fn pipes(&mut self) -> &mut Pipes {
+        &mut self.pipes
     }
 
     fn try_wait(&mut self) -> Result<Option<Status>, SandboxError> {

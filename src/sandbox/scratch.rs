@@ -416,17 +416,7 @@ fn mount_tmpfs(dir: &Path, b: Bounds) -> io::Result<()> {
         b.inodes.max(16)
     ))
     .expect("no NUL");
-    // SAFETY: valid C strings.
-    let r = unsafe {
-        libc::mount(
-            c"tmpfs".as_ptr(),
-            target.as_ptr(),
-            c"tmpfs".as_ptr(),
-            libc::MS_NOSUID | libc::MS_NODEV,
-            options.as_ptr().cast(),
-        )
-    };
-    if r == 0 {
+    if crate::sandbox::linux::mount_tmpfs(&target, &options) == 0 {
         Ok(())
     } else {
         Err(last())

@@ -1,5 +1,6 @@
 //! The serde mirror of `suite.toml`: strict (unknown keys rejected), kebab-case, spans kept for errors.
 //! Nothing here is checked beyond TOML types; `suite::load` turns it into domain types.
+//! An absent `Option` field reads as `None` without `#[serde(default)]`, so only the others carry it.
 
 use std::collections::BTreeMap;
 
@@ -27,10 +28,8 @@ pub struct RawSuite {
     #[serde(default)]
     pub groups: Vec<Spanned<RawGroup>>,
     /// Games graded by playing: the arena table (`src/arena/PROTOCOLS.md`).
-    #[serde(default)]
     pub arena: Option<RawArena>,
     /// The name a language adapter loads, by student folder (`{entry}` in `run`).
-    #[serde(default)]
     pub entries: Option<Spanned<RawEntries>>,
     /// Columns the instructor fills in by hand.
     #[serde(default)]
@@ -39,14 +38,12 @@ pub struct RawSuite {
     #[serde(default)]
     pub calibrate: BTreeMap<Spanned<String>, String>,
     /// `unpredictable` (the default) or `as-written`: the names a case's files get on its command line.
-    #[serde(default)]
     pub file_names: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct RawEntries {
-    #[serde(default)]
     pub default: Option<Spanned<String>>,
     #[serde(default)]
     pub students: BTreeMap<String, Spanned<String>>,
@@ -75,7 +72,6 @@ pub struct RawLanguage {
     #[serde(default = "yes")]
     pub address_space: bool,
     /// Python versions a `python3` recipe accepts (`["3", "2"]`); absent means Python 3 only.
-    #[serde(default)]
     pub versions: Option<Spanned<Vec<Spanned<String>>>>,
     /// More programs built in the same copy, by name (`programs.tmmorris`), for groups that name one.
     #[serde(default)]
@@ -112,12 +108,9 @@ pub struct RawGroup {
     #[serde(default)]
     pub title: String,
     pub points: Spanned<f64>,
-    #[serde(default)]
     pub credit: Option<Spanned<String>>,
-    #[serde(default)]
     pub visibility: Option<Spanned<String>>,
     /// The recipe program its cases run (`programs.NAME`), instead of the main one.
-    #[serde(default)]
     pub program: Option<Spanned<String>>,
     #[serde(default)]
     pub cases: Vec<Spanned<RawCase>>,
@@ -127,23 +120,16 @@ pub struct RawGroup {
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct RawCase {
     pub name: Spanned<String>,
-    #[serde(default)]
     pub visibility: Option<Spanned<String>>,
-    #[serde(default)]
     pub args: Option<Spanned<Vec<String>>>,
-    #[serde(default)]
     pub stdin: Option<String>,
-    #[serde(default)]
     pub stdout: Option<Spanned<RawExpect>>,
     #[serde(default)]
     pub files: BTreeMap<Spanned<String>, Spanned<RawExpect>>,
-    #[serde(default)]
     pub limits: Option<RawLimits>,
     /// Games against a bot or itself.
-    #[serde(default)]
     pub play: Option<Spanned<RawPlay>>,
     /// One move from a given state.
-    #[serde(default)]
     pub position: Option<Spanned<RawPosition>>,
 }
 
@@ -153,15 +139,10 @@ pub struct RawPlay {
     pub opponent: Spanned<String>,
     pub games: Spanned<u32>,
     pub measure: Spanned<String>,
-    #[serde(default)]
     pub at_least: Option<Spanned<f64>>,
-    #[serde(default)]
     pub game: Option<Spanned<String>>,
-    #[serde(default)]
     pub args: Option<Vec<String>>,
-    #[serde(default)]
     pub move_limit: Option<Spanned<String>>,
-    #[serde(default)]
     pub transcript: Option<Spanned<String>>,
 }
 
@@ -171,11 +152,8 @@ pub struct RawPosition {
     pub state: Spanned<String>,
     pub side: Spanned<String>,
     pub expect: Spanned<String>,
-    #[serde(default)]
     pub game: Option<Spanned<String>>,
-    #[serde(default)]
     pub args: Option<Vec<String>>,
-    #[serde(default)]
     pub move_limit: Option<Spanned<String>>,
 }
 

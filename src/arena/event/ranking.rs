@@ -85,12 +85,14 @@ pub struct LeftOut {
     pub marks: Option<f64>,
 }
 
+/// Standings made up by hand, for the tests here and in `report::tournament`.
 #[cfg(test)]
-mod tests {
-    use super::*;
+pub(crate) mod fixtures {
     use crate::arena::event::schedule::StageResult;
+    use crate::arena::event::standings::Row;
 
-    fn row(name: &str, points: u32, games: u32, faults: u32) -> Row {
+    /// A row of `points` from wins alone (4 a win), the rest lost.
+    pub fn row(name: &str, points: u32, games: u32, faults: u32) -> Row {
         Row {
             name: name.into(),
             games,
@@ -104,7 +106,7 @@ mod tests {
         }
     }
 
-    fn stage(name: &str, level: u32, rows: Vec<Row>) -> StageResult {
+    pub fn stage(name: &str, level: u32, rows: Vec<Row>) -> StageResult {
         StageResult {
             name: name.into(),
             level,
@@ -112,6 +114,12 @@ mod tests {
             records: Vec::new(),
         }
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fixtures::{row, stage};
+    use super::*;
 
     #[test]
     fn the_furthest_stage_ranks_first_then_the_place_in_its_group() {

@@ -159,17 +159,7 @@ pub fn run<G: ArenaGame>(
             let members: Vec<usize> = alive.iter().copied().skip(g).step_by(groups).collect();
             let seed = rng.fork(g as u64).next_u64();
             let fixtures = round_robin(&members, plan.games, seed);
-            let records = run_fixtures(
-                initial,
-                plan.names,
-                &fixtures,
-                maker,
-                plan.policy,
-                plan.jobs,
-                done,
-            );
-            let names: Vec<String> = members.iter().map(|&m| plan.names[m].clone()).collect();
-            let rows = standings(&names, &records, &plan.scoring);
+            let (rows, records) = play_among(initial, plan, maker, done, &members, &fixtures);
             for (rank, row) in rows.iter().take(stage.advance as usize).enumerate() {
                 if let Some(i) = plan.names.iter().position(|n| *n == row.name) {
                     next.push((rank, g, i));
@@ -191,17 +181,7 @@ pub fn run<G: ArenaGame>(
         return Results { stages, champion };
     }
     let fixtures = round_robin(&alive, plan.games, root.fork(0).next_u64());
-    let records = run_fixtures(
-        initial,
-        plan.names,
-        &fixtures,
-        maker,
-        plan.policy,
-        plan.jobs,
-        done,
-    );
-    let names: Vec<String> = alive.iter().map(|&m| plan.names[m].clone()).collect();
-    let rows = standings(&names, &records, &plan.scoring);
+    let (rows, records) = play_among(initial, plan, maker, done, &alive, &fixtures);
     stages.push(StageResult {
         name: if plan.stages.is_empty() {
             "round robin".into()
@@ -217,6 +197,29 @@ pub fn run<G: ArenaGame>(
         .and_then(|s| s.rows.first())
         .map(|r| r.name.clone());
     Results { stages, champion }
+}
+
+/// Plays `fixtures` among `members` (indices into `plan.names`): their standings, and the records.
+fn play_among<G: ArenaGame>(
+    initial: &G,
+    plan: &Plan<'_>,
+    maker: &dyn SeatMaker<G>,
+    done: &(dyn Fn(usize, &GameRecord) + Sync),
+    members: &[usize],
+    fixtures: &[Fixture],
+) -> (Vec<Row>, Vec<GameRecord>) {
+    let records = run_fixtures(
+        initial,
+        plan.names,
+        fixtures,
+        maker,
+        plan.policy,
+        plan.jobs,
+        done,
+    );
+    let names: Vec<String> = members.iter().map(|&m| plan.names[m].clone()).collect();
+    let rows = standings(&names, &records, &plan.scoring);
+    (rows, records)
 }
 
 /// Single elimination: the best seed meets the worst, a bye for the top seed when the field is odd;
@@ -247,15 +250,7 @@ fn knockout<G: ArenaGame>(
                 rng.fork(k as u64).next_u64(),
             ));
         }
-        let records = run_fixtures(
-            initial,
-            plan.names,
-            &fixtures,
-            maker,
-            plan.policy,
-            plan.jobs,
-            done,
-        );
+        let (rows, records) = play_among(initial, plan, maker, done, &field, &fixtures);
         let mut next: Vec<usize> = field[..byes].to_vec();
         for &(a, b) in &pairs {
             let (na, nb) = (&plan.names[a], &plan.names[b]);
@@ -271,8 +266,6 @@ fn knockout<G: ArenaGame>(
             next.push(winner);
         }
         next.sort_by_key(|w| field.iter().position(|f| f == w));
-        let names: Vec<String> = field.iter().map(|&m| plan.names[m].clone()).collect();
-        let rows = standings(&names, &records, &plan.scoring);
         let name = if field.len() == 2 {
             "knockout final".to_string()
         } else {

@@ -205,3 +205,28 @@ pub fn seconds(d: Duration) -> String {
         format!("{} µs", d.as_micros())
     }
 }
+
+/// Records made up by hand, for the tests of what reads them.
+#[cfg(test)]
+pub(crate) mod fixtures {
+    use super::{Ending, GameRecord, GameResult};
+
+    /// A tic-tac-toe game of `me` (x) against `random` (o) with no moves, that ended so for `reason`.
+    pub fn tictactoe(result: GameResult, ending: Ending, reason: &str) -> GameRecord {
+        GameRecord {
+            game: "tictactoe".into(),
+            players: ["me".into(), "random".into()],
+            colours: ["x".into(), "o".into()],
+            seed: 1,
+            initial: "---------".into(),
+            moves: Vec::new(),
+            final_state: "---------".into(),
+            result,
+            ending,
+            reason: reason.into(),
+            notes: Vec::new(),
+            stderr: Vec::new(),
+            facts: Vec::new(),
+        }
+    }
+}

@@ -82,17 +82,7 @@ impl PersistentSeat {
 
     /// The pipe closed: a crash if the process ended (given a moment to do so), else a closed pipe.
     fn gone(&mut self) -> Reply {
-        let Some(live) = self.live.as_mut() else {
-            return Reply::ClosedPipe;
-        };
-        let until = Instant::now() + Duration::from_millis(100);
-        loop {
-            match live.running.try_wait() {
-                Ok(Some(status)) => return Reply::Crashed(describe(status)),
-                Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(2)),
-                _ => return Reply::ClosedPipe,
-            }
-        }
+        closed(self.live.as_mut().map(|live| &mut live.running))
     }
 
     fn stop(&mut self) {
@@ -119,6 +109,59 @@ impl PersistentSeat {
     }
 }
 
+/// Why a player's pipe closed: a crash if its process ended (given a moment to do so), else a closed
+/// pipe (also when it was never started).
+pub fn closed(running: Option<&mut Box<dyn Running>>) -> Reply {
+    let Some(running) = running else {
+        return Reply::ClosedPipe;
+    };
+    let until = Instant::now() + Duration::from_millis(100);
+    loop {
+        match running.try_wait() {
+            Ok(Some(status)) => return Reply::Crashed(describe(status)),
+            Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(2)),
+            _ => return Reply::ClosedPipe,
+        }
+    }
+}
+
+/// A program started with its pipes.
+pub struct Piped {
+    pub running: Box<dyn Running>,
+    pub stdin: File,
+    pub stdout: File,
+    /// The thread keeping the tail of its stderr, when it has one.
+    pub drain: Option<std::thread::JoinHandle<()>>,
+}
+
+/// Starts `spec` with its stdin and stdout taken, and its stderr drained into `keep` (it is not part
+/// of the protocol, but it must never fill up and block the program).
+///
+/// # Errors
+/// A program that could not be started, or that the sandbox gave no pipes.
+pub fn spawn_piped(
+    sandbox: &dyn Sandbox,
+    spec: &Spec,
+    keep: &Arc<Mutex<Vec<u8>>>,
+) -> Result<Piped, Reply> {
+    let mut running = sandbox
+        .spawn(spec)
+        .map_err(|e| Reply::Broken(format!("{e:#}")))?;
+    let (Some(stdin), Some(stdout)) = (running.take_stdin(), running.take_stdout()) else {
+        running.kill();
+        return Err(Reply::Broken("the sandbox gave no pipes".into()));
+    };
+    let drain = running
+        .take_stderr()
+        .map(|stderr| drain_stderr(stderr, Arc::clone(keep)));
+    Ok(Piped {
+        running,
+        stdin,
+        stdout,
+        drain,
+    })
+}
+
 /// `exit status 3`, `signal 11`.
 #[must_use]
 pub fn describe(status: Status) -> String {
@@ -130,21 +173,12 @@ pub fn describe(status: Status) -> String {
 
 impl<G: ArenaGame> Seat<G> for PersistentSeat {
     fn start(&mut self, start: &Start) -> Result<(), Reply> {
-        let mut running = self
-            .sandbox
-            .spawn(&self.spec)
-            .map_err(|e| Reply::Broken(format!("{e:#}")))?;
-        let (Some(stdin), Some(stdout)) = (running.take_stdin(), running.take_stdout()) else {
-            running.kill();
-            return Err(Reply::Broken("the sandbox gave no pipes".into()));
-        };
-        if let Some(stderr) = running.take_stderr() {
-            self.drain = Some(drain_stderr(stderr, Arc::clone(&self.stderr)));
-        }
+        let piped = spawn_piped(&*self.sandbox, &self.spec, &self.stderr)?;
+        self.drain = piped.drain;
         self.live = Some(Live {
-            running,
-            stdin,
-            stdout: LineReader::new(stdout, LINE_CAP),
+            running: piped.running,
+            stdin: piped.stdin,
+            stdout: LineReader::new(piped.stdout, LINE_CAP),
         });
         let limit = start
             .limit

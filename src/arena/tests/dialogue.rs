@@ -2,7 +2,6 @@
 //! the move order after the opening, invalid inputs typed at prompts (asked again, accepted, crashed),
 //! and the end-of-game message checked against the real result.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use reference::games::tictactoe::TicTacToe;
@@ -15,9 +14,7 @@ use crate::arena::referee::{play, Match, Policy};
 use crate::arena::seat::dialogue::{DialogueSeat, Probe, Script, Step};
 use crate::arena::seat::{Reply, ScriptSeat, Seat};
 
-fn basic() -> Arc<dyn crate::sandbox::Sandbox> {
-    Arc::from(crate::sandbox::select(crate::sandbox::Tier::Basic, &[]).expect("the basic sandbox"))
-}
+use super::{basic, sh_program};
 
 fn script(probes: Vec<Probe>) -> Script {
     Script {
@@ -73,27 +70,7 @@ fn program(dir: &std::path::Path, on_bad: &str, announce: &str, order_wrong: boo
 
 /// A `/bin/sh` program with the text `text`.
 fn sh(dir: &std::path::Path, text: &str) -> Spec {
-    let path = dir.join(format!("p{}.sh", text.len()));
-    std::fs::write(&path, text).unwrap();
-    Spec {
-        program: "/bin/sh".into(),
-        args: vec![path.into()],
-        workdir: dir.to_path_buf(),
-        env: Vec::new(),
-        stdin: Stdin::Piped,
-        limits: crate::sandbox::Limits {
-            cpu: Duration::from_secs(30),
-            wall: Duration::from_secs(30),
-            memory: 1 << 30,
-            output: 1 << 20,
-            file_size: 1 << 20,
-            processes: 64,
-            open_files: 64,
-            stack: 8 << 20,
-            address_space: None,
-        },
-        read_only: Vec::new(),
-    }
+    sh_program(dir, &format!("p{}.sh", text.len()), text, &[], Stdin::Piped)
 }
 
 /// Plays the program as x against a script that answers cells 3 and 4 (`2 1`, `2 2`).

@@ -5,12 +5,48 @@ mod game;
 mod proc;
 pub(crate) mod testgame;
 
+use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::arena::game::record::{Ending, GameResult};
 use crate::arena::referee::{play, IllegalPolicy, Match, Policy};
 use crate::arena::seat::{Reply, ScriptSeat, Seat};
 use crate::arena::tests::testgame::Race;
+use crate::sandbox::{Spec, Stdin};
+
+/// The real `basic` tier: what `grader play` uses.
+fn basic() -> Arc<dyn crate::sandbox::Sandbox> {
+    Arc::from(crate::sandbox::select(crate::sandbox::Tier::Basic, &[]).expect("the basic sandbox"))
+}
+
+/// `/bin/sh dir/name args…` with piped or null stdin, after writing `text` to `dir/name`; limits so
+/// generous that a loaded machine cannot trip them.
+fn sh_program(dir: &Path, name: &str, text: &str, args: &[&str], stdin: Stdin) -> Spec {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    Spec {
+        program: "/bin/sh".into(),
+        args: std::iter::once(path.into_os_string())
+            .chain(args.iter().map(Into::into))
+            .collect(),
+        workdir: dir.to_path_buf(),
+        env: Vec::new(),
+        stdin,
+        limits: crate::sandbox::Limits {
+            cpu: Duration::from_secs(60),
+            wall: Duration::from_secs(60),
+            memory: 1 << 30,
+            output: 1 << 20,
+            file_size: 1 << 20,
+            processes: 64,
+            open_files: 64,
+            stack: 8 << 20,
+            address_space: None,
+        },
+        read_only: Vec::new(),
+    }
+}
 
 fn line(s: &str) -> Reply {
     Reply::Line(s.to_string())
@@ -167,9 +203,21 @@ impl crate::arena::event::schedule::SeatMaker<Race> for RandomMaker {
     }
 }
 
+/// Three games a pairing of six random players (`p0` the strongest), seed 11, no knockout.
 fn tournament(
     jobs: usize,
     stages: &[crate::arena::event::schedule::Stage],
+) -> crate::arena::event::schedule::Results {
+    six_players(3, 11, jobs, stages, false)
+}
+
+/// Players `p0`..`p5` of [`RandomMaker`] through a tournament of this shape, with no time limit.
+fn six_players(
+    games: u32,
+    seed: u64,
+    jobs: usize,
+    stages: &[crate::arena::event::schedule::Stage],
+    knockout: bool,
 ) -> crate::arena::event::schedule::Results {
     let names: Vec<String> = (0..6).map(|i| format!("p{i}")).collect();
     let policy = Policy {
@@ -178,11 +226,11 @@ fn tournament(
     };
     let plan = crate::arena::event::schedule::Plan {
         names: &names,
-        games: 3,
-        seed: 11,
+        games,
+        seed,
         jobs,
         stages,
-        knockout: false,
+        knockout,
         scoring: crate::arena::event::standings::Scoring::STANDARD,
         policy: &policy,
     };
@@ -253,22 +301,7 @@ fn a_staged_tournament_advances_the_top_of_each_group() {
 
 #[test]
 fn a_knockout_halves_the_field_each_round_and_the_best_player_wins() {
-    let names: Vec<String> = (0..6).map(|i| format!("p{i}")).collect();
-    let policy = Policy {
-        limit: None,
-        ..Policy::default()
-    };
-    let plan = crate::arena::event::schedule::Plan {
-        names: &names,
-        games: 2,
-        seed: 5,
-        jobs: 2,
-        stages: &[],
-        knockout: true,
-        scoring: crate::arena::event::standings::Scoring::STANDARD,
-        policy: &policy,
-    };
-    let r = crate::arena::event::schedule::run(&Race::new(), &plan, &RandomMaker, &|_, _| {});
+    let r = six_players(2, 5, 2, &[], true);
     // 6 → 3 (three pairings), 3 → 2 (a bye and one pairing), 2 → 1.
     let names: Vec<&str> = r.stages.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(

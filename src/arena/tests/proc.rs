@@ -2,52 +2,23 @@
 //! crash, speak garbage, close stdout, fork a pipe-holder or ignore SIGTERM lose cleanly and promptly.
 
 use std::path::Path;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::sandbox::{Spec, Stdin};
+use crate::sandbox::Stdin;
 
+use super::{basic, sh_program};
 use crate::arena::game::record::{Ending, GameRecord, GameResult};
 use crate::arena::referee::{play, Match, Policy};
 use crate::arena::seat::persistent::PersistentSeat;
 use crate::arena::seat::{Reply, ScriptSeat, Seat};
 use crate::arena::tests::testgame::Race;
 
-/// The real `basic` tier: what `grader play` uses.
-fn basic() -> Arc<dyn crate::sandbox::Sandbox> {
-    Arc::from(crate::sandbox::select(crate::sandbox::Tier::Basic, &[]).expect("the basic sandbox"))
-}
-
-fn limits() -> crate::sandbox::Limits {
-    crate::sandbox::Limits {
-        cpu: Duration::from_secs(60),
-        wall: Duration::from_secs(60),
-        memory: 1 << 30,
-        output: 1 << 20,
-        file_size: 1 << 20,
-        processes: 64,
-        open_files: 64,
-        stack: 8 << 20,
-        address_space: None,
-    }
-}
-
 /// A `/bin/sh` player: answers `ready` to `game`, runs `on_turn` for each `turn`, exits on `end`.
 fn player(dir: &Path, name: &str, on_turn: &str) -> PersistentSeat {
     let script = format!(
         "while IFS= read -r line; do\n  case \"$line\" in\n    game*) echo ready ;;\n    turn*) {on_turn} ;;\n    end*) exit 0 ;;\n  esac\ndone\n"
     );
-    let path = dir.join(name);
-    std::fs::write(&path, script).unwrap();
-    let spec = Spec {
-        program: "/bin/sh".into(),
-        args: vec![path.into()],
-        workdir: dir.to_path_buf(),
-        env: Vec::new(),
-        stdin: Stdin::Piped,
-        limits: limits(),
-        read_only: Vec::new(),
-    };
+    let spec = sh_program(dir, name, &script, &[], Stdin::Piped);
     PersistentSeat::new(basic(), spec, Duration::from_secs(5))
 }
 
@@ -131,17 +102,13 @@ fn process_faults_lose_cleanly() {
 #[test]
 fn a_player_that_never_says_ready_loses_at_the_start() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("mute.sh");
-    std::fs::write(&path, "echo hello\nsleep 100\n").unwrap();
-    let spec = Spec {
-        program: "/bin/sh".into(),
-        args: vec![path.into()],
-        workdir: dir.path().to_path_buf(),
-        env: Vec::new(),
-        stdin: Stdin::Piped,
-        limits: limits(),
-        read_only: Vec::new(),
-    };
+    let spec = sh_program(
+        dir.path(),
+        "mute.sh",
+        "echo hello\nsleep 100\n",
+        &[],
+        Stdin::Piped,
+    );
     let mut seat = PersistentSeat::new(basic(), spec, Duration::from_millis(500));
     let (r, took) = against_script(&mut seat, Duration::from_millis(300));
     assert_loses(
@@ -155,21 +122,13 @@ fn a_player_that_never_says_ready_loses_at_the_start() {
 #[test]
 fn a_player_that_says_why_it_cannot_play_loses_with_its_own_words() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("unloadable.sh");
-    std::fs::write(
-        &path,
+    let spec = sh_program(
+        dir.path(),
+        "unloadable.sh",
         "read line\necho 'error: your file `team.py` could not be loaded: SyntaxError at line 3: invalid syntax'\n",
-    )
-    .unwrap();
-    let spec = Spec {
-        program: "/bin/sh".into(),
-        args: vec![path.into()],
-        workdir: dir.path().to_path_buf(),
-        env: Vec::new(),
-        stdin: Stdin::Piped,
-        limits: limits(),
-        read_only: Vec::new(),
-    };
+        &[],
+        Stdin::Piped,
+    );
     let mut seat = PersistentSeat::new(basic(), spec, Duration::from_secs(5));
     let (r, took) = against_script(&mut seat, Duration::from_millis(300));
     // Not "could not be asked for a move: it answered `error: ...` to `game`, not `ready`".
@@ -182,17 +141,7 @@ fn a_player_that_says_why_it_cannot_play_loses_with_its_own_words() {
 }
 
 fn per_move(dir: &Path, name: &str, body: &str) -> crate::arena::seat::permove::PerMoveSeat {
-    let path = dir.join(name);
-    std::fs::write(&path, body).unwrap();
-    let spec = Spec {
-        program: "/bin/sh".into(),
-        args: vec![path.into(), "{state}".into(), "{side}".into()],
-        workdir: dir.to_path_buf(),
-        env: Vec::new(),
-        stdin: Stdin::Null,
-        limits: limits(),
-        read_only: Vec::new(),
-    };
+    let spec = sh_program(dir, name, body, &["{state}", "{side}"], Stdin::Null);
     crate::arena::seat::permove::PerMoveSeat::new(basic(), spec)
 }
 
@@ -279,17 +228,7 @@ fn a_dialogue_program_plays_through_its_prompts() {
                    t=$((t+m)); if [ $t -ge 10 ]; then echo 'Game over: you win'; exit 0; fi\n\
                    echo 'I add 1'; t=$((t+1)); if [ $t -ge 10 ]; then echo 'Game over: I win'; exit 0; fi\n\
                  done\n";
-    let path = dir.path().join("human.sh");
-    std::fs::write(&path, human).unwrap();
-    let spec = Spec {
-        program: "/bin/sh".into(),
-        args: vec![path.into()],
-        workdir: dir.path().to_path_buf(),
-        env: Vec::new(),
-        stdin: Stdin::Piped,
-        limits: limits(),
-        read_only: Vec::new(),
-    };
+    let spec = sh_program(dir.path(), "human.sh", human, &[], Stdin::Piped);
     let policy = Policy {
         limit: Some(Duration::from_secs(5)),
         ..Policy::default()

@@ -5,6 +5,8 @@
 //! This runs in a copy of a multi-threaded process, so it may only make raw system calls: no allocation,
 //! no locks, no panics. Everything it needs is in the [`Plan`], built before the clone.
 
+use std::ffi::CStr;
+
 use super::plan::{Plan, RunStep, FIRST_SOURCE_FD, MAX_TREES};
 
 /// `open_tree`/`move_mount` flags (linux/mount.h), absent from the libc crate.
@@ -296,21 +298,27 @@ pub unsafe fn init(plan: &Plan, fds: &[libc::c_int]) -> ! {
     }
 }
 
+/// Mounts a tmpfs (nosuid, nodev) with `options` on `target`: one syscall, so safe between clone and
+/// exec; the grader's scratch folders use it too. Returns what `mount(2)` does.
+pub fn mount_tmpfs(target: &CStr, options: &CStr) -> libc::c_int {
+    // SAFETY: valid C strings, alive for the call.
+    unsafe {
+        libc::mount(
+            c"tmpfs".as_ptr(),
+            target.as_ptr(),
+            c"tmpfs".as_ptr(),
+            libc::MS_NOSUID | libc::MS_NODEV,
+            options.as_ptr().cast(),
+        )
+    }
+}
+
 /// One of the run's mounts. `Mkdir` of something that exists is fine.
 unsafe fn run_step(step: &RunStep) {
     let null = std::ptr::null::<libc::c_char>();
     unsafe {
         match step {
-            RunStep::Tmpfs { target, options } => check(
-                libc::mount(
-                    c"tmpfs".as_ptr(),
-                    target.as_ptr(),
-                    c"tmpfs".as_ptr(),
-                    libc::MS_NOSUID | libc::MS_NODEV,
-                    options.as_ptr().cast(),
-                ),
-                Stage::Mount,
-            ),
+            RunStep::Tmpfs { target, options } => check(mount_tmpfs(target, options), Stage::Mount),
             RunStep::Mkdir(dir) => {
                 if libc::mkdir(dir.as_ptr(), 0o755) < 0 && errno() != libc::EEXIST {
                     fail(Stage::Mount);

@@ -15,9 +15,10 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use crate::sandbox::{Running, Sandbox, SandboxError, Spec, Status, Stdin, Tier, Usage};
+use crate::sandbox::{Pipes, Running, Sandbox, SandboxError, Spec, Status, Stdin, Tier, Usage};
 
 pub use cgroup::{clean_stale, detect as detect_cgroups, CgroupError, Version as CgroupVersion};
+pub(crate) use child::mount_tmpfs;
 pub use plan::TOOLCHAIN;
 
 use cgroup::Cgroup;
@@ -85,6 +86,29 @@ fn unavailable(e: impl std::fmt::Display) -> SandboxError {
     }
 }
 
+/// A small run (5 s, 64 MiB, 8 processes, no extra reads): what the probe starts, and the tests.
+fn small_spec(program: &str, args: &[&str], workdir: &Path, stdin: Stdin) -> Spec {
+    Spec {
+        program: program.into(),
+        args: args.iter().map(Into::into).collect(),
+        workdir: workdir.to_owned(),
+        env: vec![],
+        stdin,
+        limits: crate::sandbox::Limits {
+            cpu: std::time::Duration::from_secs(5),
+            wall: std::time::Duration::from_secs(5),
+            memory: 64 << 20,
+            output: 1 << 16,
+            file_size: 1 << 20,
+            processes: 8,
+            open_files: 64,
+            stack: 8 << 20,
+            address_space: None,
+        },
+        read_only: vec![],
+    }
+}
+
 /// Whether the `full` tier works on this machine, tried once per process: the reason when it does not.
 /// The first call also removes stale cgroups of dead graders.
 pub fn probe() -> Result<(), &'static String> {
@@ -94,25 +118,7 @@ pub fn probe() -> Result<(), &'static String> {
             let version = cgroup::detect().map_err(|e| e.to_string())?;
             cgroup::clean_stale(version);
             let dir = tempfile::tempdir().map_err(|e| format!("cannot make a scratch dir: {e}"))?;
-            let spec = Spec {
-                program: "/bin/true".into(),
-                args: vec![],
-                workdir: dir.path().to_owned(),
-                env: vec![],
-                stdin: Stdin::Null,
-                limits: crate::sandbox::Limits {
-                    cpu: std::time::Duration::from_secs(5),
-                    wall: std::time::Duration::from_secs(5),
-                    memory: 64 << 20,
-                    output: 1 << 16,
-                    file_size: 1 << 20,
-                    processes: 8,
-                    open_files: 64,
-                    stack: 8 << 20,
-                    address_space: None,
-                },
-                read_only: vec![],
-            };
+            let spec = small_spec("/bin/true", &[], dir.path(), Stdin::Null);
             let sandbox = FullSandbox {
                 cgroups: version,
                 read_only: Vec::new(),
@@ -345,9 +351,11 @@ impl FullSandbox {
         let mut running = FullRunning {
             pid,
             status: File::from(status_r),
-            stdin: stdin_w.map(File::from),
-            stdout: Some(File::from(stdout_r)),
-            stderr: Some(File::from(stderr_r)),
+            pipes: Pipes {
+                stdin: stdin_w.map(File::from),
+                stdout: Some(File::from(stdout_r)),
+                stderr: Some(File::from(stderr_r)),
+            },
             group,
             ended: None,
             init_gone: false,
@@ -423,9 +431,7 @@ pub struct FullRunning {
     pid: libc::pid_t,
     /// The init's report: 4 bytes of wait status, or EOF when the init was killed first.
     status: File,
-    stdin: Option<File>,
-    stdout: Option<File>,
-    stderr: Option<File>,
+    pipes: Pipes,
     group: Cgroup,
     /// The program's status, once known.
     ended: Option<Status>,
@@ -615,16 +621,8 @@ fn decode(raw: i32) -> Status {
 }
 
 impl Running for FullRunning {
-    fn take_stdin(&mut self) -> Option<File> {
-        self.stdin.take()
-    }
-
-    fn take_stdout(&mut self) -> Option<File> {
-        self.stdout.take()
-    }
-
-    fn take_stderr(&mut self) -> Option<File> {
-        self.stderr.take()
+    fn pipes(&mut self) -> &mut Pipes {
+        &mut self.pipes
     }
 
     fn try_wait(&mut self) -> Result<Option<Status>, SandboxError> {

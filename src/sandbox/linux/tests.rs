@@ -21,28 +21,12 @@ fn each_run_has_its_own_network_namespace() {
     let mut live: Vec<FullRunning> = dirs
         .iter()
         .map(|dir| {
-            let spec = Spec {
-                program: "/bin/sh".into(),
-                args: vec![
-                    "-c".into(),
-                    "readlink /proc/self/ns/net; read x; exit 0".into(),
-                ],
-                workdir: dir.path().to_owned(),
-                env: vec![],
-                stdin: Stdin::Piped,
-                limits: crate::sandbox::Limits {
-                    cpu: std::time::Duration::from_secs(5),
-                    wall: std::time::Duration::from_secs(5),
-                    memory: 64 << 20,
-                    output: 1 << 16,
-                    file_size: 1 << 20,
-                    processes: 8,
-                    open_files: 64,
-                    stack: 8 << 20,
-                    address_space: None,
-                },
-                read_only: vec![],
-            };
+            let spec = small_spec(
+                "/bin/sh",
+                &["-c", "readlink /proc/self/ns/net; read x; exit 0"],
+                dir.path(),
+                Stdin::Piped,
+            );
             sandbox.start(&spec).unwrap()
         })
         .collect();
@@ -76,25 +60,9 @@ fn a_recycled_network_namespace_holds_nothing_of_the_run_before() {
     };
     let python = |code: &str| {
         let dir = tempfile::tempdir().unwrap();
-        let spec = Spec {
-            program: "/usr/bin/python3".into(),
-            args: vec!["-c".into(), code.into()],
-            workdir: dir.path().to_owned(),
-            env: vec![],
-            stdin: Stdin::Null,
-            limits: crate::sandbox::Limits {
-                cpu: std::time::Duration::from_secs(5),
-                wall: std::time::Duration::from_secs(10),
-                memory: 256 << 20,
-                output: 1 << 16,
-                file_size: 1 << 20,
-                processes: 8,
-                open_files: 64,
-                stack: 8 << 20,
-                address_space: None,
-            },
-            read_only: vec![],
-        };
+        let mut spec = small_spec("/usr/bin/python3", &["-c", code], dir.path(), Stdin::Null);
+        spec.limits.wall = std::time::Duration::from_secs(10);
+        spec.limits.memory = 256 << 20;
         let out = sandbox.run(&spec).unwrap();
         assert_eq!(out.status, Status::Exited(0), "{out:?}");
         String::from_utf8(out.stdout).unwrap()
@@ -139,25 +107,7 @@ fn spawning_is_thread_safe() {
                 s.spawn(|| {
                     for _ in 0..15 {
                         let dir = tempfile::tempdir().unwrap();
-                        let spec = Spec {
-                            program: "/bin/true".into(),
-                            args: vec![],
-                            workdir: dir.path().to_owned(),
-                            env: vec![],
-                            stdin: Stdin::Null,
-                            limits: crate::sandbox::Limits {
-                                cpu: std::time::Duration::from_secs(5),
-                                wall: std::time::Duration::from_secs(5),
-                                memory: 64 << 20,
-                                output: 1 << 16,
-                                file_size: 1 << 20,
-                                processes: 8,
-                                open_files: 64,
-                                stack: 8 << 20,
-                                address_space: None,
-                            },
-                            read_only: vec![],
-                        };
+                        let spec = small_spec("/bin/true", &[], dir.path(), Stdin::Null);
                         let mut running = sandbox.start(&spec).unwrap();
                         let mut err = Vec::new();
                         let mut stderr = running.take_stderr().unwrap();

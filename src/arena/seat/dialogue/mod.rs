@@ -19,7 +19,7 @@ use crate::sandbox::{Running, Sandbox, Spec, Stdin};
 use crate::arena::game::record::seconds;
 use crate::arena::game::record::{Fact, GameRecord, GameResult, Side};
 use crate::arena::game::ArenaGame;
-use crate::arena::seat::persistent::describe;
+use crate::arena::seat::persistent::{closed, spawn_piped};
 use crate::arena::seat::{Reply, Seat, Start};
 use convention::Learned;
 
@@ -349,17 +349,7 @@ impl DialogueSeat {
     }
 
     fn gone(&mut self) -> Reply {
-        let Some(live) = self.live.as_mut() else {
-            return Reply::ClosedPipe;
-        };
-        let until = Instant::now() + Duration::from_millis(100);
-        loop {
-            match live.running.try_wait() {
-                Ok(Some(status)) => return Reply::Crashed(describe(status)),
-                Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(2)),
-                _ => return Reply::ClosedPipe,
-            }
-        }
+        closed(self.live.as_mut().map(|live| &mut live.running))
     }
 
     fn stop(&mut self) {
@@ -431,23 +421,11 @@ fn move_of<G: ArenaGame>(state: &G, hit: &Hit) -> Reply {
 
 impl<G: ArenaGame> Seat<G> for DialogueSeat {
     fn start(&mut self, start: &Start) -> Result<(), Reply> {
-        let mut running = self
-            .sandbox
-            .spawn(&self.spec)
-            .map_err(|e| Reply::Broken(format!("{e:#}")))?;
-        let (Some(stdin), Some(stdout)) = (running.take_stdin(), running.take_stdout()) else {
-            running.kill();
-            return Err(Reply::Broken("the sandbox gave no pipes".into()));
-        };
-        // The program's stderr is not part of the dialogue, but it must never fill up and block it.
-        if let Some(stderr) = running.take_stderr() {
-            let _reader =
-                crate::arena::seat::persistent::drain_stderr(stderr, Arc::clone(&self.stderr));
-        }
+        let piped = spawn_piped(&*self.sandbox, &self.spec, &self.stderr)?;
         self.live = Some(Live {
-            running,
-            stdin,
-            stdout,
+            running: piped.running,
+            stdin: piped.stdin,
+            stdout: piped.stdout,
             seen: Vec::new(),
             eof: false,
         });

@@ -373,12 +373,7 @@ impl Layout {
                 self.linked.push(path);
                 continue;
             }
-            let covering = self
-                .bound
-                .iter()
-                .filter(|(b, _)| path.starts_with(b))
-                .max_by_key(|(b, _)| b.components().count());
-            match covering {
+            match covering(&self.bound, &path) {
                 Some((_, a)) if *a == access => continue,
                 Some(_) => {}
                 None => {
@@ -447,13 +442,7 @@ fn run_mounts(
         if layout.linked.iter().any(|l| path.starts_with(l)) {
             continue;
         }
-        let covering = layout
-            .bound
-            .iter()
-            .chain(mounted.iter())
-            .filter(|(b, _)| path.starts_with(b))
-            .max_by_key(|(b, _)| b.components().count());
-        match covering {
+        match covering(layout.bound.iter().chain(&mounted), &path) {
             Some((_, a)) if *a == access => continue,
             // Inside a tree already there: the path exists in it.
             Some(_) => {}
@@ -648,6 +637,17 @@ impl Plan {
             join_memory: false,
         })
     }
+}
+
+/// The deepest of `trees` that `path` is inside, with its access.
+fn covering<'a>(
+    trees: impl IntoIterator<Item = &'a (PathBuf, Access)>,
+    path: &Path,
+) -> Option<&'a (PathBuf, Access)> {
+    trees
+        .into_iter()
+        .filter(|(b, _)| path.starts_with(b))
+        .max_by_key(|(b, _)| b.components().count())
 }
 
 #[cfg(test)]
