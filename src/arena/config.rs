@@ -14,7 +14,7 @@ use crate::arena::event::standings::Scoring;
 use crate::arena::referee::{IllegalPolicy, Policy, DEFAULT_MARGIN};
 use crate::arena::seat::dialogue::{Probe, Script, Step};
 use crate::arena::seat::ReplyForm;
-use crate::toml_file::{location, read_toml, TomlError};
+use crate::toml_file::{location, read_toml, snippet, TomlError};
 use crate::units;
 
 /// The games the arena can run, as written in configs and on the command line.
@@ -344,7 +344,14 @@ struct Check<'a> {
 }
 
 impl Check<'_> {
+    /// What is wrong at `span`, with the file's line and a caret under it (none for the file as a whole,
+    /// `0..0`).
     fn bad(&self, span: std::ops::Range<usize>, message: String, hint: &str) -> ArenaConfigError {
+        let message = if span == (0..0) {
+            message
+        } else {
+            format!("{message}\n{}", snippet(self.source, span.clone()))
+        };
         ArenaConfigError::Invalid {
             at: location(self.path, self.source, span),
             message,
