@@ -263,16 +263,21 @@ fn the_cheat_passes_only_at_the_old_fixed_name() {
 
 #[test]
 fn flaws_are_explained_in_one_sentence() {
-    let summary = |student: &str, group: &str, case: &str| -> String {
+    let case_of = |student: &str, group: &str, case: &str| -> serde_json::Value {
         let r = result(student);
-        let c = r["cases"]
+        r["cases"]
             .as_array()
             .unwrap()
             .iter()
             .find(|c| c["group"] == group && c["name"] == case)
             .unwrap()
-            .clone();
-        c["summary"].as_str().unwrap().to_string()
+            .clone()
+    };
+    let summary = |student: &str, group: &str, case: &str| -> String {
+        case_of(student, group, case)["summary"]
+            .as_str()
+            .unwrap()
+            .to_string()
     };
     assert_eq!(
         summary("prune-strict", "prune", "blank-board"),
@@ -296,15 +301,7 @@ fn flaws_are_explained_in_one_sentence() {
         summary("crashes", "plain", "blank-board").starts_with("your program crashed with SIGABRT")
     );
     let details = |student: &str, group: &str, case: &str| -> Vec<String> {
-        let r = result(student);
-        let c = r["cases"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|c| c["group"] == group && c["name"] == case)
-            .unwrap()
-            .clone();
-        c["details"]
+        case_of(student, group, case)["details"]
             .as_array()
             .unwrap()
             .iter()
