@@ -240,3 +240,53 @@ fn run_refuses_without_a_toolchain_and_allow_missing_gives_not_graded() {
     assert!(result.contains("\"verdict\": \"not-graded\""), "{result}");
     assert!(!result.contains("wrong-answer"), "{result}");
 }
+
+#[test]
+fn regrading_part_of_a_class_keeps_every_other_row_of_the_gradebook() {
+    let dir = scratch();
+    let out = dir.path().join("results");
+    let grade = |students: &std::path::Path| {
+        let run = grader()
+            .arg("run")
+            .arg(repo().join("suites/adelaide-2021-a1"))
+            .arg(students)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&run.stderr).into_owned();
+        assert_eq!(run.status.code(), Some(0), "{stderr}");
+        (read(&out.join("adelaide-2021-a1/grades.csv")), stderr)
+    };
+    let (whole, _) = grade(&class(dir.path()));
+    assert_eq!(whole.lines().count(), 5, "{whole}");
+    // One student hands in again (now crashing) and is regraded alone into the same results.
+    let late = dir.path().join("late");
+    std::fs::create_dir_all(late.join("silent")).unwrap();
+    std::fs::write(late.join("silent/tictactoe.py"), "raise SystemExit(3)\n").unwrap();
+    let (book, stderr) = grade(&late);
+    assert!(
+        stderr.contains("grades.csv keeps 3 earlier result(s)"),
+        "{stderr}"
+    );
+    assert_eq!(
+        book,
+        whole.replace("silent,0,0,0,2,,,,,2", "silent,0,0,0,0,,,,,0"),
+        "{book}"
+    );
+    // A result.json that is not one (or a link) is named and left out; the rest stay.
+    let broken = out.join("adelaide-2021-a1/zz-broken");
+    std::fs::create_dir_all(&broken).unwrap();
+    std::fs::write(broken.join("result.json"), "not json").unwrap();
+    let linked = out.join("adelaide-2021-a1/zz-linked");
+    std::fs::create_dir_all(&linked).unwrap();
+    std::os::unix::fs::symlink(
+        out.join("adelaide-2021-a1/empty/result.json"),
+        linked.join("result.json"),
+    )
+    .unwrap();
+    let (again, stderr) = grade(&late);
+    assert_eq!(again, book);
+    assert!(stderr.contains("zz-broken/result.json"), "{stderr}");
+    assert!(stderr.contains("zz-linked/result.json"), "{stderr}");
+}

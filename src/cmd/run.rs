@@ -9,7 +9,7 @@ use crate::config::Config;
 use crate::grade::class::{self, grade_class, students};
 use crate::grade::tournament;
 use crate::grade::wire::Environment;
-use crate::report::class::{ClassReporter, Outputs};
+use crate::report::class::{earlier_results, ClassReporter, Outputs};
 use crate::report::events::{Event, Reporter};
 use crate::report::table::class_table;
 use crate::suite::validate::discover;
@@ -123,7 +123,15 @@ fn grade_suite(
     );
     let play = !args.no_tournament && suite.arena.as_ref().is_some_and(|a| a.marks.is_some());
     let columns = class::columns(suite, play);
-    let reporter = ClassReporter::new(&out, &columns, class.len());
+    let keys: Vec<&str> = class.iter().map(|(k, _)| k.as_str()).collect();
+    let earlier = earlier_results(&out, &suite.name, &keys);
+    if !earlier.is_empty() {
+        eprintln!(
+            "note: grades.csv keeps {} earlier result(s) of students not in this run",
+            earlier.len()
+        );
+    }
+    let reporter = ClassReporter::new(&out, &columns, class.len()).keeping(earlier);
     let (mut results, mut write_error) = match grade_class(
         &env.sandbox,
         &*env.prepare,

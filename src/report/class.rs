@@ -62,6 +62,57 @@ pub fn save_student(
     first.map_or(Ok(()), Err)
 }
 
+/// The most of one earlier `result.json` read back (a result with its cases' details is a few hundred
+/// kilobytes at most).
+const EARLIER_CAP: u64 = 64 << 20;
+
+/// The results an earlier run left in `out` for students who are not in this run (`class`, by key),
+/// of the same suite: a run that regrades part of a class keeps every other student's row in the
+/// gradebook instead of dropping it. Read as any file on disk is: no link followed, never blocking,
+/// capped. One that cannot be read or is not a result of this suite is named on stderr and left out.
+#[must_use]
+pub fn earlier_results(out: &Outputs, suite: &str, class: &[&str]) -> Vec<SubmissionResult> {
+    let Ok(entries) = std::fs::read_dir(&out.dir) else {
+        return Vec::new();
+    };
+    let mut kept = Vec::new();
+    for entry in entries.filter_map(Result::ok) {
+        // `file_type` does not follow a link: a linked folder is not a student's.
+        if !entry.file_type().is_ok_and(|t| t.is_dir()) {
+            continue;
+        }
+        let Some(key) = entry.file_name().to_str().map(str::to_string) else {
+            continue;
+        };
+        let rel = Path::new(&key).join("result.json");
+        // A folder without a result (the class tournament's games) is no student's.
+        if class.contains(&key.as_str()) || std::fs::symlink_metadata(out.dir.join(&rel)).is_err() {
+            continue;
+        }
+        let read = crate::untrusted::read_output(&out.dir, &rel, EARLIER_CAP)
+            .map_err(|e| e.to_string())
+            .and_then(|c| {
+                if c.truncated {
+                    return Err("too large".to_string());
+                }
+                serde_json::from_slice::<SubmissionResult>(&c.bytes).map_err(|e| e.to_string())
+            });
+        match read {
+            Ok(r) if r.suite == suite && r.student == key => kept.push(r),
+            Ok(_) => eprintln!(
+                "note: `{}` is not a result of `{suite}` for `{key}`; not in grades.csv",
+                out.dir.join(&rel).display()
+            ),
+            Err(why) => eprintln!(
+                "note: cannot read `{}` ({why}); not in grades.csv",
+                out.dir.join(&rel).display()
+            ),
+        }
+    }
+    kept.sort_by(|a, b| a.student.cmp(&b.student));
+    kept
+}
+
 /// The reporter of `grader run`: writes every result and the gradebook as grading goes, and keeps the
 /// first error met while writing (grading carries on regardless: a computed result is never lost).
 pub struct ClassReporter<'a> {
@@ -71,6 +122,8 @@ pub struct ClassReporter<'a> {
     done: Mutex<Vec<Option<SubmissionResult>>>,
     error: Mutex<Option<anyhow::Error>>,
     bar: indicatif::ProgressBar,
+    /// Earlier results of students not in this run, kept in the gradebook.
+    earlier: Vec<SubmissionResult>,
 }
 
 impl<'a> ClassReporter<'a> {
@@ -93,7 +146,15 @@ impl<'a> ClassReporter<'a> {
             done: Mutex::new(vec![None; students]),
             error: Mutex::new(None),
             bar,
+            earlier: Vec::new(),
         }
+    }
+
+    /// Keeps `earlier` (see [`earlier_results`]) in every gradebook this reporter writes.
+    #[must_use]
+    pub fn keeping(mut self, earlier: Vec<SubmissionResult>) -> Self {
+        self.earlier = earlier;
+        self
     }
 
     /// The first file that could not be written, if any.
@@ -107,7 +168,10 @@ impl<'a> ClassReporter<'a> {
 
     fn gradebook(&self, results: &[SubmissionResult]) -> anyhow::Result<()> {
         let book = self.out.gradebook_path();
-        write_atomic(&book, csv::gradebook(self.columns, results).as_bytes())
+        let mut all: Vec<&SubmissionResult> = results.iter().chain(&self.earlier).collect();
+        all.sort_by(|a, b| a.student.cmp(&b.student));
+        let all: Vec<SubmissionResult> = all.into_iter().cloned().collect();
+        write_atomic(&book, csv::gradebook(self.columns, &all).as_bytes())
             .with_context(|| format!("cannot write `{}`", book.display()))
     }
 }
