@@ -216,7 +216,7 @@ fn morris_flaws_are_explained_in_the_games_words() {
     let (s, _) = summary("morris-no-steps", "step-x");
     assert_eq!(
         s,
-        "you printed nothing, but x has 1 legal moves here, e.g. `x-xoxo-o-`"
+        "you printed nothing, but x has 1 legal move here, e.g. `x-xoxo-o-`"
     );
     // In a game too it printed nothing (not "`` is not a board"), and it is told what was asked.
     let (_, d) = summary("morris-no-steps", "never-loses-to-perfect");

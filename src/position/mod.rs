@@ -142,8 +142,8 @@ pub fn validate<G: ArenaGame>(state: &G, want: Want) -> Result<(), PositionError
         Want::Pass => {
             if let Some(&m) = moves.first() {
                 return Err(unfit(format!(
-                    "it has {} legal moves, e.g. `{}`",
-                    moves.len(),
+                    "it has {}, e.g. `{}`",
+                    legal_moves(moves.len()),
                     state.format_move(m)
                 )));
             }
@@ -198,8 +198,8 @@ pub fn judge<G: ArenaGame>(state: &G, want: Want, form: ReplyForm, answer: &str)
             )),
             (_, Some(example)) => Judged::wrong(
                 format!(
-                    "you printed nothing, but {side} has {} legal moves here, e.g. `{example}`",
-                    moves.len()
+                    "you printed nothing, but {side} has {} here, e.g. `{example}`",
+                    legal_moves(moves.len())
                 ),
                 Vec::new(),
             ),
@@ -290,6 +290,15 @@ fn unreachable_pass(side: &str, played: &str) -> Judged {
     Judged::ok(format!(
         "you played `{played}`; {side} was expected to have no legal move"
     ))
+}
+
+/// `1 legal move`, `4 legal moves`.
+fn legal_moves(n: usize) -> String {
+    if n == 1 {
+        "1 legal move".to_string()
+    } else {
+        format!("{n} legal moves")
+    }
 }
 
 #[cfg(test)]
