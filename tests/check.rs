@@ -75,3 +75,21 @@ fn a_missing_folder_is_bad_input() {
     assert!(out.starts_with("exit: 2\n"), "{out}");
     assert!(out.contains("error: no submission folder `[DIR]`"), "{out}");
 }
+
+#[test]
+fn a_program_under_another_name_is_named_with_what_to_do() {
+    let dir = scratch();
+    std::fs::write(
+        dir.path().join("MinMaxTictactoe.java"),
+        "class MinMaxTictactoe { public static void main(String[] a) {} }\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("notes.txt"), "my notes\n").unwrap();
+    let text = check(dir.path());
+    assert!(text.starts_with("exit: 1\n"), "{text}");
+    assert!(
+        text.contains("found `MinMaxTictactoe.java`: name your program as the suite expects"),
+        "{text}"
+    );
+    assert!(!text.contains("notes.txt"), "{text}");
+}

@@ -179,9 +179,15 @@ impl Prepare for Builder {
                         )
                     })
                     .collect();
-                Prepared::NoLanguage {
-                    message: format!("the suite accepts {}", options.join(", ")),
+                let mut message = format!("the suite accepts {}", options.join(", "));
+                let found = source_files(submission);
+                if !found.is_empty() {
+                    message.push_str(&format!(
+                        "; found {}: name your program as the suite expects",
+                        found.join(", ")
+                    ));
                 }
+                Prepared::NoLanguage { message }
             }
             Err(e) if e.is_missing_tool() => Prepared::NotGraded {
                 message: format!("{e}")
@@ -198,4 +204,30 @@ impl Prepare for Builder {
             },
         }
     }
+}
+
+/// Source files at the top of a submission folder that no recipe took (`MinMaxTictactoe.java`), at most
+/// five, sorted, their names escaped: what a student most likely meant to hand in under another name.
+fn source_files(submission: &Path) -> Vec<String> {
+    const SOURCES: &[&str] = &[
+        "py", "java", "c", "cpp", "cc", "rs", "scm", "ss", "pl", "js",
+    ];
+    let Ok(entries) = std::fs::read_dir(submission) else {
+        return Vec::new();
+    };
+    let mut found: Vec<String> = entries
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .map(|e| e.path())
+        .filter(|p| {
+            p.extension()
+                .and_then(|x| x.to_str())
+                .is_some_and(|x| SOURCES.contains(&x))
+        })
+        .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .map(|n| format!("`{}`", crate::untrusted::one_line(&n, 100)))
+        .collect();
+    found.sort();
+    found.truncate(5);
+    found
 }
