@@ -3,6 +3,7 @@
 //! `tmmorris`) get: the groups reported as not attempted and left out of their total.
 
 use crate::examples::{code, result};
+use crate::util::{read, repo, scratch};
 
 const GROUPS: [&str; 4] = [
     "morris-moves",
@@ -230,4 +231,31 @@ fn morris_flaws_are_explained_in_the_games_words() {
         "line 1 of `visited.txt` lists `xo-xo-x--`, which cannot arise from `xx-oo----` with x to move"
     );
     assert_eq!(d[0], "you played `xxxoo----`, which wins at once");
+}
+
+/// Position and play cases record what the program used (issue 14: they showed 0 ms and no memory).
+#[test]
+fn position_and_play_cases_record_cpu_and_peak_memory() {
+    let dir = scratch();
+    let class = dir.path().join("class");
+    std::fs::create_dir_all(&class).unwrap();
+    std::os::unix::fs::symlink(
+        repo().join("examples/submissions/adelaide-2021-a1/morris-python"),
+        class.join("morris-python"),
+    )
+    .unwrap();
+    let results =
+        crate::util::grade_class(dir.path(), &repo().join("suites/adelaide-2021-a1"), &class);
+    let r: serde_json::Value =
+        serde_json::from_str(&read(&results.join("morris-python/result.json"))).unwrap();
+    let cases = r["cases"].as_array().unwrap();
+    for group in ["morris-moves", "morris-play"] {
+        let of_group: Vec<&serde_json::Value> =
+            cases.iter().filter(|c| c["group"] == group).collect();
+        assert!(!of_group.is_empty(), "{group}");
+        for c in of_group {
+            assert!(c["cpu-ms"].as_u64().unwrap() > 0, "{group}: {c}");
+            assert!(c["peak-memory"].as_u64().unwrap() > 0, "{group}: {c}");
+        }
+    }
 }

@@ -10,6 +10,7 @@ use crate::arena::game::record::{Ending, GameRecord, GameResult, MoveRecord};
 use crate::arena::game::ArenaGame;
 use crate::arena::seat::ReplyForm;
 use crate::arena::seat::{Reply, Seat, Start};
+use crate::sandbox::Usage;
 
 /// The margin added to every per-move limit by default: scheduler noise and pipe latency on a loaded
 /// machine, never the player's thinking time.
@@ -173,6 +174,18 @@ pub fn play<G: ArenaGame>(
     policy: &Policy,
     observe: &mut dyn FnMut(&G, &MoveRecord),
 ) -> GameRecord {
+    play_measured(initial, seats, who, policy, observe).0
+}
+
+/// [`play`], with what each seat's program used (CPU, peak memory), in colour order; `None` for a
+/// seat that runs no program. Kept out of the record, which stays the same for the same games.
+pub fn play_measured<G: ArenaGame>(
+    initial: G,
+    seats: [&mut dyn Seat<G>; 2],
+    who: &Match,
+    policy: &Policy,
+    observe: &mut dyn FnMut(&G, &MoveRecord),
+) -> (GameRecord, [Option<Usage>; 2]) {
     let [first, second] = seats;
     let mut seats: [&mut dyn Seat<G>; 2] = [first, second];
     let colours = [
@@ -320,7 +333,8 @@ pub fn play<G: ArenaGame>(
     if record.stderr.iter().all(Option::is_none) {
         record.stderr.clear();
     }
-    record
+    let used = [seats[0].usage(), seats[1].usage()];
+    (record, used)
 }
 
 /// The verdict when seats failed to start: the one that failed loses, and when both did, both lose.

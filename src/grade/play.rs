@@ -18,7 +18,7 @@ use crate::arena::event::schedule::SeatMaker;
 use crate::arena::game::record::{Ending, GameRecord, GameResult};
 use crate::arena::game::registry::{dispatch, MakeBot, Visitor};
 use crate::arena::game::ArenaGame;
-use crate::arena::referee::{play, Match};
+use crate::arena::referee::{play_measured, Match};
 use crate::arena::seat::players::{Entrant, Kind as Seat, Maker};
 use crate::build::Built;
 use crate::judge::excerpt;
@@ -27,6 +27,7 @@ use crate::report::points;
 use crate::report::result::Artifact;
 use crate::report::result::CaseResult;
 use crate::sandbox::Sandbox;
+use crate::sandbox::Usage;
 use crate::suite::{Case, Group, Measure, Opponent, Play, Suite};
 
 /// The seed of game `k` (0-based) against `opponent` in `game`: the same for every case that plays
@@ -48,11 +49,15 @@ pub struct Games<'a> {
     suite: &'a Suite,
     student: &'a str,
     built: Built,
-    /// Records by what fixes them (game, opponent, args, move limit), in game order.
-    played: HashMap<String, Vec<GameRecord>>,
+    /// Records by what fixes them (game, opponent, args, move limit), in game order, each with what
+    /// its seats' programs used.
+    played: HashMap<String, Vec<Played>>,
     /// Games actually played (not measured again from memory).
     pub games_played: usize,
 }
+
+/// A game and what each seat's program used in it (colour order; `None` for a bot).
+type Played = (GameRecord, [Option<Usage>; 2]);
 
 /// The submission's colour in game `k` (0-based): first in games 1, 3, 5, ...
 #[must_use]
@@ -83,7 +88,7 @@ impl<'a> Games<'a> {
     pub fn run(&mut self, group: &Group, case: &Case, p: &Play) -> (CaseResult, Vec<Artifact>) {
         let mut result = super::case::blank(group, case);
         let started = Instant::now();
-        let records = match self.records(p) {
+        let played = match self.records(p) {
             Ok(r) => r,
             Err(why) => {
                 result.summary = format!("the grader could not play the games: {why}");
@@ -91,6 +96,16 @@ impl<'a> Games<'a> {
             }
         };
         result.wall_ms = started.elapsed().as_millis() as u64;
+        // What the submission's program used over the games: CPU summed, the highest peak memory (both
+        // seats when it plays itself).
+        for (k, (_, used)) in played.iter().enumerate() {
+            let mine = (0..2).filter(|&s| s == my_side(k) || p.opponent == Opponent::Itself);
+            for u in mine.filter_map(|s| used[s]) {
+                result.cpu_ms += u64::try_from(u.cpu.as_millis()).unwrap_or(u64::MAX);
+                result.peak_memory = result.peak_memory.max(u.peak_memory);
+            }
+        }
+        let records: Vec<GameRecord> = played.into_iter().map(|(r, _)| r).collect();
         let judged = judge(p, &records);
         result.verdict = judged.verdict;
         result.credit = judged.credit;
@@ -118,7 +133,7 @@ impl<'a> Games<'a> {
     }
 
     /// The case's records: the ones already played, then any still missing.
-    fn records(&mut self, p: &Play) -> Result<Vec<GameRecord>, String> {
+    fn records(&mut self, p: &Play) -> Result<Vec<Played>, String> {
         // Games with a dialogue's invalid-input probes are other games than the same games without.
         let key = format!(
             "{}\0{}\0{:?}\0{:?}\0{}",
@@ -165,9 +180,9 @@ struct Runner {
 }
 
 impl Visitor for Runner {
-    type Out = Vec<GameRecord>;
+    type Out = Vec<Played>;
 
-    fn visit<G: ArenaGame>(self, initial: G, bots: MakeBot<G>) -> Vec<GameRecord>
+    fn visit<G: ArenaGame>(self, initial: G, bots: MakeBot<G>) -> Vec<Played>
     where
         G::Move: Send + Sync,
     {
@@ -205,7 +220,7 @@ impl Visitor for Runner {
                     ],
                     seed,
                 };
-                play(
+                play_measured(
                     initial.clone(),
                     [first.as_mut(), second.as_mut()],
                     &who,

@@ -52,6 +52,10 @@ pub fn run_position(
             result.summary = asked.summary;
             result.details = asked.details;
             result.wall_ms = asked.took.as_millis() as u64;
+            if let Some(used) = asked.used {
+                result.cpu_ms = u64::try_from(used.cpu.as_millis()).unwrap_or(u64::MAX);
+                result.peak_memory = used.peak_memory;
+            }
         }
         Ok(Err(why)) => result.summary = why,
         Err(e) => result.summary = e.to_string(),

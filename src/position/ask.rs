@@ -42,6 +42,8 @@ pub struct Asked {
     pub summary: String,
     pub details: Vec<String>,
     pub took: Duration,
+    /// What the program used (CPU, peak memory), where the seat ran one.
+    pub used: Option<crate::sandbox::Usage>,
 }
 
 /// Asks `seat` for one move at `state` under `policy`'s clock, judges the reply against `want`, then
@@ -96,10 +98,12 @@ pub fn ask<G: ArenaGame>(
                 summary,
                 details,
                 took,
+                used: None,
             }
         }
         fault => fault_result(&fault, policy, took),
     };
+    out.used = seat.usage();
     if out.verdict == Verdict::Accepted {
         for (name, check) in files {
             if let Err(why) = check_file(state, work, name, check, printed_nothing) {
@@ -221,5 +225,6 @@ fn fault_result(fault: &Reply, policy: &Policy, took: Duration) -> Asked {
         summary,
         details: Vec::new(),
         took,
+        used: None,
     }
 }

@@ -105,6 +105,12 @@ pub trait Seat<G: ArenaGame>: Send {
     fn facts(&mut self, _record: &GameRecord) -> Vec<Fact> {
         Vec::new()
     }
+
+    /// What the seat's program used in this game (CPU, peak memory), asked after `finish`; `None`
+    /// for a seat that runs no program (a bot).
+    fn usage(&self) -> Option<crate::sandbox::Usage> {
+        None
+    }
 }
 
 /// Picks a move for a position.

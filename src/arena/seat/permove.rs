@@ -6,7 +6,7 @@ use std::ffi::OsString;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::sandbox::{LimitHit, Sandbox, Spec, Status, Stdin};
+use crate::sandbox::{LimitHit, Sandbox, Spec, Status, Stdin, Usage};
 
 use crate::arena::game::ArenaGame;
 use crate::arena::seat::persistent::describe;
@@ -33,6 +33,8 @@ pub struct PerMoveSeat {
     seed: u64,
     limit: Option<Duration>,
     stderr: Option<String>,
+    /// What this game's runs used: CPU summed, the highest peak memory.
+    used: Option<Usage>,
 }
 
 impl PerMoveSeat {
@@ -44,6 +46,7 @@ impl PerMoveSeat {
             seed: 0,
             limit: None,
             stderr: None,
+            used: None,
         }
     }
 }
@@ -95,6 +98,9 @@ impl<G: ArenaGame> Seat<G> for PerMoveSeat {
             Ok(o) => o,
             Err(e) => return Reply::Broken(format!("{e:#}")),
         };
+        let used = self.used.get_or_insert_with(Usage::default);
+        used.cpu += outcome.cpu;
+        used.peak_memory = used.peak_memory.max(outcome.peak_memory);
         if !outcome.stderr.is_empty() {
             let tail = outcome.stderr.len().saturating_sub(4096);
             self.stderr = Some(crate::arena::seat::persistent::printable_tail(
@@ -119,5 +125,9 @@ impl<G: ArenaGame> Seat<G> for PerMoveSeat {
 
     fn stderr_tail(&mut self) -> Option<String> {
         self.stderr.clone()
+    }
+
+    fn usage(&self) -> Option<Usage> {
+        self.used
     }
 }

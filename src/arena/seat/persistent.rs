@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use crate::judge::excerpt::Folders;
 use crate::sandbox::line::{write_all, LineReader, ReadLine, Wrote};
+use crate::sandbox::Usage;
 use crate::sandbox::{Running, Sandbox, Spec, Status};
 
 use crate::arena::game::ArenaGame;
@@ -32,6 +33,8 @@ pub struct PersistentSeat {
     live: Option<Live>,
     stderr: Arc<Mutex<Vec<u8>>>,
     drain: Option<std::thread::JoinHandle<()>>,
+    /// What the program used, once it is stopped.
+    used: Option<Usage>,
 }
 
 struct Live {
@@ -52,6 +55,7 @@ impl PersistentSeat {
             live: None,
             stderr: Arc::new(Mutex::new(Vec::new())),
             drain: None,
+            used: None,
         }
     }
 
@@ -97,6 +101,7 @@ impl PersistentSeat {
                 std::thread::sleep(Duration::from_millis(2));
             }
             live.running.kill();
+            self.used = Some(live.running.usage());
         }
         // Let the stderr reader catch up to the end of the pipe, but never wait on a process that
         // escaped the group and still holds it.
@@ -239,6 +244,10 @@ impl<G: ArenaGame> Seat<G> for PersistentSeat {
     fn stderr_tail(&mut self) -> Option<String> {
         let kept = self.stderr.lock().ok()?;
         (!kept.is_empty()).then(|| printable_tail(&kept, &self.spec))
+    }
+
+    fn usage(&self) -> Option<Usage> {
+        self.used
     }
 }
 

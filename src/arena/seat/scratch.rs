@@ -204,6 +204,10 @@ impl<G: ArenaGame> Seat<G> for InWork<G> {
     fn facts(&mut self, record: &GameRecord) -> Vec<Fact> {
         self.seat.facts(record)
     }
+
+    fn usage(&self) -> Option<crate::sandbox::Usage> {
+        self.seat.usage()
+    }
 }
 
 #[cfg(test)]

@@ -90,6 +90,8 @@ pub struct DialogueSeat {
     /// Whether the first turn (the one that shows the move order) has been asked for.
     turned: bool,
     unclocked: Duration,
+    /// What the program used, once it is stopped.
+    used: Option<crate::sandbox::Usage>,
     facts: Vec<Fact>,
     end: Option<EndSeen>,
     /// The opponent's possible replies to the program's last move, each with the text that types it:
@@ -246,6 +248,7 @@ impl DialogueSeat {
             prompts: 0,
             turned: false,
             unclocked: Duration::ZERO,
+            used: None,
             facts: Vec::new(),
             end: None,
             fills: Vec::new(),
@@ -355,6 +358,7 @@ impl DialogueSeat {
     fn stop(&mut self) {
         if let Some(mut live) = self.live.take() {
             live.running.kill();
+            self.used = Some(live.running.usage());
         }
     }
 
@@ -700,6 +704,10 @@ impl<G: ArenaGame> Seat<G> for DialogueSeat {
 
     fn unclocked(&mut self) -> Duration {
         self.unclocked
+    }
+
+    fn usage(&self) -> Option<crate::sandbox::Usage> {
+        self.used
     }
 
     fn facts(&mut self, record: &GameRecord) -> Vec<Fact> {
