@@ -166,12 +166,14 @@ impl<'a> ClassReporter<'a> {
         self.error.lock().expect("error lock").get_or_insert(e);
     }
 
-    fn gradebook(&self, results: &[SubmissionResult]) -> anyhow::Result<()> {
+    /// Writes the gradebook of `results` and the earlier rows kept.
+    fn gradebook<'r>(
+        &'r self,
+        results: impl IntoIterator<Item = &'r SubmissionResult>,
+    ) -> anyhow::Result<()> {
         let book = self.out.gradebook_path();
-        let mut all: Vec<&SubmissionResult> = results.iter().chain(&self.earlier).collect();
-        all.sort_by(|a, b| a.student.cmp(&b.student));
-        let all: Vec<SubmissionResult> = all.into_iter().cloned().collect();
-        write_atomic(&book, csv::gradebook(self.columns, &all).as_bytes())
+        let all = results.into_iter().chain(&self.earlier);
+        write_atomic(&book, csv::gradebook(self.columns, all).as_bytes())
             .with_context(|| format!("cannot write `{}`", book.display()))
     }
 }
@@ -180,7 +182,8 @@ impl Reporter for ClassReporter<'_> {
     fn report(&self, event: &Event<'_>) {
         match event {
             Event::SubmissionStarted { student, .. } => self.bar.set_message(student.to_string()),
-            Event::CaseFinished { .. } | Event::ClassFinished { .. } => {}
+            Event::CaseFinished { .. } => {}
+            Event::ClassFinished { .. } => self.bar.finish_and_clear(),
             Event::SubmissionFinished {
                 index,
                 result,
@@ -191,8 +194,8 @@ impl Reporter for ClassReporter<'_> {
                 if let Some(slot) = all.get_mut(*index) {
                     *slot = Some((*result).clone());
                 }
-                let so_far: Vec<SubmissionResult> = all.iter().flatten().cloned().collect();
-                let book = self.gradebook(&so_far);
+                // Written under the lock: gradebooks never overtake one another.
+                let book = self.gradebook(all.iter().flatten());
                 drop(all);
                 if let Err(e) = written.and(book) {
                     self.keep(e);
@@ -212,13 +215,10 @@ impl Reporter for ClassReporter<'_> {
                         );
                     }
                 }
-                if let Err(e) = self.gradebook(results) {
+                if let Err(e) = self.gradebook(results.iter()) {
                     self.keep(e);
                 }
             }
-        }
-        if let Event::ClassFinished { .. } = event {
-            self.bar.finish_and_clear();
         }
     }
 }

@@ -9,7 +9,12 @@ use super::result::SubmissionResult;
 use super::{group_cell, points, Columns};
 
 /// The gradebook for one suite. `columns` fixes the column order; rows are sorted by student.
-pub fn gradebook(columns: &Columns, results: &[SubmissionResult]) -> String {
+pub fn gradebook<'a>(
+    columns: &Columns,
+    results: impl IntoIterator<Item = &'a SubmissionResult>,
+) -> String {
+    let mut rows: Vec<&SubmissionResult> = results.into_iter().collect();
+    rows.sort_by(|a, b| a.student.cmp(&b.student));
     let mut header = vec!["student".to_string()];
     let names = columns.groups.iter().map(|(g, _)| g.as_str());
     let tournament = columns.tournament.is_some().then_some("tournament");
@@ -17,7 +22,7 @@ pub fn gradebook(columns: &Columns, results: &[SubmissionResult]) -> String {
     header.extend(names.chain(tournament).chain(manual).map(text));
     header.push("total".into());
     // Only when some row needs them, so every graded class keeps its columns.
-    let not_graded = results.iter().any(|r| r.not_graded().is_some());
+    let not_graded = rows.iter().any(|r| r.not_graded().is_some());
     if not_graded {
         header.push("not-graded".into());
     }
@@ -25,19 +30,17 @@ pub fn gradebook(columns: &Columns, results: &[SubmissionResult]) -> String {
         let t = r.tournament.as_ref()?;
         t.marks.is_none().then(|| t.reason.clone())
     };
-    let notes = columns.tournament.is_some() && results.iter().any(|r| note(r).is_some());
+    let notes = columns.tournament.is_some() && rows.iter().any(|r| note(r).is_some());
     if notes {
         header.push("tournament-note".into());
     }
     // Likewise: the integrity check's notes for the instructor (`grade::integrity`), never a score.
-    let flagged = results.iter().any(|r| !r.integrity.is_empty());
+    let flagged = rows.iter().any(|r| !r.integrity.is_empty());
     if flagged {
         header.push("integrity".into());
     }
     let mut sheet = Sheet::new();
     sheet.row(header);
-    let mut rows: Vec<&SubmissionResult> = results.iter().collect();
-    rows.sort_by(|a, b| a.student.cmp(&b.student));
     for r in rows {
         let mut row = vec![text(&r.student)];
         for (g, _) in &columns.groups {
