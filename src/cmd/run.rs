@@ -7,10 +7,12 @@ use super::common::{environment_for, load_config, RunFlags};
 use super::exit::{CliError, CmdResult, Exit};
 use crate::config::Config;
 use crate::grade::class::{self, grade_class, students};
+use crate::grade::shard::Shard;
 use crate::grade::tournament;
 use crate::grade::wire::Environment;
 use crate::report::class::{earlier_results, ClassReporter, Outputs};
 use crate::report::events::{Event, Reporter};
+use crate::report::shard::{clear_manifest, write_manifest, Manifest};
 use crate::report::table::class_table;
 use crate::suite::validate::discover;
 use crate::suite::{oracle, Suite};
@@ -34,6 +36,11 @@ pub struct Args {
     /// column); `grader tournament` plays it on its own.
     #[arg(long)]
     pub no_tournament: bool,
+    /// Grade only shard K of N of each class (`2/3`): the students whose folder name hashes to it.
+    /// Writes `<out>/<suite>/shard.json`; `grader merge` joins the N shards' folders into one run's
+    /// results and plays the class tournament, which a shard never plays.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
 }
 
 /// `grader run SUITES SUBMISSIONS`.
@@ -110,10 +117,20 @@ fn grade_suite(
     suite: &Suite,
     students_dir: &Path,
 ) -> Result<Exit, CliError> {
-    let class = students(students_dir)?;
+    let mut class = students(students_dir)?;
+    let whole = class.len();
     let out = Outputs {
         dir: args.out.join(&suite.name),
     };
+    if let Some(shard) = args.shard {
+        class.retain(|(_, dir)| shard.contains(dir.file_name().unwrap_or_default()));
+        clear_manifest(&out.dir).map_err(CliError::internal)?;
+        eprintln!(
+            "shard {shard} of `{}`: {} of {whole} submissions",
+            suite.name,
+            class.len()
+        );
+    }
     eprintln!(
         "grading `{}`: {} submissions × {} cases, sandbox {}, {jobs} jobs",
         suite.name,
@@ -121,10 +138,17 @@ fn grade_suite(
         suite.cases().count(),
         env.sandbox.tier()
     );
-    let play = !args.no_tournament && suite.arena.as_ref().is_some_and(|a| a.marks.is_some());
+    let tournament = !args.no_tournament && suite.arena.as_ref().is_some_and(|a| a.marks.is_some());
+    // A shard sees part of the class: `grader merge` plays the tournament over all of it.
+    let play = tournament && args.shard.is_none();
     let columns = class::columns(suite, play);
     let keys: Vec<&str> = class.iter().map(|(k, _)| k.as_str()).collect();
-    let earlier = earlier_results(&out, &suite.name, &keys);
+    // A shard's gradebook holds its share only; the merge keeps the earlier rows.
+    let earlier = if args.shard.is_some() {
+        Vec::new()
+    } else {
+        earlier_results(&out, &suite.name, &keys)
+    };
     if !earlier.is_empty() {
         eprintln!(
             "note: grades.csv keeps {} earlier result(s) of students not in this run",
@@ -158,6 +182,27 @@ fn grade_suite(
         }
         if let Some(e) = reporter.take_error() {
             write_error.get_or_insert(e);
+        }
+    }
+    if let Some(shard) = args.shard {
+        let manifest = Manifest {
+            suite: suite.name.clone(),
+            shard: shard.index,
+            shards: shard.count,
+            grader: env!("CARGO_PKG_VERSION").to_string(),
+            suite_dir: std::path::absolute(&suite.dir).unwrap_or_else(|_| suite.dir.clone()),
+            students_dir: std::path::absolute(students_dir)
+                .unwrap_or_else(|_| students_dir.to_path_buf()),
+            class: whole,
+            students: keys.iter().map(ToString::to_string).collect(),
+            columns: class::columns(suite, tournament),
+            tournament,
+        };
+        // Only a shard whose every result was written counts as done.
+        if write_error.is_none() {
+            if let Err(e) = write_manifest(&out.dir, &manifest) {
+                write_error = Some(e);
+            }
         }
     }
     reporter.report(&Event::ClassFinished { results: &results });

@@ -11,6 +11,7 @@ pub mod pipeline;
 pub mod play;
 pub mod position;
 pub mod score;
+pub mod shard;
 pub mod tournament;
 pub mod wire;
 

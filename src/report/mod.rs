@@ -7,6 +7,7 @@ pub mod events;
 pub mod feedback;
 pub mod grid;
 pub mod result;
+pub mod shard;
 pub mod table;
 pub mod tournament;
 
@@ -31,7 +32,8 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 }
 
 /// The columns of a class's gradebook and table, fixed by the suite before any student is graded.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
 pub struct Columns {
     /// Each group and its points.
     pub groups: Vec<(String, f64)>,
