@@ -16,6 +16,7 @@ mod oska;
 mod oska_examples;
 mod play;
 mod position;
+mod resume;
 mod run;
 mod sandbox;
 mod shard;

@@ -1,17 +1,22 @@
 //! `grader run SUITES SUBMISSIONS`: grades a class, suite by suite, and plays a suite's class
 //! tournament when its marks come from one.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::common::{environment_for, load_config, RunFlags};
 use super::exit::{CliError, CmdResult, Exit};
 use crate::config::Config;
 use crate::grade::class::{self, grade_class, students};
+use crate::grade::fingerprint;
 use crate::grade::shard::Shard;
 use crate::grade::tournament;
 use crate::grade::wire::Environment;
-use crate::report::class::{earlier_results, ClassReporter, Outputs};
+use crate::report::class::{
+    earlier_results, stored_fingerprint, stored_result, ClassReporter, Outputs,
+};
 use crate::report::events::{Event, Reporter};
+use crate::report::result::SubmissionResult;
 use crate::report::shard::{clear_manifest, write_manifest, Manifest};
 use crate::report::table::class_table;
 use crate::suite::validate::discover;
@@ -41,6 +46,11 @@ pub struct Args {
     /// results and plays the class tournament, which a shard never plays.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
+    /// Skip each student whose result in `--out` is current: graded from the same submission folder,
+    /// suite folder, settings and grader version (`input.sha256` beside its result.json), without an
+    /// internal error or a missing toolchain. The class tournament is still played over everyone.
+    #[arg(long)]
+    pub resume: bool,
 }
 
 /// `grader run SUITES SUBMISSIONS`.
@@ -155,12 +165,49 @@ fn grade_suite(
             earlier.len()
         );
     }
-    let reporter = ClassReporter::new(&out, &columns, class.len()).keeping(earlier);
-    let (mut results, mut write_error) = match grade_class(
+    // What each result is graded from: everything that decides it but `--jobs` and the shard.
+    let settings = format!(
+        "{:?}\ntier {}\ntournament {tournament}",
+        Config {
+            jobs: 0,
+            ..config.clone()
+        },
+        env.sandbox.tier()
+    );
+    let part = fingerprint::suite_part(&suite.dir, &settings);
+    let prints: HashMap<String, String> = class
+        .iter()
+        .filter_map(|(k, dir)| Some((k.clone(), fingerprint::submission(part.as_ref()?, dir)?)))
+        .collect();
+    let mut current = if args.resume {
+        current(&out, &suite.name, &class, &prints, play)
+    } else {
+        HashMap::new()
+    };
+    let to_grade: Vec<(String, PathBuf)> = class
+        .iter()
+        .filter(|(k, _)| !current.contains_key(k))
+        .cloned()
+        .collect();
+    if args.resume {
+        eprintln!(
+            "resume: {} of {} submissions are current (same submission, suite, settings and grader), not graded again",
+            current.len(),
+            class.len()
+        );
+    }
+    let kept = earlier
+        .into_iter()
+        .chain(current.values().cloned())
+        .collect();
+    let reporter = ClassReporter::new(&out, &columns, to_grade.len())
+        .keeping(kept)
+        .fingerprints(prints);
+    let (graded, mut write_error) = match grade_class(
         &env.sandbox,
         &*env.prepare,
         suite,
-        &class,
+        &to_grade,
         jobs,
         config.scratch,
         &reporter,
@@ -168,6 +215,12 @@ fn grade_suite(
         Ok(results) => (results, reporter.take_error()),
         Err(e) => (Vec::new(), Some(e)),
     };
+    // Every result in student order, the current ones where they were not graded again.
+    let mut graded = graded.into_iter();
+    let mut results: Vec<SubmissionResult> = class
+        .iter()
+        .filter_map(|(k, _)| current.remove(k).or_else(|| graded.next()))
+        .collect();
     if play && results.len() == class.len() {
         if let Some(e) = tournament::play_and_mark(
             suite,
@@ -181,6 +234,12 @@ fn grade_suite(
             write_error.get_or_insert(e);
         }
         if let Some(e) = reporter.take_error() {
+            write_error.get_or_insert(e);
+        }
+    }
+    if !play {
+        // With every student current, nothing was graded to write it.
+        if let Err(e) = reporter.gradebook(&results) {
             write_error.get_or_insert(e);
         }
     }
@@ -234,4 +293,40 @@ fn grade_suite(
     }
     eprintln!("results: {}", out.dir.display());
     Ok(exit)
+}
+
+/// The students of `class` whose stored result is current: its fingerprint is the one `prints` has
+/// for them now, and it has no internal error or missing toolchain (those are graded again). Their
+/// tournament marks are taken out, to be given afresh when `play`, else written back without them.
+fn current(
+    out: &Outputs,
+    suite: &str,
+    class: &[(String, PathBuf)],
+    prints: &HashMap<String, String>,
+    play: bool,
+) -> HashMap<String, SubmissionResult> {
+    let mut found = HashMap::new();
+    for (key, _) in class {
+        let Some(print) = prints.get(key) else {
+            continue;
+        };
+        if stored_fingerprint(out, key).as_ref() != Some(print) {
+            continue;
+        }
+        let Ok(mut r) = stored_result(out, suite, key) else {
+            continue;
+        };
+        if r.has_internal_error() || r.not_graded().is_some() {
+            continue;
+        }
+        if r.tournament.is_some() {
+            tournament::unmark(&mut r);
+            let path = out.result_path(key);
+            if !play && crate::report::write_atomic(&path, r.to_json().as_bytes()).is_err() {
+                continue;
+            }
+        }
+        found.insert(key.clone(), r);
+    }
+    found
 }

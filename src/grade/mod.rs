@@ -5,6 +5,7 @@ pub mod class;
 pub mod classevent;
 pub mod dialogue;
 pub mod entrants;
+pub mod fingerprint;
 pub mod integrity;
 pub mod names;
 pub mod pipeline;
