@@ -201,3 +201,122 @@ fn three_shards_merged_equal_one_run_with_the_class_tournament() {
     assert!(one.contains_key(Path::new("tournament.csv")));
     assert_same(&one, &merged);
 }
+
+/// `grader ARGS` with its stdout, which must exit 0.
+#[track_caller]
+fn stdout_of(args: &[&str], extra: &[&Path]) -> String {
+    let run = grader().args(args).args(extra).output().unwrap();
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "grader {args:?}\n{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    String::from_utf8(run.stdout).unwrap()
+}
+
+#[test]
+fn three_shards_of_a_round_robin_merged_equal_one_tournament() {
+    let dir = scratch();
+    let d = dir.path();
+    let suite = repo().join("suites/iiit-2015-ut3");
+    let suite = suite.to_str().unwrap();
+    for game in ["tictactoe", suite] {
+        let event = [
+            "tournament",
+            game,
+            "random",
+            "random",
+            "random",
+            "random",
+            "--games",
+            "2",
+            "--seed",
+            "9",
+            "--format",
+            "round-robin",
+        ];
+        let one = d.join("one");
+        let printed = stdout_of(
+            &[&event[..], &["--records"]].concat(),
+            &[&one, Path::new("--out"), &one],
+        );
+        let mut merge = vec![d.join("merged")];
+        for k in 1..=3 {
+            let share = d.join(format!("share-{k}"));
+            stdout_of(
+                &[&event[..], &["--shard", &format!("{k}/3"), "--records"]].concat(),
+                &[&share],
+            );
+            merge.push(share);
+        }
+        let merge: Vec<&Path> = merge.iter().map(PathBuf::as_path).collect();
+        let merged = stdout_of(&["merge", "--out"], &merge);
+        assert_eq!(merged, printed, "{game}");
+        let (one, merged) = (tree(&one), tree(merge[0]));
+        // 4 players, 6 pairings, 2 games with each colour.
+        assert_eq!(
+            one.keys()
+                .filter(|p| p.to_string_lossy().starts_with("round-robin-"))
+                .count(),
+            24
+        );
+        assert_eq!(
+            game == suite,
+            one.contains_key(Path::new("iiit-2015-ut3/tournament.csv"))
+        );
+        assert_same(&one, &merged);
+        for sub in ["one", "merged", "share-1", "share-2", "share-3"] {
+            std::fs::remove_dir_all(d.join(sub)).unwrap();
+        }
+    }
+    // A game missing from its shard is named; a staged event is never shared out.
+    let share = |k: u32| d.join(format!("share-{k}"));
+    for k in 1..=3 {
+        stdout_of(
+            &[
+                "tournament",
+                "tictactoe",
+                "random",
+                "random",
+                "random",
+                "--shard",
+                &format!("{k}/3"),
+                "--records",
+            ],
+            &[&share(k)],
+        );
+    }
+    std::fs::remove_file(share(2).join("round-robin-0005.json")).unwrap();
+    let run = grader()
+        .args(["merge", "--out"])
+        .args([d.join("merged"), share(1), share(2), share(3)])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("game 5 of 6 (`round-robin-0005.json`, shard 2/3) is missing"),
+        "{stderr}"
+    );
+    let run = grader()
+        .args([
+            "tournament",
+            "tictactoe",
+            "random",
+            "random",
+            "random",
+            "--format",
+            "staged",
+        ])
+        .args(["--shard", "1/2", "--records"])
+        .arg(d.join("staged"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("only a round robin's games can be shared out"),
+        "{stderr}"
+    );
+}

@@ -10,7 +10,7 @@ use crate::grade::tournament;
 use crate::report::class::{earlier_results, ClassReporter, Outputs};
 use crate::report::events::{Event, Reporter};
 use crate::report::result::SubmissionResult;
-use crate::report::shard::{merge, Manifest, Merged};
+use crate::report::shard::{merge, read_round_robin, Manifest, Merged, TOURNAMENT_MANIFEST};
 use crate::report::table::class_table;
 use crate::report::{csv, write_atomic};
 use crate::suite::validate::discover;
@@ -42,6 +42,13 @@ pub struct Args {
 
 /// `grader merge --out DIR SHARDS...`.
 pub fn run(args: Args) -> CmdResult {
+    if args
+        .shards
+        .iter()
+        .any(|d| std::fs::symlink_metadata(d.join(TOURNAMENT_MANIFEST)).is_ok())
+    {
+        return round_robin(&args);
+    }
     let merged = merge(&args.shards, &args.out)?;
     let mut exit = Exit::Success;
     for suite in merged {
@@ -115,6 +122,75 @@ fn finish(args: &Args, merged: Merged) -> Result<Exit, CliError> {
     print!("{}", class_table(&title, columns, &results));
     println!();
     Ok(outcome(&results, write_error, &out.dir))
+}
+
+/// The shards of `grader tournament --shard K/N`: every game checked against the schedule, then the
+/// records, `standings.json`, the tables and (for a suite) `<suite>/tournament.csv` exactly as one
+/// `grader tournament --records DIR --out DIR` writes and prints them.
+fn round_robin(args: &Args) -> CmdResult {
+    use crate::arena::event::tournament::{
+        round_robin_results, round_robin_schedule, Format, Knobs,
+    };
+    let (m, records) = read_round_robin(&args.shards)?;
+    let config = crate::arena::setup::event(&m.game).map_err(CliError::usage)?;
+    let knobs = Knobs {
+        format: Some(Format::RoundRobin),
+        games: m.games_per_pairing,
+        seed: m.seed,
+        jobs: 1,
+    };
+    let schedule = round_robin_schedule(m.players.len(), &config, &knobs)
+        .map_err(|e| CliError::usage(anyhow::anyhow!("{e}")))?;
+    if schedule.len() != records.len() {
+        return Err(CliError::usage(anyhow::anyhow!(
+            "the shards scheduled {} games, and `{}` schedules {} for this field\nhint: merge with the same grader and GAME the shards played",
+            records.len(),
+            m.game,
+            schedule.len()
+        )));
+    }
+    for (i, (f, r)) in schedule.iter().zip(&records).enumerate() {
+        let who = [m.players[f.first].clone(), m.players[f.second].clone()];
+        if r.players != who || r.seed != f.seed {
+            return Err(CliError::usage(anyhow::anyhow!(
+                "`{}` is not game {} of the schedule ({} against {}, seed {})",
+                crate::report::shard::round_robin_file(i),
+                i + 1,
+                who[0],
+                who[1],
+                f.seed
+            )));
+        }
+    }
+    let results = round_robin_results(&m.players, records, &config);
+    crate::report::tournament::save_records(&args.out, &m.game_name, m.seed, &results)
+        .map_err(CliError::internal)?;
+    let placed = m
+        .suite
+        .as_ref()
+        .map(|_| crate::arena::event::ranking::overall(&results, config.marks.as_ref()));
+    if let (Some(suite), Some(placed)) = (&m.suite, &placed) {
+        let file = crate::report::tournament::write_ranking(
+            &args.out.join(suite),
+            placed,
+            &[],
+            &m.not_graded,
+        )
+        .map_err(CliError::internal)?;
+        eprintln!("wrote {}", file.display());
+    }
+    eprintln!(
+        "merged a round robin of {} games from {} shards into `{}`",
+        schedule.len(),
+        m.shards,
+        args.out.display()
+    );
+    Ok(super::tournament::print_event(
+        &results,
+        false,
+        placed.as_deref(),
+        &m.not_graded,
+    ))
 }
 
 /// The suite the shards graded: `--suites` (the one of that name), else the folder they recorded.

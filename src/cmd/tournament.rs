@@ -5,9 +5,12 @@ use std::path::PathBuf;
 
 use super::common::{emit, Arena, RunFlags};
 use super::exit::{CliError, CmdResult, Exit};
-use crate::arena::event::tournament::{play, Format, Knobs};
+use crate::arena::event::ranking::Placed;
+use crate::arena::event::schedule::Results;
+use crate::arena::event::tournament::{play, play_share, Format, Knobs};
 use crate::arena::game::registry::{MakeBot, Visitor};
 use crate::arena::game::ArenaGame;
+use crate::report::shard::{save_share, TournamentManifest};
 use crate::report::tournament::standings_table as table;
 use crate::report::tournament::{save_records, write_ranking};
 
@@ -61,6 +64,10 @@ pub struct Args {
     /// With a suite: where `<suite>/tournament.csv` (the overall ranking and marks) is written.
     #[arg(long, value_name = "DIR", default_value = "results")]
     pub out: PathBuf,
+    /// Play only shard K of N of a round robin's games (game i when i mod N = K-1), into `--records`
+    /// with `tournament-shard.json`; `grader merge --out DIR` of the N folders ranks the event.
+    #[arg(long, value_name = "K/N", requires = "records")]
+    pub shard: Option<crate::grade::shard::Shard>,
     #[command(flatten)]
     pub flags: RunFlags,
 }
@@ -98,6 +105,44 @@ impl Visitor for Arena<Args> {
             seed: args.seed,
             jobs: args.jobs,
         };
+        if let Some(shard) = args.shard {
+            let names: Vec<String> = entrants.iter().map(|e| e.name.clone()).collect();
+            let (scheduled, played) = play_share(
+                &initial,
+                bots,
+                entrants,
+                &config,
+                sandbox,
+                &knobs,
+                (shard.index, shard.count),
+            )
+            .map_err(|m| CliError::usage(anyhow::anyhow!("{m}")))?;
+            let game = match std::path::absolute(&args.game) {
+                Ok(p) if p.exists() => p.display().to_string(),
+                _ => args.game.clone(),
+            };
+            let manifest = TournamentManifest {
+                game,
+                game_name: initial.name(),
+                seed: args.seed,
+                games_per_pairing: args.games,
+                players: names,
+                suite: event.suite.clone(),
+                not_graded: event.not_graded.clone(),
+                scheduled,
+                shard: shard.index,
+                shards: shard.count,
+                grader: env!("CARGO_PKG_VERSION").to_string(),
+            };
+            let dir = args.records.as_deref().unwrap_or(std::path::Path::new("."));
+            save_share(dir, &manifest, &played).map_err(CliError::internal)?;
+            eprintln!(
+                "shard {shard}: played {} of the round robin's {scheduled} games into `{}`; `grader merge --out DIR` of every shard's folder ranks the event",
+                played.len(),
+                dir.display()
+            );
+            return Ok(Exit::Success);
+        }
         let (results, knockout) = play(&initial, bots, entrants, &config, sandbox, &knobs);
         // Records first: whatever happens to stdout, the games are kept.
         if let Some(dir) = &args.records {
@@ -113,37 +158,53 @@ impl Visitor for Arena<Args> {
                 .map_err(CliError::internal)?;
             eprintln!("wrote {}", file.display());
         }
-        for stage in &results.stages {
-            if results.stages.len() > 1 {
-                emit(&format!("{}\n", stage.name));
-            }
-            emit(&table(&stage.rows));
-            let faults: Vec<&crate::arena::game::record::GameRecord> = stage
-                .records
-                .iter()
-                .filter(|r| r.ending == crate::arena::game::record::Ending::Fault)
-                .collect();
-            for r in faults.iter().take(5) {
-                emit(&format!("  fault: {}\n", r.summary()));
-            }
-            if faults.len() > 5 {
-                emit(&format!("  ... and {} more faults\n", faults.len() - 5));
-            }
-            emit("\n");
-        }
-        if let (Some(champion), true) = (&results.champion, knockout) {
-            emit(&format!("champion: {champion}\n"));
-        }
-        if let Some(placed) = &placed {
-            emit(&crate::report::tournament::ranking_table(placed));
-        }
-        if !event.not_graded.is_empty() {
-            eprintln!(
-                "error: {} submission(s) not graded: this machine lacks a toolchain they need\nhint: run `grader doctor --install`, then play again",
-                event.not_graded.len()
-            );
-            return Ok(Exit::Internal);
-        }
-        Ok(Exit::Success)
+        Ok(print_event(
+            &results,
+            knockout,
+            placed.as_deref(),
+            &event.not_graded,
+        ))
     }
+}
+
+/// Prints an event's stages, champion and ranking on stdout, and says how it went: exit 3 when an
+/// entrant could not be built.
+pub(super) fn print_event(
+    results: &Results,
+    knockout: bool,
+    placed: Option<&[Placed]>,
+    not_graded: &[(String, String)],
+) -> Exit {
+    for stage in &results.stages {
+        if results.stages.len() > 1 {
+            emit(&format!("{}\n", stage.name));
+        }
+        emit(&table(&stage.rows));
+        let faults: Vec<&crate::arena::game::record::GameRecord> = stage
+            .records
+            .iter()
+            .filter(|r| r.ending == crate::arena::game::record::Ending::Fault)
+            .collect();
+        for r in faults.iter().take(5) {
+            emit(&format!("  fault: {}\n", r.summary()));
+        }
+        if faults.len() > 5 {
+            emit(&format!("  ... and {} more faults\n", faults.len() - 5));
+        }
+        emit("\n");
+    }
+    if let (Some(champion), true) = (&results.champion, knockout) {
+        emit(&format!("champion: {champion}\n"));
+    }
+    if let Some(placed) = placed {
+        emit(&crate::report::tournament::ranking_table(placed));
+    }
+    if !not_graded.is_empty() {
+        eprintln!(
+        "error: {} submission(s) not graded: this machine lacks a toolchain they need\nhint: run `grader doctor --install`, then play again",
+        not_graded.len()
+        );
+        return Exit::Internal;
+    }
+    Exit::Success
 }

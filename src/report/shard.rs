@@ -277,3 +277,160 @@ fn copy_tree(from: &Path, rel: &Path, to: &Path) -> anyhow::Result<()> {
     }
     Ok(())
 }
+
+/// The file a shard of `grader tournament --shard K/N --records DIR` writes beside its games.
+pub const TOURNAMENT_MANIFEST: &str = "tournament-shard.json";
+
+/// What a shard of a round robin played, and what the merge needs to rank the whole event.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct TournamentManifest {
+    /// The GAME argument (absolute when it names a file or folder): the merge reads the event's
+    /// scoring and marks from it.
+    pub game: String,
+    /// The game's own name, as the records and `standings.json` give it.
+    pub game_name: String,
+    pub seed: u64,
+    /// `--games`, when given.
+    pub games_per_pairing: Option<u32>,
+    /// Every entrant, in the order the schedule numbers them.
+    pub players: Vec<String>,
+    /// The suite, when GAME is one: its ranking goes to `<out>/<suite>/tournament.csv`.
+    pub suite: Option<String>,
+    /// Entrants this machine could not build, with why.
+    pub not_graded: Vec<(String, String)>,
+    /// Games in the whole schedule.
+    pub scheduled: usize,
+    pub shard: u32,
+    pub shards: u32,
+    pub grader: String,
+}
+
+/// The name one run gives game `i` (0-based) of a round robin.
+#[must_use]
+pub fn round_robin_file(i: usize) -> String {
+    format!("round-robin-{:04}.json", i + 1)
+}
+
+/// Writes a shard's games (each under the name one run gives it) and its manifest into `dir`.
+///
+/// # Errors
+/// A folder or file that cannot be written, named.
+pub fn save_share(
+    dir: &Path,
+    manifest: &TournamentManifest,
+    records: &[(usize, crate::arena::game::record::GameRecord)],
+) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create `{}`", dir.display()))?;
+    clear_manifest_named(dir, TOURNAMENT_MANIFEST)?;
+    for (i, r) in records {
+        let path = dir.join(round_robin_file(*i));
+        let mut json = serde_json::to_string_pretty(r)?;
+        json.push('\n');
+        super::write_atomic(&path, json.as_bytes())
+            .with_context(|| format!("cannot write `{}`", path.display()))?;
+    }
+    let path = dir.join(TOURNAMENT_MANIFEST);
+    let mut json = serde_json::to_string_pretty(manifest)?;
+    json.push('\n');
+    super::write_atomic(&path, json.as_bytes())
+        .with_context(|| format!("cannot write `{}`", path.display()))
+}
+
+fn clear_manifest_named(dir: &Path, name: &str) -> anyhow::Result<()> {
+    match std::fs::remove_file(dir.join(name)) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(anyhow::Error::new(e)
+                .context(format!("cannot remove `{}`", dir.join(name).display())))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Reads the shards of one round robin (each folder a `--records` of `grader tournament --shard
+/// K/N`): checks every shard is there once, of one event and one grader, and returns the manifest and
+/// every game in schedule order. Read as untrusted: no link followed, never blocking, capped.
+///
+/// # Errors
+/// A shard missing or twice, shards of different events, a game missing (named) or unreadable.
+pub fn read_round_robin(
+    shards: &[PathBuf],
+) -> anyhow::Result<(
+    TournamentManifest,
+    Vec<crate::arena::game::record::GameRecord>,
+)> {
+    let mut found: BTreeMap<u32, (PathBuf, TournamentManifest)> = BTreeMap::new();
+    for dir in shards {
+        let read =
+            read_output(dir, Path::new(TOURNAMENT_MANIFEST), FILE_CAP).with_context(|| {
+                format!(
+                    "`{}` holds no shard of a tournament (`{TOURNAMENT_MANIFEST}`)",
+                    dir.display()
+                )
+            })?;
+        let m: TournamentManifest = serde_json::from_slice(&read.bytes)
+            .ok()
+            .filter(|m: &TournamentManifest| !read.truncated && m.shard >= 1 && m.shard <= m.shards)
+            .with_context(|| {
+                format!(
+                    "`{}` is not a tournament shard's manifest",
+                    dir.join(TOURNAMENT_MANIFEST).display()
+                )
+            })?;
+        if let Some((other, first)) = found.values().next() {
+            let same = TournamentManifest {
+                shard: first.shard,
+                ..m.clone()
+            };
+            if &same != first {
+                bail!(
+                    "`{}` and `{}` are shards of different tournaments (another game, seed, field or grader)",
+                    dir.display(),
+                    other.display()
+                );
+            }
+        }
+        if let Some((other, _)) = found.get(&m.shard) {
+            bail!(
+                "tournament shard {}/{} is given twice: `{}` and `{}`",
+                m.shard,
+                m.shards,
+                other.display(),
+                dir.display()
+            );
+        }
+        found.insert(m.shard, (dir.clone(), m));
+    }
+    let (_, first) = found.values().next().context("no shard given")?.clone();
+    let missing: Vec<String> = (1..=first.shards)
+        .filter(|k| !found.contains_key(k))
+        .map(|k| format!("{k}/{}", first.shards))
+        .collect();
+    if !missing.is_empty() {
+        bail!(
+            "the tournament is missing shard(s) {}: they did not finish, or their folders were not given",
+            missing.join(", ")
+        );
+    }
+    let mut records = Vec::with_capacity(first.scheduled);
+    for i in 0..first.scheduled {
+        let k = u32::try_from(i % first.shards as usize).unwrap_or(0) + 1;
+        let dir = &found[&k].0;
+        let name = round_robin_file(i);
+        let read = read_output(dir, Path::new(&name), FILE_CAP).with_context(|| {
+            format!(
+                "game {} of {} (`{name}`, shard {k}/{}) is missing or unreadable in `{}`",
+                i + 1,
+                first.scheduled,
+                first.shards,
+                dir.display()
+            )
+        })?;
+        let record = serde_json::from_slice(&read.bytes)
+            .ok()
+            .filter(|_| !read.truncated)
+            .with_context(|| format!("`{}` is not a game's record", dir.join(&name).display()))?;
+        records.push(record);
+    }
+    Ok((first, records))
+}
