@@ -1,5 +1,6 @@
 //! `grader merge --out DIR SHARDS...`: joins the folders of `grader run --shard K/N` into the results
-//! one run would have written, and plays the class tournament the shards left to it.
+//! one run would have written, and plays the class tournament the shards left to it; or those of
+//! `grader tournament --shard K/N` into one round robin's records, standings and ranking.
 
 use std::path::{Path, PathBuf};
 
@@ -18,10 +19,12 @@ use crate::suite::{oracle, Suite};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The shards' results folders (each the `--out` of one `grader run --shard K/N`).
+    /// The shards' folders: each the `--out` of one `grader run --shard K/N`, or the `--records` of one
+    /// `grader tournament --shard K/N`.
     #[arg(required = true)]
     pub shards: Vec<PathBuf>,
-    /// Where the merged results go, as `grader run --out` writes them.
+    /// Where the merged results go, as `grader run --out` writes them (for a tournament: its records,
+    /// and `<suite>/tournament.csv`).
     #[arg(long, default_value = "results", value_name = "DIR")]
     pub out: PathBuf,
     /// For the class tournament: the suites (a folder of suites, or one suite). Default: the suite

@@ -36,7 +36,7 @@ pub enum Command {
     Solve(solve::Args),
     /// Grade submissions: `grader run suites/ submissions/` or `grader run suites/NAME STUDENTS/`.
     Run(run::Args),
-    /// Join the folders of `grader run --shard K/N` into one run's results (and play the class tournament).
+    /// Join the folders of `grader run --shard K/N` (or `grader tournament --shard K/N`) into one run's.
     Merge(merge::Args),
     /// Run a suite's public cases on one submission folder (default `.`) and explain each failure.
     Check(check::Args),
