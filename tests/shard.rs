@@ -166,6 +166,14 @@ fn three_shards_merged_equal_one_run_without_a_tournament() {
         "shard 2/3 of `adelaide-2021-a1` is given twice",
     );
     refused(&[dir.path().join("one")], "holds no shard's results");
+    let into_itself = grader()
+        .args(["merge", "--out"])
+        .args([shard(1), shard(1), shard(2), shard(3)])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&into_itself.stderr);
+    assert_eq!(into_itself.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("is one of the shards' folders"), "{stderr}");
     // A result replaced by a link is never followed.
     let manifest = crate::util::read(&shard(1).join("adelaide-2021-a1/shard.json"));
     let first: serde_json::Value = serde_json::from_str(&manifest).unwrap();

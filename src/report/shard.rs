@@ -97,7 +97,15 @@ pub struct Merged {
 pub fn merge(shards: &[PathBuf], out: &Path) -> anyhow::Result<Vec<Merged>> {
     // suite -> shard index -> (folder, manifest)
     let mut found: BTreeMap<String, BTreeMap<u32, (PathBuf, Manifest)>> = BTreeMap::new();
+    let out_real = std::fs::canonicalize(out).ok();
     for root in shards {
+        // Merging into a shard's own folder would remove each student's folder before copying it.
+        if out_real.is_some() && std::fs::canonicalize(root).ok() == out_real {
+            bail!(
+                "`--out {}` is one of the shards' folders\nhint: merge into a folder of its own",
+                out.display()
+            );
+        }
         let entries = std::fs::read_dir(root)
             .with_context(|| format!("cannot read shard folder `{}`", root.display()))?;
         let mut any = false;
