@@ -8,6 +8,7 @@ mod contain_arena;
 mod contain_output;
 mod docs;
 mod examples;
+mod export;
 mod hostile;
 mod hostile_class;
 mod morris;

@@ -203,7 +203,11 @@ impl Class {
     pub fn columns(&self) -> super::Columns {
         let mut columns = super::Columns::default();
         for r in &self.results {
-            for g in r.groups.iter().filter(|g| g.credit_rule != CreditRule::Manual) {
+            for g in r
+                .groups
+                .iter()
+                .filter(|g| g.credit_rule != CreditRule::Manual)
+            {
                 if !columns.groups.iter().any(|(n, _)| *n == g.name) {
                     columns.groups.push((g.name.clone(), g.max));
                 }
