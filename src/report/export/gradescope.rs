@@ -152,3 +152,81 @@ fn results(r: &SubmissionResult, hidden_as: Shown) -> Results {
         leaderboard,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::Verdict;
+    use crate::report::result::{fixtures, GroupScore, Standing, TournamentMark};
+    use crate::suite::CreditRule;
+
+    fn ranked(marks: Option<f64>, rank: Option<usize>) -> SubmissionResult {
+        let mut r = fixtures::submission(
+            "ann",
+            vec![
+                fixtures::case("legal", Verdict::Accepted, 1.0),
+                fixtures::case("legal", Verdict::WrongAnswer, 0.0),
+            ],
+        );
+        r.groups = vec![GroupScore {
+            name: "legal".into(),
+            credit_rule: CreditRule::AllOrNothing,
+            points: Some(0.0),
+            max: 10.0,
+            passed: 1,
+            cases: 2,
+        }];
+        r.max = 10.0;
+        r.score = marks.unwrap_or(0.0);
+        r.tournament = Some(TournamentMark {
+            marks,
+            max: 40.0,
+            bonus: true,
+            rank,
+            entrants: 4,
+            standing: rank.map(|_| Standing {
+                stage: "final".into(),
+                points: 7,
+                games: 6,
+                won: 3,
+                drawn: 1,
+                lost: 2,
+                faults: 0,
+            }),
+            reason: "ranked 2 of 4".into(),
+        });
+        r
+    }
+
+    #[test]
+    fn the_tournament_gives_a_bonus_test_and_the_leaderboard() {
+        let json =
+            serde_json::to_value(results(&ranked(Some(30.0), Some(2)), Shown::Hidden)).unwrap();
+        assert_eq!(json["score"], 30.0);
+        // All or nothing: the passing case earns nothing while its group earned nothing.
+        assert_eq!(json["tests"][0]["score"], 0.0);
+        assert_eq!(json["tests"][0]["max_score"], 5.0);
+        assert_eq!(json["tests"][0]["status"], "passed");
+        let t = &json["tests"][2];
+        assert_eq!(
+            (&t["name"], &t["number"], &t["score"], &t["max_score"]),
+            (&"tournament".into(), &"2".into(), &30.0.into(), &0.0.into())
+        );
+        assert_eq!(
+            json["leaderboard"],
+            serde_json::json!([
+                {"name": "rank", "value": 2.0, "order": "asc"},
+                {"name": "points", "value": 7.0, "order": "desc"},
+                {"name": "marks", "value": 30.0, "order": "desc"},
+            ])
+        );
+    }
+
+    #[test]
+    fn a_tournament_with_no_mark_is_no_zero_and_no_leaderboard() {
+        let json = serde_json::to_value(results(&ranked(None, None), Shown::Hidden)).unwrap();
+        let t = &json["tests"][2];
+        assert!(t.get("score").is_none(), "{t}");
+        assert!(json.get("leaderboard").is_none(), "{json}");
+    }
+}

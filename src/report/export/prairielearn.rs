@@ -149,3 +149,29 @@ fn within_limit(mut results: Results) -> String {
     }
     text
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::Verdict;
+    use crate::report::result::{fixtures, CaseResult};
+
+    #[test]
+    fn a_huge_result_stays_under_one_megabyte_and_says_what_was_cut() {
+        let case = CaseResult {
+            summary: "s".repeat(3000),
+            details: vec!["d".repeat(2000); 100],
+            ..fixtures::case("g", Verdict::WrongAnswer, 0.0)
+        };
+        let mut r = fixtures::submission("ann", vec![case; 2000]);
+        r.max = 1.0;
+        let text = within_limit(graded(&r));
+        assert!(text.len() < SIZE_LIMIT, "{}", text.len());
+        let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let tests = json["tests"].as_array().unwrap();
+        assert!(!tests.is_empty());
+        assert!(tests[0]["output"].as_str().unwrap().starts_with("(cut: "));
+        let small = within_limit(graded(&fixtures::submission("bo", vec![])));
+        assert!(!small.contains("(cut: "), "{small}");
+    }
+}
