@@ -1,18 +1,18 @@
 //! Autolab: one `output.txt` per student, the feedback a student reads and then, as its last line, the
-//! autoresult Autolab parses (<https://docs.autolabproject.com/lab/>, "Autograder output"):
+//! autoresult Autolab parses (<https://docs.autolabproject.com/lab/>, "Writing Autograders"):
 //! `{"scores": {"<problem>": points, …}, "scoreboard": [total, …]}`, the problems named as the suite's
 //! groups.
 
 use std::path::PathBuf;
 
-use serde_json::{json, Map, Value};
+use serde_json::{json, Map};
 
 use super::{case_name, machine_fault, round4, summary, Class, Export};
 use crate::suite::CreditRule;
 
 /// `<student>/output.txt` for each student. The scoreboard is the total, then each group's points in
-/// the order of `Class::columns`, then the tournament's rank when it was played (blank problems are
-/// left out of `scores`, so Autolab leaves them ungraded). A student the machine could not grade gets
+/// the order of `Class::columns` (a group not attempted, or worth no points, is left out of `scores`,
+/// so Autolab leaves that problem ungraded; the tournament's marks are the `tournament` problem). A student the machine could not grade gets
 /// the reason and no autoresult line (Autolab then reports the autograder's failure, not a score).
 #[must_use]
 pub fn export(class: &Class) -> Export {
@@ -44,7 +44,7 @@ pub fn export(class: &Class) -> Export {
                 for g in r
                     .groups
                     .iter()
-                    .filter(|g| g.credit_rule != CreditRule::Manual)
+                    .filter(|g| g.credit_rule != CreditRule::Manual && g.max > 0.0)
                 {
                     scores.insert(g.name.clone(), json!(round4(g.points.unwrap_or(0.0))));
                 }
@@ -52,13 +52,12 @@ pub fn export(class: &Class) -> Export {
                 if let Some(m) = tournament.and_then(|t| t.marks) {
                     scores.insert("tournament".into(), json!(m));
                 }
+                // Numbers only (a custom scoreboard sorts its columns): a group not attempted shows 0
+                // there, while `scores` leaves it out, so the grade itself stays blank.
                 let mut board = vec![json!(round4(r.score))];
                 for (name, _) in &columns {
                     let g = r.groups.iter().find(|g| g.name == *name);
-                    board.push(g.and_then(|g| g.points).map_or(Value::Null, |p| json!(p)));
-                }
-                if let Some(t) = tournament {
-                    board.push(t.rank.map_or(Value::Null, |k| json!(k)));
+                    board.push(json!(round4(g.and_then(|g| g.points).unwrap_or(0.0))));
                 }
                 let line = json!({ "scores": scores, "scoreboard": board });
                 text.push_str(&format!("{line}\n"));
