@@ -627,3 +627,70 @@ fn the_default_output_is_beside_the_results_and_not_read_back_as_a_student() {
     let xml = read(&results.join("export/junit.xml"));
     assert_eq!(xml.matches("<testsuite ").count(), 2, "{xml}");
 }
+
+/// Gradescope's `leaderboard` (same page: `name`, `value`, `order` `asc` or `desc`) from the class
+/// tournament `grader run` plays for UT3, whose checks carry no points and whose 40 marks come from
+/// the ranking; Autolab names the marks' problem `tournament`.
+#[test]
+fn the_class_tournament_makes_the_gradescope_leaderboard() {
+    let dir = scratch();
+    let class = dir.path().join("class");
+    for name in ["decent", "random-handout"] {
+        std::fs::create_dir_all(&class).unwrap();
+        std::os::unix::fs::symlink(
+            repo().join("examples/submissions/iiit-2015-ut3").join(name),
+            class.join(name),
+        )
+        .unwrap();
+    }
+    let results = grade_class(dir.path(), &repo().join("suites/iiit-2015-ut3"), &class);
+    let out = dir.path().join("gradescope");
+    grader()
+        .arg("export")
+        .arg(&results)
+        .args(["--to", "gradescope", "-o"])
+        .arg(&out)
+        .assert()
+        .success();
+    let mut ranks = Vec::new();
+    for name in ["decent", "random-handout"] {
+        let json: Value =
+            serde_json::from_str(&read(&out.join(name).join("results.json"))).unwrap();
+        let own = result_in(&results, name);
+        assert_eq!(json["score"], own["score"]);
+        let board = json["leaderboard"].as_array().unwrap();
+        for entry in board {
+            keys(entry, &["name", "value"], &["order"]);
+            assert!(["asc", "desc"].contains(&entry["order"].as_str().unwrap()));
+            assert!(entry["value"].is_number());
+        }
+        assert_eq!(board[0]["name"], "rank");
+        assert_eq!(board[0]["order"], "asc");
+        assert_eq!(
+            board[0]["value"],
+            own["tournament"]["rank"].as_f64().unwrap()
+        );
+        ranks.push(board[0]["value"].as_f64().unwrap());
+        let tournament = json["tests"].as_array().unwrap().last().unwrap().clone();
+        assert_eq!(tournament["name"], "tournament");
+        assert_eq!(tournament["max_score"], 40.0);
+        assert_eq!(tournament["score"], own["tournament"]["marks"]);
+        // Checks worth no points carry none, so the tests still add up to the score.
+        let sum: f64 = json["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["score"].as_f64().unwrap())
+            .sum();
+        assert!(
+            (sum - own["score"].as_f64().unwrap()).abs() < 0.01,
+            "{json}"
+        );
+    }
+    ranks.sort_by(f64::total_cmp);
+    assert_eq!(ranks, [1.0, 2.0]);
+}
+
+fn result_in(results: &Path, student: &str) -> Value {
+    serde_json::from_str(&read(&results.join(student).join("result.json"))).unwrap()
+}
