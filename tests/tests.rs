@@ -9,6 +9,7 @@ mod contain_output;
 mod deploy;
 mod docs;
 mod examples;
+mod export;
 mod hostile;
 mod hostile_class;
 mod morris;

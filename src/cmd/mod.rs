@@ -7,6 +7,7 @@ mod common;
 mod docs;
 mod doctor;
 pub mod exit;
+mod export;
 mod golden;
 mod merge;
 mod play;
@@ -50,6 +51,8 @@ pub enum Command {
     Play(play::Args),
     /// Run a tournament and print standings.
     Tournament(tournament::Args),
+    /// Write a graded class's results for Gradescope, PrairieLearn, Autolab, Canvas, Moodle or JUnit.
+    Export(export::Args),
     /// Measure each language's reference hand-in on this machine; write the suite's `calibration.toml`.
     Calibrate(calibrate::Args),
     /// Print a shell completion script (`grader completions bash`).
@@ -76,6 +79,7 @@ pub fn main() -> ExitCode {
         Command::Golden(args) => golden::run(args),
         Command::Play(args) => play::run(args),
         Command::Tournament(args) => tournament::run(args),
+        Command::Export(args) => export::run(args),
         Command::Calibrate(args) => calibrate::run(args),
         Command::Completions(args) => docs::completions(args),
         Command::Man(args) => docs::man(args),

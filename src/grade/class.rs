@@ -53,14 +53,14 @@ pub fn students(dir: &Path) -> anyhow::Result<Vec<(String, PathBuf)>> {
 }
 
 /// Names the grader writes beside the student folders of a suite's results: the gradebook, the class
-/// tournament's ranking and games, and a shard's manifest.
-const RESERVED: &[&str] = &["grades.csv", "tournament.csv", "tournament", "shard.json"];
+/// tournament's ranking and games, a shard's manifest and `grader export`'s files.
+const RESERVED: &[&str] = &["grades.csv", "tournament.csv", "tournament", "shard.json", "export"];
 
 /// The key of a student folder: its name as written in results (`results/<suite>/<key>/`), the
 /// gradebook and `result.json`. Reversible, so two names never share a key: each byte that is not part
 /// of valid UTF-8, each control character (C0, DEL, C1, bidirectional overrides) and each `%` is written
 /// `%XX` (its bytes in hex); a name the grader itself uses beside the folders (`grades.csv`,
-/// `tournament.csv`, `tournament`, `shard.json`) has its first byte written so. A key longer than a
+/// `tournament.csv`, `tournament`, `shard.json`, `export`) has its first byte written so. A key longer than a
 /// file name may be is cut, and the cut marked with a hash of the whole name (no longer reversible, still distinct).
 #[must_use]
 pub fn student_key(name: &OsStr) -> String {
@@ -231,6 +231,7 @@ mod key_tests {
         assert_eq!(key(b"tournament.csv"), "%74ournament.csv");
         assert_eq!(key(b"tournament"), "%74ournament");
         assert_eq!(key(b"shard.json"), "%73hard.json");
+        assert_eq!(key(b"export"), "%65xport");
     }
 
     #[test]

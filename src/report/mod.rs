@@ -4,6 +4,7 @@
 pub mod class;
 pub mod csv;
 pub mod events;
+pub mod export;
 pub mod feedback;
 pub mod grid;
 pub mod result;
