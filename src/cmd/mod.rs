@@ -1,6 +1,7 @@
 //! The command line: every command's clap arguments and `run()`, the only code that knows of exit
 //! codes. Domain modules never see clap; they return [`crate::error::Error`], mapped here.
 
+mod autograde;
 mod calibrate;
 mod check;
 mod common;
@@ -49,6 +50,9 @@ pub enum Command {
     Tournament(tournament::Args),
     /// Measure each language's reference hand-in on this machine; write the suite's `calibration.toml`.
     Calibrate(calibrate::Args),
+    /// Grade one submission on every case and write an autograder platform's results file (what a
+    /// bundle's `run_autograder` runs).
+    Autograde(autograde::Args),
     /// Print a shell completion script (`grader completions bash`).
     Completions(docs::CompletionsArgs),
     /// Print the man page in roff (`grader man > grader.1`; `grader man run` for one command's).
@@ -73,6 +77,7 @@ pub fn main() -> ExitCode {
         Command::Play(args) => play::run(args),
         Command::Tournament(args) => tournament::run(args),
         Command::Calibrate(args) => calibrate::run(args),
+        Command::Autograde(args) => autograde::run(args),
         Command::Completions(args) => docs::completions(args),
         Command::Man(args) => docs::man(args),
     };
