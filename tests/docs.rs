@@ -3,7 +3,7 @@
 
 use crate::util::{grader, scratch};
 
-const COMMANDS: [&str; 9] = [
+const COMMANDS: [&str; 12] = [
     "solve",
     "run",
     "check",
@@ -13,6 +13,9 @@ const COMMANDS: [&str; 9] = [
     "play",
     "tournament",
     "calibrate",
+    "bundle",
+    "kit",
+    "autograde",
 ];
 
 #[test]

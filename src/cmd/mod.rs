@@ -2,6 +2,7 @@
 //! codes. Domain modules never see clap; they return [`crate::error::Error`], mapped here.
 
 mod autograde;
+mod bundle;
 mod calibrate;
 mod check;
 mod common;
@@ -9,6 +10,7 @@ mod docs;
 mod doctor;
 pub mod exit;
 mod golden;
+mod kit;
 mod play;
 mod run;
 mod solve;
@@ -50,6 +52,10 @@ pub enum Command {
     Tournament(tournament::Args),
     /// Measure each language's reference hand-in on this machine; write the suite's `calibration.toml`.
     Calibrate(calibrate::Args),
+    /// Pack a suite and the grader for an autograder platform (`grader bundle gradescope SUITE`).
+    Bundle(bundle::Args),
+    /// Write a suite's student kit: its public cases only (`grader kit SUITE -o DIR`).
+    Kit(kit::Args),
     /// Grade one submission on every case and write an autograder platform's results file (what a
     /// bundle's `run_autograder` runs).
     Autograde(autograde::Args),
@@ -77,6 +83,8 @@ pub fn main() -> ExitCode {
         Command::Play(args) => play::run(args),
         Command::Tournament(args) => tournament::run(args),
         Command::Calibrate(args) => calibrate::run(args),
+        Command::Bundle(args) => bundle::run(args),
+        Command::Kit(args) => kit::run(args),
         Command::Autograde(args) => autograde::run(args),
         Command::Completions(args) => docs::completions(args),
         Command::Man(args) => docs::man(args),

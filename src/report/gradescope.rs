@@ -21,6 +21,19 @@ pub enum Shown {
     Visible,
 }
 
+impl Shown {
+    /// The word `results.json` and `--hidden-visibility` use.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Shown::Hidden => "hidden",
+            Shown::AfterDueDate => "after_due_date",
+            Shown::AfterPublished => "after_published",
+            Shown::Visible => "visible",
+        }
+    }
+}
+
 impl std::str::FromStr for Shown {
     type Err = String;
 
