@@ -13,7 +13,7 @@ use toml_edit::{DocumentMut, Item, TableLike};
 
 use super::{tree, write_dir, Content, Entry};
 use crate::error::Error;
-use crate::suite::SUITE_FILE;
+use crate::suite::{Suite, SUITE_FILE};
 
 /// What a kit kept and left out.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -108,13 +108,75 @@ fn retain_tables(item: &mut Item, keep: &mut dyn FnMut(&mut dyn TableLike) -> bo
     }
 }
 
+/// The reference's expected output for a public case's stdout (`None`) or file: `(group, case, file)`.
+type Answer<'a> = &'a dyn Fn(&str, &str, Option<&str>) -> Option<String>;
+
+/// A suite rewritten as a kit.
+struct Rewritten {
+    /// The kit's `suite.toml`.
+    toml: String,
+    kit: Kit,
+    /// Files the public cases need: their golden files and the languages' adapters.
+    kept: BTreeSet<PathBuf>,
+    /// The hidden cases' golden files.
+    dropped: BTreeSet<PathBuf>,
+    /// Golden files the kit adds: a public expected output the reference computed, written down.
+    written: Vec<(PathBuf, String)>,
+}
+
+/// A public case's expected outputs that only the reference computes get a golden file of their own
+/// (`golden/kit-<group>-<case>.<stdout or file>`), so the student build, which computes no reference
+/// answers, can check them.
+fn write_down(
+    case: &mut dyn TableLike,
+    group: &str,
+    answer: Answer<'_>,
+    written: &mut Vec<(PathBuf, String)>,
+) {
+    let name = case
+        .get("name")
+        .and_then(Item::as_str)
+        .unwrap_or("?")
+        .to_string();
+    let mut outputs: Vec<(Option<String>, &mut Item)> = Vec::new();
+    let mut files: Option<&mut Item> = None;
+    for (key, item) in case.iter_mut() {
+        match key.get() {
+            "stdout" => outputs.push((None, item)),
+            "files" => files = Some(item),
+            _ => {}
+        }
+    }
+    if let Some(files) = files.and_then(Item::as_table_like_mut) {
+        outputs.extend(
+            files
+                .iter_mut()
+                .map(|(k, v)| (Some(k.get().to_string()), v)),
+        );
+    }
+    for (file, item) in outputs {
+        let Some(expect) = item.as_table_like_mut() else {
+            continue;
+        };
+        if expect.contains_key("golden") || !expect.contains_key("reference") {
+            continue;
+        }
+        let Some(text) = answer(group, &name, file.as_deref()) else {
+            continue;
+        };
+        let path = format!(
+            "golden/kit-{group}-{name}.{}",
+            file.as_deref().unwrap_or("stdout")
+        );
+        expect.insert("golden", toml_edit::value(path.as_str()));
+        written.push((PathBuf::from(path), text));
+    }
+}
+
 /// The kit's `suite.toml` (the suite's, without its hidden cases, `[calibrate]` and comments), what it
-/// kept, and the files the kept and the hidden cases need (golden files; adapters count as kept).
-#[allow(clippy::type_complexity)]
-fn public_only(
-    text: &str,
-    name: &str,
-) -> anyhow::Result<(String, Kit, BTreeSet<PathBuf>, BTreeSet<PathBuf>)> {
+/// kept, and the files the kept and the hidden cases need.
+fn public_only(text: &str, name: &str, answer: Answer<'_>) -> anyhow::Result<Rewritten> {
+    let mut written = Vec::new();
     let mut suite: DocumentMut = text.parse()?;
     suite.remove("calibrate");
     let mut kit = Kit {
@@ -138,6 +200,11 @@ fn public_only(
     }
     if let Some(groups) = suite.get_mut("groups") {
         retain_tables(groups, &mut |group| {
+            let group_name = group
+                .get("name")
+                .and_then(Item::as_str)
+                .unwrap_or("?")
+                .to_string();
             let default = group
                 .get("visibility")
                 .and_then(Item::as_str)
@@ -155,6 +222,7 @@ fn public_only(
                 if public {
                     kit.public += 1;
                     kept.extend(goldens(case));
+                    write_down(case, &group_name, answer, &mut written);
                 } else {
                     kit.hidden += 1;
                     dropped.extend(goldens(case));
@@ -175,7 +243,13 @@ fn public_only(
          # ({}), their arguments and their golden files are not in it. Run `grader check` with it.\n\n",
         kit.public, kit.hidden
     );
-    Ok((header + suite.to_string().trim_start(), kit, kept, dropped))
+    Ok(Rewritten {
+        toml: header + suite.to_string().trim_start(),
+        kit,
+        kept,
+        dropped,
+        written,
+    })
 }
 
 /// Writes the kit of the suite in `suite_dir` into `out` (which must not exist, or be empty), with the
@@ -185,12 +259,30 @@ fn public_only(
 /// # Errors
 /// A suite that cannot be read, an `include` that is not one of its files or is a hidden case's
 /// golden file, a non-empty `out` (input); a file that cannot be written (machine).
-pub fn write(suite_dir: &Path, include: &[PathBuf], out: &Path) -> Result<Kit, Error> {
+pub fn write(suite: &Suite, include: &[PathBuf], out: &Path) -> Result<Kit, Error> {
+    let suite_dir = suite.dir.as_path();
     let name = super::suite_name(suite_dir)?;
     let file = suite_dir.join(SUITE_FILE);
     let text = std::fs::read_to_string(&file)
         .with_context(|| format!("cannot read `{}`", file.display()))?;
-    let (toml, mut kit, mut kept, dropped) = public_only(&text, &name)
+    let answer = |group: &str, case: &str, file: Option<&str>| {
+        let (_, c) = suite
+            .cases()
+            .find(|(g, c)| g.name == group && c.name == case)?;
+        let run = c.run()?;
+        let expect = match file {
+            None => run.stdout.as_ref()?,
+            Some(f) => &run.files.iter().find(|(n, _)| n == f)?.1,
+        };
+        Some(expect.text.to_string())
+    };
+    let Rewritten {
+        toml,
+        mut kit,
+        mut kept,
+        dropped,
+        written,
+    } = public_only(&text, &name, &answer)
         .with_context(|| format!("cannot rewrite `{}`", file.display()))?;
     for path in include {
         let rel = normal(&path.to_string_lossy());
@@ -215,6 +307,19 @@ pub fn write(suite_dir: &Path, include: &[PathBuf], out: &Path) -> Result<Kit, E
         content: Content::Bytes(toml.into_bytes()),
         executable: false,
     }];
+    for (path, text) in written {
+        if suite_dir.join(&path).exists() {
+            return Err(Error::input(anyhow::anyhow!(
+                "the kit would write `{}`, which the suite already has\nhint: rename that file",
+                path.display()
+            )));
+        }
+        entries.push(Entry {
+            path: path.to_string_lossy().into_owned(),
+            content: Content::Bytes(text.into_bytes()),
+            executable: false,
+        });
+    }
     for rel in &kept {
         let from = suite_dir.join(rel);
         let regular = std::fs::symlink_metadata(&from).is_ok_and(|m| m.is_file());
@@ -258,7 +363,7 @@ mod tests {
 title = "t"
 seed = 1
 [calibrate]
-c = "../../secret/reference"
+python = "../../secret/reference"
 
 [[groups]]
 name = "open"
@@ -269,6 +374,7 @@ visibility = "public"
 name = "shown"
 args = ["a"]
 stdout = { golden = "golden/shown.stdout" }
+files."visited.txt" = { reference = "tictactoe" }
 
 [[groups.cases]]
 name = "kept-back"
@@ -284,11 +390,19 @@ points = 3
 [[groups.cases]]
 name = "only-hidden"
 args = ["another-secret"]
+stdout = { golden = "golden/shown.stdout" }
 "#;
 
     #[test]
     fn hidden_cases_their_arguments_and_golden_files_are_left_out() {
-        let (toml, kit, kept, dropped) = public_only(SUITE, "t").unwrap();
+        let answer = |g: &str, c: &str, f: Option<&str>| Some(format!("{g}/{c}/{f:?}\n"));
+        let Rewritten {
+            toml,
+            kit,
+            kept,
+            dropped,
+            written,
+        } = public_only(SUITE, "t", &answer).unwrap();
         assert_eq!(kit.public, 1);
         assert_eq!(kit.hidden, 2);
         assert_eq!(kit.groups_left_out, ["closed"]);
@@ -296,11 +410,25 @@ args = ["another-secret"]
         assert!(!toml.contains("calibrate"), "{toml}");
         assert!(toml.contains("golden/shown.stdout"), "{toml}");
         assert_eq!(kept, BTreeSet::from([PathBuf::from("golden/shown.stdout")]));
+        // The public case's file that only the reference computes is written down for the kit.
+        assert_eq!(
+            written,
+            [(
+                PathBuf::from("golden/kit-open-shown.visited.txt"),
+                "open/shown/Some(\"visited.txt\")\n".to_string()
+            )]
+        );
+        assert!(
+            toml.contains("golden = \"golden/kit-open-shown.visited.txt\""),
+            "{toml}"
+        );
         assert_eq!(
             dropped,
             BTreeSet::from([
                 PathBuf::from("golden/kept-back.out"),
-                PathBuf::from("golden/kept-back.stdout")
+                PathBuf::from("golden/kept-back.stdout"),
+                // Shared with the public case, so kept.
+                PathBuf::from("golden/shown.stdout"),
             ])
         );
         assert!(!toml.contains("../../"), "{toml}");
@@ -314,20 +442,26 @@ args = ["another-secret"]
         let suite = tempfile::tempdir().unwrap();
         let dir = suite.path();
         std::fs::create_dir_all(dir.join("golden")).unwrap();
-        std::fs::write(dir.join(SUITE_FILE), SUITE).unwrap();
+        // Loadable: a language, and no reference asked to solve a made-up board.
+        let text = SUITE.replace("files.\"visited.txt\" = { reference = \"tictactoe\" }\n", "")
+            + "[[languages]]\nname = \"python\"\ndetect = [\"a.py\"]\nrun = [\"python3\", \"{dir}/a.py\"]\n";
+        std::fs::write(dir.join(SUITE_FILE), text).unwrap();
         for (name, text) in [
             ("golden/shown.stdout", "public answer\n"),
             ("golden/kept-back.stdout", "hidden answer\n"),
             ("golden/kept-back.out", "hidden file\n"),
             ("golden/stray.stdout", "an old answer\n"),
-            ("calibration.toml", "machine = \"m\"\n"),
             ("README.md", "the rules\n"),
         ] {
             std::fs::write(dir.join(name), text).unwrap();
         }
+        let config = crate::config::Config::load(None).unwrap();
+        let loaded = Suite::load(dir, &config, crate::suite::oracle::builtin()).unwrap();
+        // A machine's measurements, written after loading (the kit reads no calibration).
+        std::fs::write(dir.join("calibration.toml"), "machine = \"m\"\n").unwrap();
         let out = tempfile::tempdir().unwrap();
         let kit_dir = out.path().join("kit");
-        let kit = write(dir, &[], &kit_dir).unwrap();
+        let kit = write(&loaded, &[], &kit_dir).unwrap();
         let mut files: Vec<String> = Vec::new();
         let mut stack = vec![kit_dir.clone()];
         while let Some(d) = stack.pop() {
@@ -345,13 +479,13 @@ args = ["another-secret"]
         assert_eq!(kit.files, 2);
         assert_eq!(kit.left_out, ["README.md", "calibration.toml"]);
         // A kit is written once: an existing one is never mixed with another.
-        assert!(write(dir, &[], &kit_dir).is_err());
+        assert!(write(&loaded, &[], &kit_dir).is_err());
         // The README when named; never a hidden golden file, nor a file outside the suite.
         let with = out.path().join("with-readme");
-        write(dir, &[PathBuf::from("README.md")], &with).unwrap();
+        write(&loaded, &[PathBuf::from("README.md")], &with).unwrap();
         assert_eq!(read(&with.join("README.md")), "the rules\n");
         for bad in ["golden/kept-back.out", "../x", "nope.md"] {
-            let e = write(dir, &[PathBuf::from(bad)], &out.path().join("bad")).unwrap_err();
+            let e = write(&loaded, &[PathBuf::from(bad)], &out.path().join("bad")).unwrap_err();
             assert!(format!("{e:?}").contains(bad), "{e:?}");
         }
     }

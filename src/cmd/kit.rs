@@ -25,8 +25,8 @@ pub struct Args {
 /// `grader kit`.
 pub fn run(args: Args) -> CmdResult {
     let config = load_config(args.config.as_deref())?;
-    Suite::load(&args.suite, &config, oracle::builtin()).map_err(CliError::usage)?;
-    let kit = crate::bundle::kit::write(&args.suite, &args.include, &args.out)?;
+    let suite = Suite::load(&args.suite, &config, oracle::builtin()).map_err(CliError::usage)?;
+    let kit = crate::bundle::kit::write(&suite, &args.include, &args.out)?;
     // The kit must be a suite `grader check` can load: a failure here is the grader's own.
     Suite::load(&args.out, &config, oracle::builtin()).map_err(|e| {
         CliError::internal(anyhow::Error::new(e).context(format!(
