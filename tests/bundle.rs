@@ -112,6 +112,18 @@ fn the_gradescope_bundle_gives_the_marks_expected_md_states() {
         .args(["--hidden-visibility", "after_published"])
         .assert()
         .success();
+    // The same inputs give the same bytes.
+    let again = dir.path().join("again.zip");
+    grader()
+        .current_dir(dir.path())
+        .args(["bundle", "gradescope"])
+        .arg(repo().join(SUITE))
+        .arg("-o")
+        .arg(&again)
+        .args(["--hidden-visibility", "after_published"])
+        .assert()
+        .success();
+    assert!(std::fs::read(&zip).unwrap() == std::fs::read(&again).unwrap());
     let mut total_max = None;
     for example in ["python-correct", "python-typo-in-prune"] {
         let (root, entries) = gradescope_root(&zip, example);

@@ -205,12 +205,17 @@ pub fn gradescope(plan: &Plan, hidden: &str, out: &Path) -> Result<Vec<String>, 
 
 /// Writes PrairieLearn's folders into `out` (which must not exist, or be empty): `tests/` (the
 /// question's tests folder: `run.sh` and `suite/<name>/`), `serverFilesCourse/grader/` (the grader and
-/// `setup.sh` for the image) and `info.json` (the question's `externalGradingOptions`). Returns what
-/// was written, a line each.
+/// `setup.sh` for the image) and `info.json` (the question's `externalGradingOptions`, naming `image`
+/// and `timeout` seconds). Returns what was written, a line each.
 ///
 /// # Errors
 /// A folder that cannot be read or a non-empty `out` (input); a file that cannot be written (machine).
-pub fn prairielearn(plan: &Plan, timeout: u64, out: &Path) -> Result<Vec<String>, Error> {
+pub fn prairielearn(
+    plan: &Plan,
+    image: &str,
+    timeout: u64,
+    out: &Path,
+) -> Result<Vec<String>, Error> {
     if matches!(plan.grader, Shipped::Source(_)) {
         return Err(Error::input(anyhow::anyhow!(
             "PrairieLearn has no setup step in which to build the grader from source\nhint: bundle a grader built for x86-64 Linux (the default: this one)"
@@ -230,7 +235,7 @@ pub fn prairielearn(plan: &Plan, timeout: u64, out: &Path) -> Result<Vec<String>
     let options = serde_json::json!({
         "externalGradingOptions": {
             "enabled": true,
-            "image": "prairielearn/grader-python",
+            "image": image,
             "serverFilesCourse": ["grader/"],
             "entrypoint": "/grade/tests/run.sh",
             "timeout": timeout,

@@ -41,9 +41,17 @@ pub enum Platform {
         /// The folder to write (new, or empty).
         #[arg(long, short = 'o', value_name = "DIR")]
         out: PathBuf,
-        /// PrairieLearn's time limit for one grading job, in seconds.
-        #[arg(long, default_value_t = 600, value_name = "SECONDS")]
+        /// PrairieLearn's time limit for one grading job, in seconds (PrairieLearn allows at most 600).
+        #[arg(long, default_value_t = 600, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..=600))]
         timeout: u64,
+        /// The Docker image `info.json` names: one with the suite's toolchains (the grader's
+        /// `setup.sh` installs them when run once in an image built from this one).
+        #[arg(
+            long,
+            default_value = "prairielearn/grader-python",
+            value_name = "IMAGE"
+        )]
+        image: String,
     },
 }
 
@@ -97,9 +105,14 @@ pub fn run(args: Args) -> CmdResult {
             common,
             out,
             timeout,
+            image,
         } => {
             let plan = plan(common)?;
-            (common, bundle::prairielearn(&plan, *timeout, out)?, out)
+            (
+                common,
+                bundle::prairielearn(&plan, image, *timeout, out)?,
+                out,
+            )
         }
     };
     match &common.source {

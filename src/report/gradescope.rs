@@ -283,4 +283,17 @@ mod tests {
         );
         assert!(r.tests[1].output.contains("line two"));
     }
+
+    #[test]
+    fn a_case_that_says_a_lot_is_cut() {
+        let mut r = graded();
+        r.cases[0].details = vec!["x".repeat(400); 1000];
+        let out = &results(&r, Shown::Hidden, 0).tests[0].output;
+        assert!(
+            out.chars().count() < crate::report::CASE_OUTPUT_CAP + 50,
+            "{}",
+            out.len()
+        );
+        assert!(out.ends_with("more bytes)"), "{}", &out[out.len() - 40..]);
+    }
 }

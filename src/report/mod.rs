@@ -135,8 +135,12 @@ pub fn case_output(c: &result::CaseResult, built: bool) -> String {
         out.push('\n');
         out.push_str(&one_line(d, feedback::LINE_CAP));
     }
-    out
+    // PrairieLearn takes at most 1 MB of results: a few kilobytes a case leaves room for hundreds.
+    crate::untrusted::block(&out, CASE_OUTPUT_CAP)
 }
+
+/// The most characters of one case's output on an autograder platform.
+pub const CASE_OUTPUT_CAP: usize = 4000;
 
 /// What a student reads about the whole submission on an autograder platform: how it was built (a
 /// compile error's log, escaped and capped), groups not attempted, and the score.
