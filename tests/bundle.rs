@@ -401,3 +401,59 @@ fn every_shipped_suite_has_a_kit_without_its_hidden_golden_files() {
         }
     }
 }
+
+/// A suite whose only language needs Python 2, with a `grader.toml` that points it nowhere, and a
+/// submission for it: the machine cannot grade (after `tests/run.rs`'s `missing_python2`).
+fn python2_nowhere(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
+    let suite = dir.join("py2only");
+    std::fs::create_dir_all(suite.join("golden")).unwrap();
+    std::fs::write(suite.join("golden/hello.stdout"), "hello\n").unwrap();
+    std::fs::write(
+        suite.join("suite.toml"),
+        "title = \"Echo\"\nseed = 1\n[[languages]]\nname = \"python\"\ndetect = [\"echo.py\"]\nrun = [\"python3\", \"{dir}/echo.py\"]\nversions = [\"2\"]\n[[groups]]\nname = \"basic\"\npoints = 3\n[[groups.cases]]\nname = \"hello\"\nargs = [\"hello\"]\nstdout = { golden = \"golden/hello.stdout\" }\n",
+    )
+    .unwrap();
+    let submission = dir.join("submission");
+    std::fs::create_dir_all(&submission).unwrap();
+    std::fs::write(
+        submission.join("echo.py"),
+        "import sys\nprint sys.argv[1]\n",
+    )
+    .unwrap();
+    let config = dir.join("grader.toml");
+    std::fs::write(&config, "[toolchains]\npython2 = \"no/such/python2.7\"\n").unwrap();
+    (suite, submission, config)
+}
+
+#[test]
+fn the_machines_fault_is_no_score_on_gradescope_and_not_gradable_on_prairielearn() {
+    let dir = scratch();
+    let (suite, submission, config) = python2_nowhere(dir.path());
+    for allow_missing in [false, true] {
+        for to in ["gradescope", "prairielearn"] {
+            let out = dir.path().join(format!("{to}-{allow_missing}.json"));
+            let mut cmd = grader();
+            cmd.arg("autograde")
+                .arg(&suite)
+                .arg(&submission)
+                .args(["--to", to])
+                .arg("--out")
+                .arg(&out)
+                .arg("--config")
+                .arg(&config);
+            if allow_missing {
+                cmd.arg("--allow-missing");
+            }
+            let run = cmd.output().unwrap();
+            let stderr = String::from_utf8_lossy(&run.stderr);
+            assert_eq!(run.status.code(), Some(3), "{to}: {stderr}");
+            assert!(stderr.contains("python2"), "{stderr}");
+            if to == "gradescope" {
+                assert!(!out.exists(), "{to} got a score the machine caused");
+            } else {
+                let json: serde_json::Value = serde_json::from_str(&read(&out)).unwrap();
+                assert_eq!(json["gradable"], false, "{json:#}");
+            }
+        }
+    }
+}

@@ -40,6 +40,49 @@ pub struct Args {
 /// `grader autograde`.
 pub fn run(args: Args) -> CmdResult {
     let started = Instant::now();
+    let result = match grade(&args) {
+        Ok(result) => result,
+        Err(e) => {
+            // The machine's fault before any case ran (a missing toolchain, a sandbox that cannot
+            // start): PrairieLearn is told the submission is not gradable, so no attempt is charged.
+            if e.exit == Exit::Internal && args.to == Platform::Prairielearn {
+                let text = prairielearn::not_gradable(&format!("{:#}", e.error));
+                write(&args.out, &text)?;
+            }
+            return Err(e);
+        }
+    };
+    let machine = result.has_internal_error() || result.not_graded().is_some();
+    let text = match args.to {
+        // Gradescope has no "not graded": without a results file the submission shows an autograder
+        // failure the instructor can rerun, never a score the machine caused.
+        Platform::Gradescope if machine => None,
+        Platform::Gradescope => Some(gradescope::to_json(
+            &result,
+            args.hidden_visibility,
+            started.elapsed().as_secs(),
+        )),
+        // PrairieLearn's `gradable: false` charges the student no attempt.
+        Platform::Prairielearn => Some(prairielearn::to_json(&result, machine)),
+    };
+    print!(
+        "{}",
+        crate::report::feedback::student_report(&result, crate::report::feedback::Paint(false))
+    );
+    if let Some(text) = text {
+        write(&args.out, &text)?;
+    }
+    if machine {
+        eprintln!(
+            "error: the machine could not grade this submission (a missing toolchain or an internal error); see above"
+        );
+        return Ok(Exit::Internal);
+    }
+    Ok(Exit::Success)
+}
+
+/// Grades the submission on every case.
+fn grade(args: &Args) -> Result<crate::report::result::SubmissionResult, CliError> {
     let config = load_config(args.flags.config.as_deref())?;
     let suite = Suite::load(&args.suite, &config, oracle::builtin()).map_err(CliError::usage)?;
     if !args.dir.is_dir() {
@@ -59,39 +102,14 @@ pub fn run(args: Args) -> CmdResult {
         suite.name,
         env.sandbox.tier()
     );
-    let graded = grade_folder(&env, &config, &suite, &student, &args.dir, &|_| true)?;
-    let result = graded.result;
-    let machine = result.has_internal_error() || result.not_graded().is_some();
-    let text = match args.to {
-        // Gradescope has no "not graded": without a results file the submission shows an autograder
-        // failure the instructor can rerun, never a score the machine caused.
-        Platform::Gradescope if machine => None,
-        Platform::Gradescope => Some(gradescope::to_json(
-            &result,
-            args.hidden_visibility,
-            started.elapsed().as_secs(),
-        )),
-        // PrairieLearn's `gradable: false` charges the student no attempt.
-        Platform::Prairielearn => Some(prairielearn::to_json(&result, machine)),
-    };
-    print!(
-        "{}",
-        crate::report::feedback::student_report(&result, crate::report::feedback::Paint(false))
-    );
-    if let Some(text) = text {
-        write_atomic(&args.out, text.as_bytes()).map_err(|e| {
-            CliError::internal(anyhow::anyhow!(
-                "cannot write `{}`: {e}",
-                args.out.display()
-            ))
-        })?;
-        eprintln!("results: {}", args.out.display());
-    }
-    if machine {
-        eprintln!(
-            "error: the machine could not grade this submission (a missing toolchain or an internal error); see above"
-        );
-        return Ok(Exit::Internal);
-    }
-    Ok(Exit::Success)
+    Ok(grade_folder(&env, &config, &suite, &student, &args.dir, &|_| true)?.result)
+}
+
+/// Writes the results file, saying where.
+fn write(out: &std::path::Path, text: &str) -> Result<(), CliError> {
+    write_atomic(out, text.as_bytes()).map_err(|e| {
+        CliError::internal(anyhow::anyhow!("cannot write `{}`: {e}", out.display()))
+    })?;
+    eprintln!("results: {}", out.display());
+    Ok(())
 }

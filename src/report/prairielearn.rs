@@ -74,6 +74,24 @@ pub fn results(r: &SubmissionResult, machine: bool) -> Results {
     }
 }
 
+/// The results file for a submission the machine could not grade at all (`why`, escaped): not
+/// gradable, so PrairieLearn charges no attempt.
+#[must_use]
+pub fn not_gradable(why: &str) -> String {
+    let results = Results {
+        gradable: false,
+        score: 0.0,
+        message:
+            "the grader could not grade this submission (not your fault); your instructor is told"
+                .into(),
+        output: crate::untrusted::block(why, super::CASE_OUTPUT_CAP),
+        tests: Vec::new(),
+    };
+    let mut text = serde_json::to_string_pretty(&results).expect("serializes");
+    text.push('\n');
+    text
+}
+
 /// [`results`] as pretty JSON with a final newline.
 #[must_use]
 pub fn to_json(r: &SubmissionResult, machine: bool) -> String {
