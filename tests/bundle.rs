@@ -457,3 +457,85 @@ fn the_machines_fault_is_no_score_on_gradescope_and_not_gradable_on_prairielearn
         }
     }
 }
+
+#[test]
+fn setup_builds_a_shipped_source_once_and_then_finds_the_grader_in_place() {
+    if !toolchains_present() {
+        return;
+    }
+    let dir = scratch();
+    let zip = dir.path().join("autograder.zip");
+    let made = grader()
+        .current_dir(dir.path())
+        .args(["bundle", "gradescope"])
+        .arg(repo().join(SUITE))
+        .arg("-o")
+        .arg(&zip)
+        .arg("--source")
+        .arg(repo())
+        .assert()
+        .success();
+    let said = String::from_utf8_lossy(&made.get_output().stderr).into_owned();
+    assert!(said.contains("built by the setup script"), "{said}");
+    let (root, entries) = gradescope_root(&zip, "python-correct");
+    let root = root.path();
+    let names: Vec<&str> = entries.iter().map(|(n, _)| n.as_str()).collect();
+    assert!(!names.contains(&"grader"), "{names:?}");
+    for needed in [
+        "Cargo.toml",
+        "Cargo.lock",
+        "src/main.rs",
+        "reference/Cargo.toml",
+    ] {
+        assert!(
+            names.contains(&format!("grader-src/{needed}").as_str()),
+            "{needed}"
+        );
+    }
+    assert!(!names
+        .iter()
+        .any(|n| n.contains("/target/") || n.contains("examples/submissions")));
+    // A stand-in for `cargo build` that puts the grader under test where a build would, and logs
+    // each call: the real build is minutes, and what is tested here is the script around it.
+    let bin = dir.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let log = dir.path().join("cargo.log");
+    let fake = bin.join("cargo");
+    std::fs::write(
+        &fake,
+        format!(
+            "#!/bin/sh\necho \"$@\" >> '{log}'\nwhile [ \"$1\" != --manifest-path ]; do shift; done\nout=\"$(dirname \"$2\")/target/release\"\nmkdir -p \"$out\" && cp '{real}' \"$out/grader\"\n",
+            log = log.display(),
+            real = env!("CARGO_BIN_EXE_grader"),
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    for _ in 0..2 {
+        let out = Command::new(root.join("source/setup.sh"))
+            .env("AUTOGRADER_ROOT", root)
+            .env("PATH", &path)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let calls = read(&log);
+    assert_eq!(calls.lines().count(), 1, "{calls}");
+    assert!(
+        calls.starts_with("build --release --locked --manifest-path ")
+            && calls
+                .trim_end()
+                .ends_with("grader-src/Cargo.toml --bin grader"),
+        "{calls}"
+    );
+    run_script(&root.join("run_autograder"), "AUTOGRADER_ROOT", root);
+    let json: serde_json::Value =
+        serde_json::from_str(&read(&root.join("results/results.json"))).unwrap();
+    assert_eq!(json["score"], 15.0, "{json:#}");
+}
