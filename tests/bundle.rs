@@ -143,7 +143,9 @@ fn the_gradescope_bundle_gives_the_marks_expected_md_states() {
             again.contains("every toolchain the suites need is here"),
             "{again}"
         );
-        run_script(&root.join("run_autograder"), "AUTOGRADER_ROOT", root);
+        // Gradescope keeps run_autograder's output for the instructor: every case is in it.
+        let log = run_script(&root.join("run_autograder"), "AUTOGRADER_ROOT", root);
+        assert!(log.contains("plain/blank-board"), "{log}");
         let json: serde_json::Value =
             serde_json::from_str(&read(&root.join("results/results.json"))).unwrap();
         let tests = json["tests"].as_array().unwrap();
@@ -219,7 +221,9 @@ fn the_prairielearn_bundle_grades_under_grade_and_hides_hidden_cases() {
         "GRADE_ROOT",
         &root,
     );
-    run_script(&root.join("tests/run.sh"), "GRADE_ROOT", &root);
+    // PrairieLearn shows the job's output to the student: nothing of a hidden case in it.
+    let log = run_script(&root.join("tests/run.sh"), "GRADE_ROOT", &root);
+    assert!(!log.contains("blank-board"), "{log}");
     let json: serde_json::Value =
         serde_json::from_str(&read(&root.join("results/results.json"))).unwrap();
     let (marks, most) = expected_marks("python-typo-in-prune").unwrap();

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use super::common::{environment_for, grade_folder, load_config, student_name, RunFlags};
+use super::common::{environment_for, grade_folder, load_config, RunFlags};
 use super::exit::{CliError, CmdResult, Exit};
 use crate::report::gradescope::{self, Shown};
 use crate::report::{prairielearn, write_atomic};
@@ -65,10 +65,26 @@ pub fn run(args: Args) -> CmdResult {
         // PrairieLearn's `gradable: false` charges the student no attempt.
         Platform::Prairielearn => Some(prairielearn::to_json(&result, machine)),
     };
-    print!(
-        "{}",
-        crate::report::feedback::student_report(&result, crate::report::feedback::Paint(false))
-    );
+    // Gradescope keeps run_autograder's output for the instructor: every case's feedback and the
+    // integrity notes go there. PrairieLearn shows a job's output to the student, so it gets none of
+    // it (a hidden case's feedback may quote its expected output).
+    if args.to == Platform::Gradescope {
+        print!(
+            "{}",
+            crate::report::feedback::student_report(&result, crate::report::feedback::Paint(false))
+        );
+    }
+    for note in result
+        .integrity
+        .iter()
+        .filter(|_| args.to == Platform::Gradescope)
+    {
+        println!(
+            "integrity: {}: {}",
+            note.case,
+            crate::untrusted::one_line(&note.what, crate::report::feedback::LINE_CAP)
+        );
+    }
     if let Some(text) = text {
         write(&args.out, &text)?;
     }
@@ -95,7 +111,8 @@ fn grade(args: &Args) -> Result<crate::report::result::SubmissionResult, CliErro
     // A platform's container is its own isolation; where it forbids namespaces, `basic` is the best
     // this machine offers, and the notice says so in the instructor's log.
     let env = environment_for(args.flags.sandbox.as_deref(), &config, true)?;
-    let student = student_name(&args.dir);
+    // The platform names every submission's folder alike: the key comes from what it holds.
+    let student = crate::grade::names::content_key(&args.dir);
     eprintln!(
         "grading `{}` on every case of `{}` (sandbox {})",
         args.dir.display(),
