@@ -82,7 +82,7 @@ pub fn not_gradable(why: &str) -> String {
         gradable: false,
         score: 0.0,
         message:
-            "the grader could not grade this submission (not your fault); your instructor is told"
+            "the grader could not grade this submission (not your fault); this attempt does not count"
                 .into(),
         output: crate::untrusted::block(why, super::CASE_OUTPUT_CAP),
         tests: Vec::new(),
