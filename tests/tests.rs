@@ -2,6 +2,7 @@
 
 mod arena;
 mod build;
+mod bundle;
 mod calibrate;
 mod check;
 mod contain_arena;
