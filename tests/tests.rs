@@ -17,6 +17,7 @@ mod play;
 mod position;
 mod run;
 mod sandbox;
+mod similarity;
 mod solve;
 mod sttt;
 mod suite;

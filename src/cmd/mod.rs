@@ -10,6 +10,7 @@ pub mod exit;
 mod golden;
 mod play;
 mod run;
+mod similarity;
 mod solve;
 mod tournament;
 mod validate;
@@ -49,6 +50,8 @@ pub enum Command {
     Tournament(tournament::Args),
     /// Measure each language's reference hand-in on this machine; write the suite's `calibration.toml`.
     Calibrate(calibrate::Args),
+    /// Rank the class's hand-ins by similarity with Dolos; write `similarity.csv` in the results.
+    Similarity(similarity::Args),
     /// Print a shell completion script (`grader completions bash`).
     Completions(docs::CompletionsArgs),
     /// Print the man page in roff (`grader man > grader.1`; `grader man run` for one command's).
@@ -73,6 +76,7 @@ pub fn main() -> ExitCode {
         Command::Play(args) => play::run(args),
         Command::Tournament(args) => tournament::run(args),
         Command::Calibrate(args) => calibrate::run(args),
+        Command::Similarity(args) => similarity::run(args),
         Command::Completions(args) => docs::completions(args),
         Command::Man(args) => docs::man(args),
     };

@@ -7,6 +7,7 @@ pub mod events;
 pub mod feedback;
 pub mod grid;
 pub mod result;
+pub mod similarity;
 pub mod table;
 pub mod tournament;
 
