@@ -289,7 +289,7 @@ mod tests {
 
     fn game(cells: &[&str]) -> (TicTacToe, Vec<<TicTacToe as Game>::Move>) {
         let start = TicTacToe::new();
-        let mut g = start.clone();
+        let mut g = start;
         let mut moves = Vec::new();
         for c in cells {
             let m = g.parse_move(c).unwrap();

@@ -77,7 +77,7 @@ fn the_turning_point_is_the_first_move_that_lowers_the_minimax_value() {
         let turn = turning_point(&start, &moves, weak);
         // Brute force: walk the game, and at each of the weak side's moves compare what the move
         // kept against the best any move kept.
-        let mut g = start.clone();
+        let mut g = start;
         let mut expected = None;
         for (ply, &m) in moves.iter().enumerate() {
             if g.to_move() == weak && expected.is_none() {
