@@ -3,7 +3,7 @@
 
 use crate::util::{grader, scratch};
 
-const COMMANDS: [&str; 14] = [
+const COMMANDS: [&str; 15] = [
     "solve",
     "run",
     "check",
@@ -18,6 +18,7 @@ const COMMANDS: [&str; 14] = [
     "bundle",
     "kit",
     "autograde",
+    "similarity",
 ];
 
 #[test]

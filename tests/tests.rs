@@ -23,6 +23,7 @@ mod run;
 mod sandbox;
 mod shard;
 mod slurm;
+mod similarity;
 mod solve;
 mod sttt;
 mod suite;

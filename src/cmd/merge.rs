@@ -193,6 +193,7 @@ fn round_robin(args: &Args) -> CmdResult {
         false,
         placed.as_deref(),
         &m.not_graded,
+        None,
     ))
 }
 

@@ -19,6 +19,7 @@ mod kit;
 mod merge;
 mod play;
 mod run;
+mod similarity;
 #[cfg(not(feature = "student"))]
 mod solve;
 mod tournament;
@@ -75,6 +76,8 @@ pub enum Command {
     /// bundle's `run_autograder` runs).
     #[cfg(not(feature = "student"))]
     Autograde(autograde::Args),
+    /// Rank the class's hand-ins by similarity with Dolos; write `similarity.csv` in the results.
+    Similarity(similarity::Args),
     /// Print a shell completion script (`grader completions bash`).
     Completions(docs::CompletionsArgs),
     /// Print the man page in roff (`grader man > grader.1`; `grader man run` for one command's).
@@ -109,6 +112,7 @@ pub fn main() -> ExitCode {
         Command::Kit(args) => kit::run(args),
         #[cfg(not(feature = "student"))]
         Command::Autograde(args) => autograde::run(args),
+        Command::Similarity(args) => similarity::run(args),
         Command::Completions(args) => docs::completions(args),
         Command::Man(args) => docs::man(args),
     };

@@ -7,6 +7,7 @@ use super::common::{emit, Arena, RunFlags};
 use super::exit::{CliError, CmdResult, Exit};
 use crate::arena::event::ranking::Placed;
 use crate::arena::event::schedule::Results;
+use crate::arena::event::sprt::{adjacent, Sprt};
 use crate::arena::event::tournament::{play, play_share, Format, Knobs};
 use crate::arena::game::registry::{MakeBot, Visitor};
 use crate::arena::game::ArenaGame;
@@ -43,9 +44,18 @@ pub struct Args {
     /// Bot specs and submission folders; at least two.
     #[arg(required = true, num_args = 2..)]
     pub players: Vec<String>,
-    /// Games a pairing plays with each colour (default: the config's, else 1).
-    #[arg(long)]
-    pub games: Option<u32>,
+    /// Games a pairing plays with each colour (default: the config's, else 1), or `auto`: 1, 2, 4, ...
+    /// until the SPRT decides every pair of entrants next to each other in the last table, or
+    /// `--max-games`.
+    #[arg(long, value_parser = parse_games)]
+    pub games: Option<Games>,
+    /// With `--games auto`: the most games a pairing plays with each colour.
+    #[arg(long, default_value_t = 64, value_name = "N")]
+    pub max_games: u32,
+    /// The SPRT between entrants next to each other in a table: `ELO0,ELO1[,ALPHA,BETA]` (H0: the
+    /// higher is ELO0 Elo stronger; H1: ELO1 stronger; error rates 0.05 unless given).
+    #[arg(long, default_value = "0,100", value_parser = Sprt::parse, value_name = "ELO0,ELO1")]
+    pub sprt: Sprt,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Games played at once.
@@ -70,6 +80,23 @@ pub struct Args {
     pub shard: Option<crate::grade::shard::Shard>,
     #[command(flatten)]
     pub flags: RunFlags,
+}
+
+/// How many games a pairing plays with each colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Games {
+    Fixed(u32),
+    Auto,
+}
+
+fn parse_games(text: &str) -> Result<Games, String> {
+    if text == "auto" {
+        return Ok(Games::Auto);
+    }
+    match text.parse::<u32>() {
+        Ok(n) if n >= 1 => Ok(Games::Fixed(n)),
+        _ => Err(format!("`{text}` is not a whole number ≥ 1 or `auto`")),
+    }
 }
 
 /// `grader tournament GAME PLAYERS...`.
@@ -99,9 +126,13 @@ impl Visitor for Arena<Args> {
             sandbox,
             ..
         } = self;
-        let knobs = Knobs {
+        let mut knobs = Knobs {
             format: args.format.map(Format::from),
-            games: args.games,
+            games: match args.games {
+                Some(Games::Fixed(n)) => Some(n),
+                Some(Games::Auto) => Some(1),
+                None => None,
+            },
             seed: args.seed,
             jobs: args.jobs,
         };
@@ -143,7 +174,38 @@ impl Visitor for Arena<Args> {
             );
             return Ok(Exit::Success);
         }
-        let (results, knockout) = play(&initial, bots, entrants, &config, sandbox, &knobs);
+        // `auto`: the whole event again with twice the games (the same seed, so the same games for
+        // the same count) until the last table's neighbours are all decided.
+        let (results, knockout) = loop {
+            let played = play(
+                &initial,
+                bots,
+                entrants.clone(),
+                &config,
+                sandbox.clone(),
+                &knobs,
+            );
+            let games = knobs.games.unwrap_or(1);
+            let settled = played
+                .0
+                .stages
+                .last()
+                .is_none_or(|st| adjacent(&args.sprt, &st.rows, &st.records).1);
+            if args.games != Some(Games::Auto) || settled || games >= args.max_games {
+                if args.games == Some(Games::Auto) {
+                    eprintln!(
+                        "games: {games} a pairing with each colour ({})",
+                        if settled {
+                            "every neighbour decided"
+                        } else {
+                            "the cap, some neighbours undecided"
+                        }
+                    );
+                }
+                break played;
+            }
+            knobs.games = Some((games * 2).min(args.max_games));
+        };
         // Records first: whatever happens to stdout, the games are kept.
         if let Some(dir) = &args.records {
             save_records(dir, &initial.name(), args.seed, &results).map_err(CliError::internal)?;
@@ -163,6 +225,7 @@ impl Visitor for Arena<Args> {
             knockout,
             placed.as_deref(),
             &event.not_graded,
+            Some(&args.sprt),
         ))
     }
 }
@@ -174,12 +237,18 @@ pub(super) fn print_event(
     knockout: bool,
     placed: Option<&[Placed]>,
     not_graded: &[(String, String)],
+    sprt: Option<&Sprt>,
 ) -> Exit {
     for stage in &results.stages {
         if results.stages.len() > 1 {
             emit(&format!("{}\n", stage.name));
         }
         emit(&table(&stage.rows));
+        if let Some(sprt) = sprt {
+            for line in adjacent(sprt, &stage.rows, &stage.records).0 {
+                emit(&format!("  {line}\n"));
+            }
+        }
         let faults: Vec<&crate::arena::game::record::GameRecord> = stage
             .records
             .iter()

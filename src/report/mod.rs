@@ -11,6 +11,7 @@ pub mod grid;
 pub mod prairielearn;
 pub mod result;
 pub mod shard;
+pub mod similarity;
 pub mod table;
 pub mod tournament;
 
