@@ -137,6 +137,11 @@ impl Visitor for Arena<Args> {
             jobs: args.jobs,
         };
         if let Some(shard) = args.shard {
+            if args.games == Some(Games::Auto) {
+                return Err(CliError::usage(anyhow::anyhow!(
+                    "`--games auto` cannot be sharded: how many games a shard plays depends on the others' results\nhint: give `--games N`"
+                )));
+            }
             let names: Vec<String> = entrants.iter().map(|e| e.name.clone()).collect();
             let (scheduled, played) = play_share(
                 &initial,
@@ -156,7 +161,7 @@ impl Visitor for Arena<Args> {
                 game,
                 game_name: initial.name(),
                 seed: args.seed,
-                games_per_pairing: args.games,
+                games_per_pairing: knobs.games,
                 players: names,
                 suite: event.suite.clone(),
                 not_graded: event.not_graded.clone(),

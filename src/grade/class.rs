@@ -54,7 +54,13 @@ pub fn students(dir: &Path) -> anyhow::Result<Vec<(String, PathBuf)>> {
 
 /// Names the grader writes beside the student folders of a suite's results: the gradebook, the class
 /// tournament's ranking and games, a shard's manifest and `grader export`'s files.
-const RESERVED: &[&str] = &["grades.csv", "tournament.csv", "tournament", "shard.json", "export"];
+const RESERVED: &[&str] = &[
+    "grades.csv",
+    "tournament.csv",
+    "tournament",
+    "shard.json",
+    "export",
+];
 
 /// The key of a student folder: its name as written in results (`results/<suite>/<key>/`), the
 /// gradebook and `result.json`. Reversible, so two names never share a key: each byte that is not part
