@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::exit::CliError;
+use super::exit::{CliError, Exit};
 use crate::config::{parse_tier, Config};
 use crate::grade::wire;
 
@@ -55,6 +55,45 @@ pub fn environment_for(
     allow_degrade: bool,
 ) -> Result<wire::Environment, CliError> {
     Ok(wire::environment(tier(flag, config)?, allow_degrade)?)
+}
+
+/// `--jobs` resolved: the flag when given (0 = one per core), else `grader.toml`'s `run.jobs`; what
+/// `run` and `merge` share.
+pub fn jobs(flag: Option<usize>, config: &Config) -> usize {
+    match flag {
+        Some(0) => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        Some(n) => n,
+        None => config.jobs,
+    }
+}
+
+/// How a graded class went, with its error and warnings on stderr and where its results are: exit 3
+/// when a result could not be written (`write_error`), a case hit an internal error, or a submission
+/// was not graded; what `run` and `merge` say at the end of each suite.
+pub fn class_outcome(
+    results: &[crate::report::result::SubmissionResult],
+    write_error: Option<anyhow::Error>,
+    dir: &Path,
+) -> Exit {
+    let mut exit = Exit::Success;
+    if let Some(e) = write_error {
+        eprintln!("error: {e:#}");
+        exit = Exit::Internal;
+    }
+    if results.iter().any(|r| r.has_internal_error()) {
+        eprintln!(
+            "warning: some cases hit an internal error (the grader's fault); see their result.json"
+        );
+        exit = Exit::Internal;
+    }
+    if results.iter().any(|r| r.not_graded().is_some()) {
+        eprintln!(
+            "warning: some submissions were not graded (a toolchain is missing); see grades.csv"
+        );
+        exit = Exit::Internal;
+    }
+    eprintln!("results: {}", dir.display());
+    exit
 }
 
 /// Grades one submission folder on the cases `which` selects, in a scratch folder removed afterwards,

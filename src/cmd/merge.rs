@@ -2,9 +2,9 @@
 //! one run would have written, and plays the class tournament the shards left to it; or those of
 //! `grader tournament --shard K/N` into one round robin's records, standings and ranking.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use super::common::{environment_for, load_config, RunFlags};
+use super::common::{class_outcome, environment_for, jobs, load_config, RunFlags};
 use super::exit::{CliError, CmdResult, Exit};
 use crate::grade::class::students;
 use crate::grade::tournament;
@@ -94,11 +94,7 @@ fn finish(args: &Args, merged: Merged) -> Result<Exit, CliError> {
         let suite = load_suite(args, &manifest)?;
         let class = class_of(args, &manifest, &results)?;
         let config = load_config(args.flags.config.as_deref())?;
-        let jobs = match args.jobs {
-            Some(0) => std::thread::available_parallelism().map_or(1, |n| n.get()),
-            Some(n) => n,
-            None => config.jobs,
-        };
+        let jobs = jobs(args.jobs, &config);
         let env = environment_for(args.flags.sandbox.as_deref(), &config, false)?;
         let reporter = ClassReporter::new(&out, columns, results.len()).keeping(earlier);
         write_error = tournament::play_and_mark(
@@ -128,7 +124,7 @@ fn finish(args: &Args, merged: Merged) -> Result<Exit, CliError> {
     };
     print!("{}", class_table(&title, columns, &results));
     println!();
-    Ok(outcome(&results, write_error, &out.dir))
+    Ok(class_outcome(&results, write_error, &out.dir))
 }
 
 /// The shards of `grader tournament --shard K/N`: every game checked against the schedule, then the
@@ -255,27 +251,4 @@ fn class_of(
         )));
     }
     Ok(class)
-}
-
-/// The exit code and warnings of a merged suite, as `grader run` gives them.
-fn outcome(results: &[SubmissionResult], write_error: Option<anyhow::Error>, dir: &Path) -> Exit {
-    let mut exit = Exit::Success;
-    if let Some(e) = write_error {
-        eprintln!("error: {e:#}");
-        exit = Exit::Internal;
-    }
-    if results.iter().any(SubmissionResult::has_internal_error) {
-        eprintln!(
-            "warning: some cases hit an internal error (the grader's fault); see their result.json"
-        );
-        exit = Exit::Internal;
-    }
-    if results.iter().any(|r| r.not_graded().is_some()) {
-        eprintln!(
-            "warning: some submissions were not graded (a toolchain is missing); see grades.csv"
-        );
-        exit = Exit::Internal;
-    }
-    eprintln!("results: {}", dir.display());
-    exit
 }

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use super::common::{environment_for, load_config, RunFlags};
+use super::common::{class_outcome, environment_for, jobs, load_config, RunFlags};
 use super::exit::{CliError, CmdResult, Exit};
 use crate::config::Config;
 use crate::grade::class::{self, grade_class, students};
@@ -56,11 +56,7 @@ pub struct Args {
 /// `grader run SUITES SUBMISSIONS`.
 pub fn run(args: Args) -> CmdResult {
     let config = load_config(args.flags.config.as_deref())?;
-    let jobs = match args.jobs {
-        Some(0) => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        Some(n) => n,
-        None => config.jobs,
-    };
+    let jobs = jobs(args.jobs, &config);
     let plan = plan(&args, &config)?;
     let suites: Vec<&Suite> = plan.iter().map(|(s, _)| s).collect();
     crate::doctor::require(&suites, args.flags.allow_missing)?;
@@ -274,25 +270,7 @@ fn grade_suite(
         )
     );
     println!();
-    let mut exit = Exit::Success;
-    if let Some(e) = write_error {
-        eprintln!("error: {e:#}");
-        exit = Exit::Internal;
-    }
-    if results.iter().any(|r| r.has_internal_error()) {
-        eprintln!(
-            "warning: some cases hit an internal error (the grader's fault); see their result.json"
-        );
-        exit = Exit::Internal;
-    }
-    if results.iter().any(|r| r.not_graded().is_some()) {
-        eprintln!(
-            "warning: some submissions were not graded (a toolchain is missing); see grades.csv"
-        );
-        exit = Exit::Internal;
-    }
-    eprintln!("results: {}", out.dir.display());
-    Ok(exit)
+    Ok(class_outcome(&results, write_error, &out.dir))
 }
 
 /// The students of `class` whose stored result is current: its fingerprint is the one `prints` has
