@@ -2,12 +2,12 @@
 //! ones included, and writes the platform's results file: what a bundle's `run_autograder` runs.
 
 use std::path::PathBuf;
-use std::time::Instant;
 
 use super::common::{environment_for, grade_folder, load_config, RunFlags};
 use super::exit::{CliError, CmdResult, Exit};
-use crate::report::gradescope::{self, Shown};
-use crate::report::{prairielearn, write_atomic};
+use crate::report::export::gradescope::{self, Shown};
+use crate::report::export::prairielearn::{self, Via};
+use crate::report::write_atomic;
 use crate::suite::{oracle, Suite};
 
 /// The platforms a results file is written for.
@@ -31,7 +31,7 @@ pub struct Args {
     pub out: PathBuf,
     /// Gradescope: when students see a hidden case (`hidden`, `after_due_date`, `after_published`,
     /// `visible`); public cases are always `visible`.
-    #[arg(long, default_value = "hidden", value_name = "WHEN")]
+    #[arg(long, default_value = "hidden", value_name = "WHEN", value_parser = <Shown as std::str::FromStr>::from_str)]
     pub hidden_visibility: Shown,
     #[command(flatten)]
     pub flags: RunFlags,
@@ -39,31 +39,26 @@ pub struct Args {
 
 /// `grader autograde`.
 pub fn run(args: Args) -> CmdResult {
-    let started = Instant::now();
     let result = match grade(&args) {
         Ok(result) => result,
         Err(e) => {
             // The machine's fault before any case ran (a missing toolchain, a sandbox that cannot
             // start): PrairieLearn is told the submission is not gradable, so no attempt is charged.
             if e.exit == Exit::Internal && args.to == Platform::Prairielearn {
-                let text = prairielearn::not_gradable(&format!("{:#}", e.error));
+                let text = prairielearn::not_gradable(&format!("{:#}", e.error), Via::Autograde);
                 write(&args.out, &text)?;
             }
             return Err(e);
         }
     };
-    let machine = result.has_internal_error() || result.not_graded().is_some();
+    let machine = crate::report::export::machine_fault(&result).is_some();
     let text = match args.to {
         // Gradescope has no "not graded": without a results file the submission shows an autograder
         // failure the instructor can rerun, never a score the machine caused.
         Platform::Gradescope if machine => None,
-        Platform::Gradescope => Some(gradescope::to_json(
-            &result,
-            args.hidden_visibility,
-            started.elapsed().as_secs(),
-        )),
+        Platform::Gradescope => Some(gradescope::to_json(&result, args.hidden_visibility)),
         // PrairieLearn's `gradable: false` charges the student no attempt.
-        Platform::Prairielearn => Some(prairielearn::to_json(&result, machine)),
+        Platform::Prairielearn => Some(prairielearn::to_json(&result, Via::Autograde)),
     };
     // Gradescope keeps run_autograder's output for the instructor: every case's feedback and the
     // integrity notes go there. PrairieLearn shows a job's output to the student, so it gets none of

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use super::exit::{CliError, CmdResult, Exit};
 use crate::bundle::{self, Plan, Shipped};
-use crate::report::gradescope::Shown;
+use crate::report::export::gradescope::Shown;
 use crate::suite::{oracle, Suite};
 
 #[derive(Debug, clap::Args)]
@@ -30,7 +30,7 @@ pub enum Platform {
         out: PathBuf,
         /// When students see a hidden case's result: `hidden` (never), `after_due_date`,
         /// `after_published` or `visible`. Public cases are always `visible`.
-        #[arg(long, default_value = "hidden", value_name = "WHEN")]
+        #[arg(long, default_value = "hidden", value_name = "WHEN", value_parser = <Shown as std::str::FromStr>::from_str)]
         hidden_visibility: Shown,
     },
     /// PrairieLearn's folders: the question's `tests/`, the course's `serverFilesCourse/grader/`, and

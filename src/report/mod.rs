@@ -6,9 +6,7 @@ pub mod csv;
 pub mod events;
 pub mod export;
 pub mod feedback;
-pub mod gradescope;
 pub mod grid;
-pub mod prairielearn;
 pub mod result;
 pub mod shard;
 pub mod similarity;
@@ -84,7 +82,8 @@ pub fn group_cell(r: &result::SubmissionResult, g: &result::GroupScore) -> Strin
     format!("{}%", points(share * 100.0))
 }
 
-/// Each case's share of its group's points, in case order: `(earned, most)` in hundredths. A group's
+/// Each case's share of its group's points, in case order: `(earned, most)` in hundredths, as the
+/// exports to grading platforms give them. A group's
 /// points are split evenly among the cases it ran, rounded so that the shares of a group add up to
 /// exactly its points (as `grade::score` rounds them); an all-or-nothing group gives its cases their
 /// shares only when every one of them passed.
@@ -115,64 +114,6 @@ pub fn case_points(r: &result::SubmissionResult) -> Vec<(f64, f64)> {
             )
         })
         .collect()
-}
-
-/// What a student reads about one case on an autograder platform: the verdict and its sentence, then
-/// the details, one per line, each escaped and capped (they may quote what the program printed).
-/// `built` is false when the build failed: the submission's own output says why, once.
-#[must_use]
-pub fn case_output(c: &result::CaseResult, built: bool) -> String {
-    use crate::untrusted::one_line;
-    if !built {
-        return "not run: the program did not build (see the build output above)".into();
-    }
-    let mut out = if c.summary == c.verdict.label() {
-        c.summary.clone()
-    } else {
-        format!(
-            "{}: {}",
-            c.verdict.label(),
-            one_line(&c.summary, feedback::LINE_CAP)
-        )
-    };
-    for d in &c.details {
-        out.push('\n');
-        out.push_str(&one_line(d, feedback::LINE_CAP));
-    }
-    // PrairieLearn takes at most 1 MB of results: a few kilobytes a case leaves room for hundreds.
-    crate::untrusted::block(&out, CASE_OUTPUT_CAP)
-}
-
-/// The most characters of one case's output on an autograder platform.
-pub const CASE_OUTPUT_CAP: usize = 4000;
-
-/// What a student reads about the whole submission on an autograder platform: how it was built (a
-/// compile error's log, escaped and capped), groups not attempted, and the score.
-#[must_use]
-pub fn submission_output(r: &result::SubmissionResult) -> String {
-    use result::BuildStatus;
-    let language = r.build.language.as_deref().unwrap_or("?");
-    let mut out = match r.build.status {
-        BuildStatus::Built => format!("built as {language}\n"),
-        BuildStatus::CompileError => format!("your {language} program did not compile:\n"),
-        BuildStatus::NoLanguage => "no program found:\n".to_string(),
-        BuildStatus::NotGraded | BuildStatus::InternalError => {
-            "the grader could not build your program (not your fault)\n".to_string()
-        }
-    };
-    if r.build.status != BuildStatus::Built {
-        out.push_str(&crate::untrusted::block(&r.build.log, result::TEXT_CAP * 8));
-        out.push('\n');
-    }
-    for n in &r.not_attempted {
-        out.push_str(&format!(
-            "not attempted: `{}` ({})\n",
-            n.group,
-            crate::untrusted::one_line(&n.reason, feedback::LINE_CAP)
-        ));
-    }
-    out.push_str(&format!("score: {}/{}\n", points(r.score), points(r.max)));
-    out
 }
 
 /// Points as people write them: `15`, `7.5`, `3.33`.

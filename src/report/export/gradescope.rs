@@ -1,15 +1,19 @@
 //! Gradescope: one `results.json` per student in the autograder's output schema
-//! (<https://gradescope-autograders.readthedocs.io/en/latest/specs/>), a test per case.
+//! (<https://gradescope-autograders.readthedocs.io/en/latest/specs/>), a test per case; for a class
+//! (`grader export`) or one submission (`grader autograde`), from the one builder.
 
 use std::path::PathBuf;
 
 use serde::Serialize;
 
-use super::{case_name, case_points, feedback, machine_fault, round4, summary, Class, Export};
+use super::{case_name, feedback, machine_fault, round4, summary, Class, Export};
+use crate::report::case_points;
 use crate::report::result::SubmissionResult;
 use crate::suite::Visibility;
 
-/// When Gradescope shows a test to the student (the schema's `visibility`).
+/// When Gradescope shows a test to the student (the schema's `visibility`). `grader export
+/// --hidden-as` takes clap's words (`after-due-date`); `bundle` and `autograde --hidden-visibility`
+/// take the schema's (`after_due_date`, [`Shown::from_str`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
 #[serde(rename_all = "snake_case")]
 pub enum Shown {
@@ -17,6 +21,39 @@ pub enum Shown {
     AfterDueDate,
     AfterPublished,
     Visible,
+}
+
+impl Shown {
+    /// The schema's word, as `results.json` and `--hidden-visibility` write it.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Shown::Hidden => "hidden",
+            Shown::AfterDueDate => "after_due_date",
+            Shown::AfterPublished => "after_published",
+            Shown::Visible => "visible",
+        }
+    }
+}
+
+impl std::str::FromStr for Shown {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        [
+            Shown::Hidden,
+            Shown::AfterDueDate,
+            Shown::AfterPublished,
+            Shown::Visible,
+        ]
+        .into_iter()
+        .find(|v| v.as_str() == s)
+        .ok_or_else(|| {
+            format!(
+                "no visibility `{s}`: write `hidden`, `after_due_date`, `after_published` or `visible`"
+            )
+        })
+    }
 }
 
 #[derive(Serialize)]
@@ -67,26 +104,33 @@ pub fn export(class: &Class, hidden_as: Shown) -> Export {
             out.not_graded.push((r.student.clone(), why));
             continue;
         }
-        let mut json = serde_json::to_string_pretty(&results(r, hidden_as)).expect("serializes");
-        json.push('\n');
         let path = PathBuf::from(&r.student).join("results.json");
-        out.files.push((path, json.into_bytes()));
+        out.files.push((path, to_json(r, hidden_as).into_bytes()));
     }
     out
+}
+
+/// One graded submission's `results.json` (pretty, with a final newline): what [`export`] writes for
+/// each student and `grader autograde` for one. The caller leaves out a result with a
+/// [`machine_fault`]: Gradescope must see no file for it.
+#[must_use]
+pub fn to_json(r: &SubmissionResult, hidden_as: Shown) -> String {
+    let mut json = serde_json::to_string_pretty(&results(r, hidden_as)).expect("serializes");
+    json.push('\n');
+    json
 }
 
 fn results(r: &SubmissionResult, hidden_as: Shown) -> Results {
     let groups: Vec<&str> = r.groups.iter().map(|g| g.name.as_str()).collect();
     let mut tests = Vec::new();
     let mut seen: Vec<&str> = Vec::new();
-    for c in &r.cases {
+    for (c, (score, max)) in r.cases.iter().zip(case_points(r)) {
         let g = groups
             .iter()
             .position(|g| *g == c.group)
             .unwrap_or(groups.len());
         let n = seen.iter().filter(|s| **s == c.group).count();
         seen.push(&c.group);
-        let (score, max) = case_points(r, c);
         tests.push(Test {
             name: case_name(c),
             number: format!("{}.{}", g + 1, n + 1),
@@ -228,5 +272,112 @@ mod tests {
         let t = &json["tests"][2];
         assert!(t.get("score").is_none(), "{t}");
         assert!(json.get("leaderboard").is_none(), "{json}");
+    }
+
+    /// A submission in two groups: `trace` (6 points, proportional, two cases, one half right) and
+    /// `no-move` (2 points, all-or-nothing, one of two cases failed); odd cases hidden.
+    fn two_groups() -> SubmissionResult {
+        let mut cases = vec![
+            fixtures::case("trace", Verdict::Accepted, 1.0),
+            fixtures::case("trace", Verdict::WrongAnswer, 0.5),
+            fixtures::case("no-move", Verdict::Accepted, 1.0),
+            fixtures::case("no-move", Verdict::RuntimeError, 0.0),
+        ];
+        for (i, c) in cases.iter_mut().enumerate() {
+            c.name = format!("c{i}");
+            c.visibility = if i % 2 == 0 {
+                Visibility::Public
+            } else {
+                Visibility::Hidden
+            };
+            c.summary = format!("summary \x1b[2J{i}");
+            c.details = vec!["line one".into(), "line two".into()];
+        }
+        let mut r = fixtures::submission("s", cases);
+        let group = |name: &str, credit_rule, points, max| GroupScore {
+            name: name.into(),
+            credit_rule,
+            points: Some(points),
+            max,
+            passed: 1,
+            cases: 2,
+        };
+        r.groups = vec![
+            group("trace", CreditRule::Proportional, 4.5, 6.0),
+            group("no-move", CreditRule::AllOrNothing, 0.0, 2.0),
+        ];
+        r.score = 4.5;
+        r.max = 8.0;
+        r
+    }
+
+    #[test]
+    fn cases_share_their_groups_points_and_keep_their_visibility() {
+        let r = results(&two_groups(), Shown::AfterPublished);
+        let rows: Vec<_> = r
+            .tests
+            .iter()
+            .map(|t| {
+                let s = t.score.unwrap();
+                (
+                    t.name.as_str(),
+                    t.number.as_str(),
+                    s,
+                    t.max_score,
+                    t.status,
+                    t.visibility,
+                )
+            })
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                ("trace/c0", "1.1", 3.0, 3.0, "passed", Shown::Visible),
+                ("trace/c1", "1.2", 1.5, 3.0, "failed", Shown::AfterPublished),
+                // All or nothing: one failed case takes the group's points from both.
+                ("no-move/c2", "2.1", 0.0, 1.0, "passed", Shown::Visible),
+                (
+                    "no-move/c3",
+                    "2.2",
+                    0.0,
+                    1.0,
+                    "failed",
+                    Shown::AfterPublished
+                ),
+            ]
+        );
+        assert!(r.leaderboard.is_empty());
+    }
+
+    #[test]
+    fn what_a_program_printed_reaches_gradescope_escaped_and_capped() {
+        let mut r = two_groups();
+        let out = &results(&r, Shown::Hidden).tests[1].output;
+        assert!(!out.contains('\x1b') && out.contains("\\x1b[2J"), "{out}");
+        assert!(out.contains("line two"), "{out}");
+        r.cases[0].details = vec!["x".repeat(400); 1000];
+        let out = &results(&r, Shown::Hidden).tests[0].output;
+        assert!(
+            out.chars().count() < super::super::FEEDBACK_CAP + 50,
+            "{}",
+            out.len()
+        );
+        assert!(out.ends_with("more bytes)"), "{}", &out[out.len() - 40..]);
+    }
+
+    #[test]
+    fn visibility_words_are_the_schemas() {
+        for shown in [
+            Shown::Hidden,
+            Shown::AfterDueDate,
+            Shown::AfterPublished,
+            Shown::Visible,
+        ] {
+            assert_eq!(shown.as_str().parse::<Shown>(), Ok(shown));
+            let json = serde_json::to_value(shown).unwrap();
+            assert_eq!(json, shown.as_str());
+        }
+        let bad = "after-due-date".parse::<Shown>().unwrap_err();
+        assert!(bad.contains("`after_due_date`"), "{bad}");
     }
 }

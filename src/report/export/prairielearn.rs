@@ -1,14 +1,16 @@
 //! PrairieLearn: one `results.json` per student as an external grader writes it
 //! (<https://prairielearn.readthedocs.io/en/latest/externalGrading/>, "Grading results"): `score` in
-//! [0, 1], `gradable`, `message`, `tests[]`; under 1 MB.
+//! [0, 1], `gradable`, `message`, `tests[]`; under 1 MB. For a class (`grader export`) or one
+//! submission (`grader autograde`), from the one builder.
 
 use std::path::PathBuf;
 
 use serde::Serialize;
 
-use super::{case_name, case_points, feedback, machine_fault, round4, summary, Class, Export};
-use crate::report::points;
+use super::{case_name, feedback, machine_fault, round4, summary, Class, Export};
 use crate::report::result::SubmissionResult;
+use crate::report::{case_points, points};
+use crate::suite::Visibility;
 
 /// PrairieLearn refuses a results file of 1 MB or more.
 pub const SIZE_LIMIT: usize = 1_000_000;
@@ -35,6 +37,19 @@ struct Test {
     output: String,
 }
 
+/// Who a results file is written by, which decides what it shows of a hidden case and what a
+/// student the machine could not grade is told.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Via {
+    /// `grader export`: the instructor uploads a graded class, every case as its result names it,
+    /// and regrades whom the machine failed.
+    Export,
+    /// `grader autograde` in PrairieLearn's container, which shows every test to the student: a
+    /// hidden case shows only its group, points and verdict, never its name or what it printed; an
+    /// attempt the machine could not grade does not count.
+    Autograde,
+}
+
 /// `<student>/results.json` for each student. One the machine could not grade is `gradable: false`
 /// with the reason in `format_errors` (PrairieLearn then charges no attempt and gives no score), and is
 /// listed in `not_graded`.
@@ -45,41 +60,73 @@ pub fn export(class: &Class) -> Export {
         ..Export::default()
     };
     for r in &class.results {
-        let results = match machine_fault(r) {
-            Some(why) => {
-                out.not_graded.push((r.student.clone(), why.clone()));
-                Results {
-                    gradable: false,
-                    score: None,
-                    message: format!("{why} (not your fault; your instructor will regrade it)"),
-                    format_errors: vec![why],
-                    output: String::new(),
-                    tests: Vec::new(),
-                }
-            }
-            None => graded(r),
-        };
+        if let Some(why) = machine_fault(r) {
+            out.not_graded.push((r.student.clone(), why));
+        }
         let path = PathBuf::from(&r.student).join("results.json");
-        out.files.push((path, within_limit(results).into_bytes()));
+        out.files.push((path, to_json(r, Via::Export).into_bytes()));
     }
     out
 }
 
-fn graded(r: &SubmissionResult) -> Results {
+/// One submission's `results.json` (pretty, with a final newline, under [`SIZE_LIMIT`]): what
+/// [`export`] writes for each student and `grader autograde` for one. A result with a
+/// [`machine_fault`] is not gradable.
+#[must_use]
+pub fn to_json(r: &SubmissionResult, via: Via) -> String {
+    within_limit(match machine_fault(r) {
+        Some(why) => not_gradable_results(why, via),
+        None => graded(r, via),
+    })
+}
+
+/// The results file for a submission the machine could not grade at all (`why`, escaped and capped):
+/// what `grader autograde` writes when grading could not start.
+#[must_use]
+pub fn not_gradable(why: &str, via: Via) -> String {
+    within_limit(not_gradable_results(
+        crate::untrusted::block(why, super::FEEDBACK_CAP),
+        via,
+    ))
+}
+
+fn not_gradable_results(why: String, via: Via) -> Results {
+    let message = match via {
+        Via::Export => format!("{why} (not your fault; your instructor will regrade it)"),
+        Via::Autograde => "the grader could not grade this submission (not your fault); this attempt does not count".into(),
+    };
+    Results {
+        gradable: false,
+        score: None,
+        message,
+        format_errors: vec![why],
+        output: String::new(),
+        tests: Vec::new(),
+    }
+}
+
+fn graded(r: &SubmissionResult, via: Via) -> Results {
     let mut tests: Vec<Test> = r
         .cases
         .iter()
-        .map(|c| {
-            let (earned, most) = case_points(r, c);
+        .zip(case_points(r))
+        .enumerate()
+        .map(|(i, (c, (earned, most)))| {
+            let label = c.verdict.label();
+            if via == Via::Autograde && c.visibility == Visibility::Hidden {
+                return Test {
+                    name: format!("{}/hidden case {}", c.group, i + 1),
+                    points: earned,
+                    max_points: most,
+                    message: label.into(),
+                    output: String::new(),
+                };
+            }
             Test {
                 name: case_name(c),
                 points: earned,
                 max_points: most,
-                message: format!(
-                    "{}: {}",
-                    c.verdict.label(),
-                    crate::untrusted::one_line(&c.summary, 500)
-                ),
+                message: format!("{label}: {}", crate::untrusted::one_line(&c.summary, 500)),
                 output: feedback(c),
             }
         })
@@ -165,13 +212,79 @@ mod tests {
         };
         let mut r = fixtures::submission("ann", vec![case; 2000]);
         r.max = 1.0;
-        let text = within_limit(graded(&r));
+        let text = within_limit(graded(&r, Via::Export));
         assert!(text.len() < SIZE_LIMIT, "{}", text.len());
         let json: serde_json::Value = serde_json::from_str(&text).unwrap();
         let tests = json["tests"].as_array().unwrap();
         assert!(!tests.is_empty());
         assert!(tests[0]["output"].as_str().unwrap().starts_with("(cut: "));
-        let small = within_limit(graded(&fixtures::submission("bo", vec![])));
+        let small = within_limit(graded(&fixtures::submission("bo", vec![]), Via::Export));
         assert!(!small.contains("(cut: "), "{small}");
+    }
+
+    /// One public case passed and one hidden case failed, whose summary quotes its expected output.
+    fn with_a_hidden_case() -> SubmissionResult {
+        let mut hidden = fixtures::case("g", Verdict::WrongAnswer, 0.0);
+        hidden.name = "secret-board".into();
+        hidden.visibility = Visibility::Hidden;
+        hidden.summary = "expected `xo-x-----`".into();
+        let mut r = fixtures::submission(
+            "s",
+            vec![fixtures::case("g", Verdict::Accepted, 1.0), hidden],
+        );
+        r.groups = vec![crate::report::result::GroupScore {
+            name: "g".into(),
+            credit_rule: crate::suite::CreditRule::Proportional,
+            points: Some(2.0),
+            max: 4.0,
+            passed: 1,
+            cases: 2,
+        }];
+        r.score = 2.0;
+        r.max = 4.0;
+        r
+    }
+
+    #[test]
+    fn autograde_shows_a_hidden_case_only_by_its_group_points_and_verdict() {
+        let r = with_a_hidden_case();
+        let json: serde_json::Value = serde_json::from_str(&to_json(&r, Via::Autograde)).unwrap();
+        assert_eq!(
+            (&json["gradable"], &json["score"]),
+            (&true.into(), &0.5.into())
+        );
+        let hidden = &json["tests"][1];
+        assert_eq!(hidden["name"], "g/hidden case 2");
+        assert_eq!(
+            (&hidden["points"], &hidden["max_points"]),
+            (&0.0.into(), &2.0.into())
+        );
+        assert_eq!(hidden["message"], "wrong answer");
+        let text = json.to_string();
+        assert!(
+            !text.contains("secret-board") && !text.contains("xo-x"),
+            "{text}"
+        );
+        assert_eq!(json["tests"][0]["name"], "g/c");
+        // The instructor's own export names every case.
+        let export = to_json(&r, Via::Export);
+        assert!(
+            export.contains("g/secret-board") && export.contains("xo-x"),
+            "{export}"
+        );
+    }
+
+    #[test]
+    fn a_submission_the_machine_could_not_grade_is_no_attempt_and_no_score() {
+        let text = not_gradable("python2 not found\n\x1b[2J", Via::Autograde);
+        let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(json["gradable"], false);
+        assert!(json.get("score").is_none(), "{json}");
+        assert!(json["message"].as_str().unwrap().contains("does not count"));
+        let why = json["format_errors"][0].as_str().unwrap();
+        assert!(
+            why.starts_with("python2 not found") && !why.contains('\x1b'),
+            "{why}"
+        );
     }
 }
