@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crate::util::{grader, read, scratch};
+use crate::util::{grader, output_ok, read, scratch, tournament};
 
 /// A submission folder whose `player` is this `/bin/sh` script.
 fn folder(root: &Path, name: &str, script: &str) -> String {
@@ -79,22 +79,8 @@ fn show_prints_every_board() {
 #[test]
 fn a_tournament_is_reproducible_for_any_jobs() {
     let run = |jobs: &str| {
-        let out = grader()
-            .args([
-                "tournament",
-                "tictactoe",
-                "random",
-                "random",
-                "random",
-                "random",
-            ])
-            .args(["--games", "4", "--seed", "9", "--jobs", jobs])
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
-        String::from_utf8(out).unwrap()
+        let mut cmd = tournament("tictactoe", &["random"; 4]);
+        output_ok(cmd.args(["--games", "4", "--seed", "9", "--jobs", jobs])).0
     };
     let one = run("1");
     assert_eq!(one, run("2"));
@@ -109,24 +95,11 @@ fn a_tournament_is_reproducible_for_any_jobs() {
 #[test]
 fn a_staged_tournament_prints_each_stage() {
     let dir = scratch();
-    let out = grader()
-        .args([
-            "tournament",
-            "tictactoe",
-            "random",
-            "random",
-            "random",
-            "random",
-            "random",
-        ])
-        .args(["--format", "staged", "--seed", "3", "--records"])
-        .arg(dir.path())
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(out).unwrap();
+    let (text, _) = output_ok(
+        tournament("tictactoe", &["random"; 5])
+            .args(["--format", "staged", "--seed", "3", "--records"])
+            .arg(dir.path()),
+    );
     assert!(text.contains("stage 1 group 1"), "{text}");
     assert!(text.contains("stage 1 group 2"), "{text}");
     assert!(text.contains("final"), "{text}");
@@ -328,22 +301,9 @@ fn a_saved_game_replays_and_a_tampered_one_is_refused() {
 #[test]
 fn every_game_runs_a_bot_tournament_from_the_cli() {
     for game in ["tictactoe", "tmmorris", "sttt", "ut3", "oska", "oska:5"] {
-        let out = grader()
-            .args([
-                "tournament",
-                game,
-                "random",
-                "offensive",
-                "defensive",
-                "--jobs",
-                "2",
-            ])
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
-        let text = String::from_utf8(out).unwrap();
+        let (text, _) = output_ok(
+            tournament(game, &["random", "offensive", "defensive"]).args(["--jobs", "2"]),
+        );
         assert_eq!(
             text.lines().filter(|l| l.contains(" ± ")).count(),
             3,
@@ -490,16 +450,9 @@ fn super_ttt_forfeits_bad_placements_instead_of_the_game() {
 #[test]
 fn games_auto_plays_until_the_sprt_decides_each_neighbour() {
     let run = |jobs: &str| {
-        let out = grader()
-            .args(["tournament", "tictactoe", "random", "perfect", "offensive"])
-            .args(["--games", "auto", "--seed", "3", "--jobs", jobs])
-            .assert()
-            .success()
-            .get_output()
-            .clone();
-        (
-            String::from_utf8(out.stdout).unwrap(),
-            String::from_utf8(out.stderr).unwrap(),
+        output_ok(
+            tournament("tictactoe", &["random", "perfect", "offensive"])
+                .args(["--games", "auto", "--seed", "3", "--jobs", jobs]),
         )
     };
     let (stdout, stderr) = run("1");
@@ -512,19 +465,18 @@ fn games_auto_plays_until_the_sprt_decides_each_neighbour() {
     // Deterministic given the seed, for any --jobs.
     assert_eq!(run("2").0, stdout);
     // Two players that always draw never decide: the cap ends it, and says so.
-    let out = grader()
-        .args(["tournament", "tictactoe", "perfect", "defensive"])
-        .args(["--games", "auto", "--max-games", "4"])
-        .assert()
-        .success()
-        .get_output()
-        .clone();
-    let stdout = String::from_utf8(out.stdout).unwrap();
+    let (stdout, stderr) = output_ok(tournament("tictactoe", &["perfect", "defensive"]).args([
+        "--games",
+        "auto",
+        "--max-games",
+        "4",
+    ]));
     assert!(
         stdout.contains("(0-8-0): LLR 0.00 (-2.94, 2.94): undecided"),
         "{stdout}"
     );
-    assert!(String::from_utf8(out.stderr)
-        .unwrap()
-        .contains("games: 4 a pairing with each colour (the cap, some neighbours undecided)"));
+    assert!(
+        stderr.contains("games: 4 a pairing with each colour (the cap, some neighbours undecided)"),
+        "{stderr}"
+    );
 }

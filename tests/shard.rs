@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::util::{grader, repo, scratch};
+use crate::util::{grader, output_ok, repo, scratch, tournament};
 
 /// Every file under `root` (but shard manifests), by relative path, with timings masked.
 pub fn tree(root: &Path) -> BTreeMap<PathBuf, String> {
@@ -32,15 +32,7 @@ pub fn tree(root: &Path) -> BTreeMap<PathBuf, String> {
 /// `grader ARGS`, which must exit 0; returns its stderr.
 #[track_caller]
 pub fn ok(args: &[&std::ffi::OsStr]) -> String {
-    let run = grader().args(args).output().unwrap();
-    let stderr = String::from_utf8_lossy(&run.stderr).into_owned();
-    assert_eq!(
-        run.status.code(),
-        Some(0),
-        "grader {args:?}\n{}\n{stderr}",
-        String::from_utf8_lossy(&run.stdout)
-    );
-    stderr
+    output_ok(grader().args(args)).1
 }
 
 /// Grades `class` against `suite` once into `DIR/one`, and as three shards (`DIR/shard-K`) merged
@@ -210,19 +202,6 @@ fn three_shards_merged_equal_one_run_with_the_class_tournament() {
     assert_same(&one, &merged);
 }
 
-/// `grader ARGS` with its stdout, which must exit 0.
-#[track_caller]
-fn stdout_of(args: &[&str], extra: &[&Path]) -> String {
-    let run = grader().args(args).args(extra).output().unwrap();
-    assert_eq!(
-        run.status.code(),
-        Some(0),
-        "grader {args:?}\n{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    String::from_utf8(run.stdout).unwrap()
-}
-
 #[test]
 fn three_shards_of_a_round_robin_merged_equal_one_tournament() {
     let dir = scratch();
@@ -230,36 +209,25 @@ fn three_shards_of_a_round_robin_merged_equal_one_tournament() {
     let suite = repo().join("suites/iiit-2015-ut3");
     let suite = suite.to_str().unwrap();
     for game in ["tictactoe", suite] {
-        let event = [
-            "tournament",
-            game,
-            "random",
-            "random",
-            "random",
-            "random",
-            "--games",
-            "2",
-            "--seed",
-            "9",
-            "--format",
-            "round-robin",
-        ];
+        let event = || {
+            let mut cmd = tournament(game, &["random"; 4]);
+            cmd.args(["--games", "2", "--seed", "9", "--format", "round-robin"]);
+            cmd
+        };
         let one = d.join("one");
-        let printed = stdout_of(
-            &[&event[..], &["--records"]].concat(),
-            &[&one, Path::new("--out"), &one],
-        );
+        let (printed, _) = output_ok(event().arg("--records").arg(&one).arg("--out").arg(&one));
         let mut merge = vec![d.join("merged")];
         for k in 1..=3 {
             let share = d.join(format!("share-{k}"));
-            stdout_of(
-                &[&event[..], &["--shard", &format!("{k}/3"), "--records"]].concat(),
-                &[&share],
+            output_ok(
+                event()
+                    .args(["--shard", &format!("{k}/3"), "--records"])
+                    .arg(&share),
             );
             merge.push(share);
         }
         let merge: Vec<&Path> = merge.iter().map(PathBuf::as_path).collect();
-        let merged = stdout_of(&["merge", "--out"], &merge);
+        let (merged, _) = output_ok(grader().args(["merge", "--out"]).args(&merge));
         assert_eq!(merged, printed, "{game}");
         let (one, merged) = (tree(&one), tree(merge[0]));
         // 4 players, 6 pairings, 2 games with each colour.
@@ -281,18 +249,10 @@ fn three_shards_of_a_round_robin_merged_equal_one_tournament() {
     // A game missing from its shard is named; a staged event is never shared out.
     let share = |k: u32| d.join(format!("share-{k}"));
     for k in 1..=3 {
-        stdout_of(
-            &[
-                "tournament",
-                "tictactoe",
-                "random",
-                "random",
-                "random",
-                "--shard",
-                &format!("{k}/3"),
-                "--records",
-            ],
-            &[&share(k)],
+        output_ok(
+            tournament("tictactoe", &["random"; 3])
+                .args(["--shard", &format!("{k}/3"), "--records"])
+                .arg(share(k)),
         );
     }
     std::fs::remove_file(share(2).join("round-robin-0005.json")).unwrap();
@@ -307,17 +267,8 @@ fn three_shards_of_a_round_robin_merged_equal_one_tournament() {
         stderr.contains("game 5 of 6 (`round-robin-0005.json`, shard 2/3) is missing"),
         "{stderr}"
     );
-    let run = grader()
-        .args([
-            "tournament",
-            "tictactoe",
-            "random",
-            "random",
-            "random",
-            "--format",
-            "staged",
-        ])
-        .args(["--shard", "1/2", "--records"])
+    let run = tournament("tictactoe", &["random"; 3])
+        .args(["--format", "staged", "--shard", "1/2", "--records"])
         .arg(d.join("staged"))
         .output()
         .unwrap();

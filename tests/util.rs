@@ -52,3 +52,24 @@ pub fn grade_class(dir: &Path, suite: &Path, students: &Path) -> PathBuf {
     );
     out.join(suite.file_name().unwrap())
 }
+
+/// `grader tournament GAME PLAYERS...`, for the caller to add its flags and run with [`output_ok`].
+#[must_use]
+pub fn tournament(game: &str, players: &[&str]) -> assert_cmd::Command {
+    let mut cmd = grader();
+    cmd.args(["tournament", game]).args(players);
+    cmd
+}
+
+/// Runs `cmd`, which must exit 0 (else the test fails with what it printed); returns its stdout and
+/// stderr.
+#[track_caller]
+pub fn output_ok(cmd: &mut assert_cmd::Command) -> (String, String) {
+    let run = cmd.output().expect("the grader runs");
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&run.stdout).into_owned(),
+        String::from_utf8_lossy(&run.stderr).into_owned(),
+    );
+    assert_eq!(run.status.code(), Some(0), "{cmd:?}\n{stdout}\n{stderr}");
+    (stdout, stderr)
+}
