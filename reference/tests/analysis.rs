@@ -7,26 +7,8 @@ use reference::games::tictactoe::TicTacToe;
 use reference::rng::Rng;
 use reference::{Game, Outcome, Player};
 
-/// The value of `g` for its side to move by full minimax: 1 win, 0 draw, −1 loss. No table, no
-/// pruning: the simple code the solver is checked against.
-fn minimax(g: &TicTacToe) -> i32 {
-    match g.outcome() {
-        Some(Outcome::Draw) => 0,
-        Some(Outcome::Win(p)) => {
-            if p == g.to_move() {
-                1
-            } else {
-                -1
-            }
-        }
-        None => g
-            .moves()
-            .into_iter()
-            .map(|m| -minimax(&g.after(m)))
-            .max()
-            .expect("a game not over has moves"),
-    }
-}
+mod common;
+use common::{negamax, random_move};
 
 fn worth(v: i32) -> Worth {
     match v {
@@ -47,13 +29,13 @@ fn play(rng: &mut Rng, random: Option<Player>) -> Vec<<TicTacToe as Game>::Move>
     let mut g = TicTacToe::new();
     let mut moves = Vec::new();
     while g.outcome().is_none() {
-        let all = g.moves();
         let m = if random.is_none_or(|r| g.to_move() == r) {
-            all[rng.below(all.len())]
+            random_move(&g, rng)
         } else {
-            let best = all.iter().map(|&m| -minimax(&g.after(m))).max().unwrap();
+            let all = g.moves();
+            let best = all.iter().map(|&m| -negamax(&g.after(m))).max().unwrap();
             *all.iter()
-                .find(|&&m| -minimax(&g.after(m)) == best)
+                .find(|&&m| -negamax(&g.after(m)) == best)
                 .unwrap()
         };
         moves.push(m);
@@ -81,7 +63,7 @@ fn the_turning_point_is_the_first_move_that_lowers_the_minimax_value() {
         let mut expected = None;
         for (ply, &m) in moves.iter().enumerate() {
             if g.to_move() == weak && expected.is_none() {
-                let value = |m| -minimax(&g.after(m));
+                let value = |m| -negamax(&g.after(m));
                 let best = g.moves().into_iter().map(value).max().unwrap();
                 if value(m) < best {
                     let better: Vec<_> = g
@@ -160,7 +142,7 @@ fn an_estimate_never_contradicts_the_solver() {
         for &m in &moves {
             let proved = reference::analysis::estimate(&g);
             if let Some(v) = proved {
-                assert_eq!(v, minimax(&g), "{g:?}");
+                assert_eq!(v, negamax(&g), "{g:?}");
                 proofs += 1;
             }
             g.apply(m);

@@ -8,6 +8,9 @@ use reference::games::{Oska, Sttt, Ut3};
 use reference::rng::Rng;
 use reference::{Game, Outcome, Player};
 
+mod common;
+use common::{negamax, random_move, random_walk};
+
 /// Plays `games` games of `a` against `b`, colours alternating; `a`'s wins, losses and draws.
 fn score<G: Playable>(start: &G, a: &str, b: &str, games: u64, seed: u64) -> (u32, u32, u32) {
     let (mut w, mut l, mut d) = (0, 0, 0);
@@ -173,33 +176,13 @@ fn minimax_beats_random_in_most_games() {
 #[test]
 fn retrograde_agrees_with_plain_negamax_on_tictactoe() {
     // Plain recursive game values (no memo) against the table, from random positions.
-    fn exact(g: &TicTacToe) -> i32 {
-        match g.outcome() {
-            Some(Outcome::Draw) => 0,
-            Some(Outcome::Win(p)) => {
-                if p == g.to_move() {
-                    1
-                } else {
-                    -1
-                }
-            }
-            None => g
-                .moves()
-                .into_iter()
-                .map(|m| -exact(&g.after(m)))
-                .max()
-                .unwrap(),
-        }
-    }
     let mut rng = Rng::new(3);
     for _ in 0..60 {
         let mut g = TicTacToe::new();
-        for _ in 0..rng.below(6) {
-            let ms = g.moves();
-            g.apply(ms[rng.below(ms.len())]);
-        }
+        let plies = rng.below(6);
+        random_walk(&mut g, &mut rng, plies);
         if g.outcome().is_none() {
-            assert_eq!(g.solve().unwrap().signum(), exact(&g), "{g:?}");
+            assert_eq!(g.solve().unwrap().signum(), negamax(&g), "{g:?}");
         }
     }
 }
@@ -234,8 +217,7 @@ fn minimax_takes_an_immediate_win() {
         let mut prev = g.clone();
         while g.outcome().is_none() {
             prev = g.clone();
-            let ms = g.moves();
-            g.apply(ms[rng.below(ms.len())]);
+            g.apply(random_move(&g, &mut rng));
         }
         if matches!(g.outcome(), Some(Outcome::Win(_))) {
             for spec in ["minimax:1", "minimax:3"] {
@@ -251,26 +233,6 @@ fn minimax_takes_an_immediate_win() {
     assert!(checked > 50);
 }
 
-/// Plain recursive game value for the side to move (1, 0, -1), with no memo: slow but obviously right.
-fn exact<G: Game>(g: &G) -> i32 {
-    match g.outcome() {
-        Some(Outcome::Draw) => 0,
-        Some(Outcome::Win(p)) => {
-            if p == g.to_move() {
-                1
-            } else {
-                -1
-            }
-        }
-        None => g
-            .moves()
-            .into_iter()
-            .map(|m| -exact(&g.after(m)))
-            .max()
-            .unwrap(),
-    }
-}
-
 #[test]
 fn oska4_solver_agrees_with_plain_negamax() {
     // From positions 11 to 16 random plies in (the plain search from the start would take minutes).
@@ -278,15 +240,10 @@ fn oska4_solver_agrees_with_plain_negamax() {
     let mut checked = 0;
     for _ in 0..40 {
         let mut g = Oska::new(4);
-        for _ in 0..11 + rng.below(6) {
-            if g.outcome().is_some() {
-                break;
-            }
-            let ms = g.moves();
-            g.apply(ms[rng.below(ms.len())]);
-        }
+        let plies = 11 + rng.below(6);
+        random_walk(&mut g, &mut rng, plies);
         if g.outcome().is_none() {
-            assert_eq!(g.solve().unwrap().signum(), exact(&g), "{g:?}");
+            assert_eq!(g.solve().unwrap().signum(), negamax(&g), "{g:?}");
             checked += 1;
         }
     }
