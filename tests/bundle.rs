@@ -102,27 +102,22 @@ fn the_gradescope_bundle_gives_the_marks_expected_md_states() {
         return;
     }
     let dir = scratch();
+    let bundle = |zip: &Path| {
+        grader()
+            .current_dir(dir.path())
+            .args(["bundle", "gradescope"])
+            .arg(repo().join(SUITE))
+            .arg("-o")
+            .arg(zip)
+            .args(["--hidden-visibility", "after_published"])
+            .assert()
+            .success();
+    };
     let zip = dir.path().join("autograder.zip");
-    grader()
-        .current_dir(dir.path())
-        .args(["bundle", "gradescope"])
-        .arg(repo().join(SUITE))
-        .arg("-o")
-        .arg(&zip)
-        .args(["--hidden-visibility", "after_published"])
-        .assert()
-        .success();
+    bundle(&zip);
     // The same inputs give the same bytes.
     let again = dir.path().join("again.zip");
-    grader()
-        .current_dir(dir.path())
-        .args(["bundle", "gradescope"])
-        .arg(repo().join(SUITE))
-        .arg("-o")
-        .arg(&again)
-        .args(["--hidden-visibility", "after_published"])
-        .assert()
-        .success();
+    bundle(&again);
     assert!(std::fs::read(&zip).unwrap() == std::fs::read(&again).unwrap());
     let mut total_max = None;
     for example in ["python-correct", "python-typo-in-prune"] {

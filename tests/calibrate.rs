@@ -4,21 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::util::{grader, read, repo, scratch};
+use crate::util::{copy_dir, grader, output_ok, read, repo, scratch};
 
 const EXAMPLES: &str = "examples/submissions/adelaide-2021-a1";
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        if entry.path().is_dir() {
-            copy_dir(&entry.path(), &to.join(entry.file_name()));
-        } else {
-            std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
-        }
-    }
-}
 
 /// A one-case Python suite: plain minimax with `o` to move (59,704 visited nodes), `cpu` its limit.
 fn python_suite(root: &Path, cpu: &str) -> PathBuf {
@@ -79,19 +67,13 @@ fn run_one(root: &Path, suite: &Path, folder: &str) -> serde_json::Value {
     copy_dir(&repo().join(EXAMPLES).join(folder), &class.join(folder));
     let out = root.join("results");
     let _ = std::fs::remove_dir_all(&out);
-    let run = grader()
-        .arg("run")
-        .arg(suite)
-        .arg(&class)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert_eq!(
-        run.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
+    output_ok(
+        grader()
+            .arg("run")
+            .arg(suite)
+            .arg(&class)
+            .arg("--out")
+            .arg(&out),
     );
     let name = suite.file_name().unwrap();
     serde_json::from_str(&read(&out.join(name).join(folder).join("result.json"))).unwrap()

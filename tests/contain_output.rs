@@ -10,7 +10,7 @@ use std::os::unix::ffi::OsStrExt as _;
 use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
 
-use crate::util::{grader, read, repo, scratch};
+use crate::util::{case, grader, read, repo, scratch};
 
 fn suite() -> PathBuf {
     repo().join("tests/fixtures/output-files")
@@ -108,15 +108,6 @@ fn assert_nothing_leaks(what: &str, text: &str) {
         !text.contains(&"A".repeat(2100)),
         "{what} holds the whole 64 KiB line"
     );
-}
-
-fn case<'a>(result: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
-    result["cases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["name"] == name)
-        .unwrap_or_else(|| panic!("no case `{name}` in {result}"))
 }
 
 #[test]

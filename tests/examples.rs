@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use crate::util::{grade_class, grader, read, repo, scratch};
+use crate::util::{copy_dir, grade_class, grader, read, repo, scratch};
 
 const SUITE: &str = "suites/adelaide-2021-a1";
 const EXAMPLES: &str = "examples/submissions/adelaide-2021-a1";
@@ -31,18 +31,6 @@ pub(crate) fn graded() -> &'static Path {
         (dir, results)
     });
     results
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        if entry.path().is_dir() {
-            copy_dir(&entry.path(), &to.join(entry.file_name()));
-        } else {
-            std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
-        }
-    }
 }
 
 pub(crate) fn code(verdict: &str) -> &'static str {

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use crate::util::{grader, read, repo, scratch};
+use crate::util::{case, grader, read, repo, scratch};
 
 const SUITE: &str = "suites/ubc-2004-oska";
 const EXAMPLES: &str = "examples/submissions/ubc-2004-oska";
@@ -103,15 +103,6 @@ fn signature(result: &serde_json::Value) -> String {
 fn matches(want: &str, got: &str) -> bool {
     let (w, g): (Vec<&str>, Vec<&str>) = (want.split(' ').collect(), got.split(' ').collect());
     w.len() == g.len() && w.iter().zip(&g).all(|(w, g)| w == g || *g == "--")
-}
-
-fn case<'a>(result: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
-    result["cases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["name"] == name)
-        .unwrap_or_else(|| panic!("no case `{name}`"))
 }
 
 /// Cases per group, in suite order: legal (start-white, after-sample-black, blocked-passes,

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::util::{grader, read, repo, scratch};
+use crate::util::{case, grader, read, repo, scratch};
 
 fn suite() -> PathBuf {
     repo().join("tests/fixtures/play-ttt")
@@ -50,15 +50,6 @@ fn result(out: &Path, student: &str) -> Value {
         &out.join("play-ttt").join(student).join("result.json"),
     ))
     .unwrap()
-}
-
-fn case<'a>(r: &'a Value, name: &str) -> &'a Value {
-    r["cases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["name"] == name)
-        .unwrap_or_else(|| panic!("no case `{name}` in {r}"))
 }
 
 #[test]

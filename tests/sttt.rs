@@ -8,7 +8,7 @@ use std::process::{Command, Output, Stdio};
 
 use std::sync::OnceLock;
 
-use crate::util::{grade_class, grader, read, repo, scratch};
+use crate::util::{case, grade_class, grader, read, repo, scratch};
 
 pub const SUITE: &str = "suites/csci1901-2004-sttt";
 pub const EXAMPLES: &str = "examples/submissions/csci1901-2004-sttt";
@@ -401,15 +401,6 @@ fn graded() -> &'static Path {
 
 fn result(student: &str) -> serde_json::Value {
     serde_json::from_str(&read(&graded().join(student).join("result.json"))).unwrap()
-}
-
-fn case<'a>(result: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
-    result["cases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["name"] == name)
-        .unwrap_or_else(|| panic!("no case `{name}`"))
 }
 
 /// `legal-vs-random legal-vs-offensive | beats-random always-beats-random holds-offensive

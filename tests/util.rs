@@ -35,22 +35,40 @@ pub fn read(path: &Path) -> String {
 /// suite's results folder (`DIR/results/<suite-name>`).
 pub fn grade_class(dir: &Path, suite: &Path, students: &Path) -> PathBuf {
     let out = dir.join("results");
-    let run = grader()
-        .arg("run")
-        .arg(suite)
-        .arg(students)
-        .arg("--out")
-        .arg(&out)
-        .args(["--jobs", "2"])
-        .output()
-        .unwrap();
-    assert_eq!(
-        run.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
+    output_ok(
+        grader()
+            .arg("run")
+            .arg(suite)
+            .arg(students)
+            .arg("--out")
+            .arg(&out)
+            .args(["--jobs", "2"]),
     );
     out.join(suite.file_name().unwrap())
+}
+
+/// Copies the folder `from` into `to`, subfolders and all.
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &to.join(entry.file_name()));
+        } else {
+            std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+        }
+    }
+}
+
+/// The case `name` of a `result.json`, which must have it.
+#[track_caller]
+pub fn case<'a>(result: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    result["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == name)
+        .unwrap_or_else(|| panic!("no case `{name}` in {result}"))
 }
 
 /// `grader tournament GAME PLAYERS...`, for the caller to add its flags and run with [`output_ok`].

@@ -49,11 +49,7 @@ fn the_turning_point_is_the_first_move_that_lowers_the_minimax_value() {
     let mut rng = Rng::new(2026);
     let mut found = 0;
     for k in 0..200 {
-        let weak = if k % 2 == 0 {
-            Player::First
-        } else {
-            Player::Second
-        };
+        let weak = [Player::First, Player::Second][k % 2];
         let moves = game(&mut rng, weak);
         let start = TicTacToe::new();
         let turn = turning_point(&start, &moves, weak);
@@ -89,11 +85,7 @@ fn missed_tactics_of_random_games_match_a_one_ply_brute_force() {
     let mut rng = Rng::new(5);
     let mut seen = (0, 0);
     for k in 0..200 {
-        let weak = if k % 2 == 0 {
-            Player::First
-        } else {
-            Player::Second
-        };
+        let weak = [Player::First, Player::Second][k % 2];
         let moves = play(&mut rng, None);
         let t = tactics(&TicTacToe::new(), &moves, weak);
         let mut g = TicTacToe::new();
