@@ -2,11 +2,9 @@
 //! answering `game` + `turn`) asked for one move at given tic-tac-toe states. The Morris suite covers the
 //! per-move protocol (tests/morris.rs).
 
-use std::path::Path;
-
 use serde_json::Value;
 
-use crate::util::{grader, read, repo, scratch};
+use crate::util::{copy_dir, grader, read, repo, scratch};
 
 /// The play-ttt fixture with its games replaced by position cases.
 const GROUPS: &str = r#"
@@ -32,29 +30,17 @@ name = "corner-taken"
 position = { state = "x---o---x", side = "o", expect = "legal" }
 "#;
 
-fn copy(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        if e.path().is_dir() {
-            copy(&e.path(), &to.join(e.file_name()));
-        } else {
-            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
-        }
-    }
-}
-
 #[test]
 fn persistent_players_are_asked_once_per_position() {
     let dir = scratch();
     let suite = dir.path().join("positions");
-    copy(&repo().join("tests/fixtures/play-ttt"), &suite);
+    copy_dir(&repo().join("tests/fixtures/play-ttt"), &suite);
     let toml = read(&suite.join("suite.toml"));
     let head = &toml[..toml.find("[[manual]]").unwrap()];
     std::fs::write(suite.join("suite.toml"), format!("{head}{GROUPS}")).unwrap();
     let class = dir.path().join("class");
     for s in ["good", "illegal"] {
-        copy(
+        copy_dir(
             &repo().join("tests/fixtures/play-ttt-class").join(s),
             &class.join(s),
         );
