@@ -28,7 +28,8 @@ pub struct Args {
     /// `id`, `login`, `email`, `name`, `section`.
     #[arg(long, value_name = "FILE")]
     pub roster: Option<PathBuf>,
-    /// Gradescope: when students see a hidden case (public cases are `visible`).
+    /// Gradescope: when students see a hidden case (public cases are `visible`). PrairieLearn shows
+    /// every test, so a hidden case is masked (group, points, verdict) unless this is `visible`.
     #[arg(
         long,
         value_enum,
@@ -64,7 +65,9 @@ pub fn run(args: Args) -> CmdResult {
         .unwrap_or_else(|| class.suite.clone());
     let done = match args.to {
         Format::Gradescope => export::gradescope::export(&class, args.hidden_as),
-        Format::Prairielearn => export::prairielearn::export(&class),
+        Format::Prairielearn => {
+            export::prairielearn::export(&class, args.hidden_as == Shown::Visible)
+        }
         Format::Autolab => export::autolab::export(&class),
         Format::Canvas => export::canvas::export(&class, &assignment),
         Format::Moodle => export::moodle::export(&class, args.identity, &assignment),

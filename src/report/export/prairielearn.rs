@@ -41,9 +41,10 @@ struct Test {
 /// student the machine could not grade is told.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Via {
-    /// `grader export`: the instructor uploads a graded class, every case as its result names it,
-    /// and regrades whom the machine failed.
-    Export,
+    /// `grader export`: the instructor uploads a graded class and regrades whom the machine failed.
+    /// PrairieLearn shows every test to the student, so a hidden case is masked as under
+    /// [`Via::Autograde`] unless the instructor asked for it (`--hidden-as visible`).
+    Export { show_hidden: bool },
     /// `grader autograde` in PrairieLearn's container, which shows every test to the student: a
     /// hidden case shows only its group, points and verdict, never its name or what it printed; an
     /// attempt the machine could not grade does not count.
@@ -54,7 +55,7 @@ pub enum Via {
 /// with the reason in `format_errors` (PrairieLearn then charges no attempt and gives no score), and is
 /// listed in `not_graded`.
 #[must_use]
-pub fn export(class: &Class) -> Export {
+pub fn export(class: &Class, show_hidden: bool) -> Export {
     let mut out = Export {
         notes: class.roster_notes(false),
         ..Export::default()
@@ -64,7 +65,8 @@ pub fn export(class: &Class) -> Export {
             out.not_graded.push((r.student.clone(), why));
         }
         let path = PathBuf::from(&r.student).join("results.json");
-        out.files.push((path, to_json(r, Via::Export).into_bytes()));
+        out.files
+            .push((path, to_json(r, Via::Export { show_hidden }).into_bytes()));
     }
     out
 }
@@ -92,7 +94,7 @@ pub fn not_gradable(why: &str, via: Via) -> String {
 
 fn not_gradable_results(why: String, via: Via) -> Results {
     let message = match via {
-        Via::Export => format!("{why} (not your fault; your instructor will regrade it)"),
+        Via::Export { .. } => format!("{why} (not your fault; your instructor will regrade it)"),
         Via::Autograde => "the grader could not grade this submission (not your fault); this attempt does not count".into(),
     };
     Results {
@@ -113,7 +115,7 @@ fn graded(r: &SubmissionResult, via: Via) -> Results {
         .enumerate()
         .map(|(i, (c, (earned, most)))| {
             let label = c.verdict.label();
-            if via == Via::Autograde && c.visibility == Visibility::Hidden {
+            if via != (Via::Export { show_hidden: true }) && c.visibility == Visibility::Hidden {
                 return Test {
                     name: format!("{}/hidden case {}", c.group, i + 1),
                     points: earned,
@@ -212,13 +214,16 @@ mod tests {
         };
         let mut r = fixtures::submission("ann", vec![case; 2000]);
         r.max = 1.0;
-        let text = within_limit(graded(&r, Via::Export));
+        let text = within_limit(graded(&r, Via::Export { show_hidden: true }));
         assert!(text.len() < SIZE_LIMIT, "{}", text.len());
         let json: serde_json::Value = serde_json::from_str(&text).unwrap();
         let tests = json["tests"].as_array().unwrap();
         assert!(!tests.is_empty());
         assert!(tests[0]["output"].as_str().unwrap().starts_with("(cut: "));
-        let small = within_limit(graded(&fixtures::submission("bo", vec![]), Via::Export));
+        let small = within_limit(graded(
+            &fixtures::submission("bo", vec![]),
+            Via::Export { show_hidden: true },
+        ));
         assert!(!small.contains("(cut: "), "{small}");
     }
 
@@ -266,8 +271,14 @@ mod tests {
             "{text}"
         );
         assert_eq!(json["tests"][0]["name"], "g/c");
-        // The instructor's own export names every case.
-        let export = to_json(&r, Via::Export);
+        // The instructor's export masks it the same way (PrairieLearn shows every test to the
+        // student) unless asked to show it.
+        let masked = to_json(&r, Via::Export { show_hidden: false });
+        assert!(
+            !masked.contains("secret-board") && !masked.contains("xo-x"),
+            "{masked}"
+        );
+        let export = to_json(&r, Via::Export { show_hidden: true });
         assert!(
             export.contains("g/secret-board") && export.contains("xo-x"),
             "{export}"
