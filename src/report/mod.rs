@@ -10,6 +10,7 @@ pub mod gradescope;
 pub mod grid;
 pub mod prairielearn;
 pub mod result;
+pub mod search;
 pub mod shard;
 pub mod similarity;
 pub mod table;
