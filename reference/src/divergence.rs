@@ -322,6 +322,14 @@ pub fn parting(
     }
 }
 
+fn moves(n: u32) -> String {
+    if n == 1 {
+        "1 move".to_string()
+    } else {
+        format!("{n} moves")
+    }
+}
+
 fn show(cells: &[u8; 9]) -> String {
     cells.iter().map(|&b| char::from(b)).collect()
 }
@@ -401,10 +409,11 @@ impl Parting {
                 )
             }
             Parting::ReferenceLeaf { node, child, ply } => format!(
-                "line {line}: your search visits `{}` below `{}`, but the reference values `{}` as a leaf by E(s): it is {ply} moves below the root, the ply limit",
+                "line {line}: your search visits `{}` below `{}`, but the reference values `{}` as a leaf by E(s): it is {} below the root, the ply limit",
                 show(child),
                 show(node),
                 show(node),
+                moves(*ply),
             ),
             Parting::ReferenceExpands {
                 node,
@@ -415,7 +424,8 @@ impl Parting {
             } => {
                 let why = match mode {
                     Mode::Ply(ply) => format!(
-                        "it is {depth} moves below the root, fewer than the ply limit {ply}, and the game goes on"
+                        "it is {} below the root, fewer than the ply limit {ply}, and the game goes on",
+                        moves(*depth)
                     ),
                     Mode::Plain | Mode::Prune => "the game goes on there".to_string(),
                 };
