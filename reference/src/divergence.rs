@@ -370,7 +370,7 @@ impl Parting {
                         if check.max { ">" } else { "<" }
                     )
                 } else {
-                    format!("; v is past {name} here, so your window at `{}` must differ (is α or β passed on from the root?)", show(node))
+                    format!("; v is already past {name} here, so your search does not cut at `{}` at all, or had another window there (is α or β passed on to every child?)", show(node))
                 };
                 format!(
                     "line {line}: your search visits `{}`, but the reference stops searching `{}` after `{}` (line {}): {}, and {rule}{hint}",

@@ -217,8 +217,14 @@ fn the_other_pruning_variants_part_at_a_reference_cut() {
                 continue;
             };
             match parting(root, mode, line, e.as_deref(), a.as_deref()) {
-                Some(Parting::ReferenceCuts { check, .. }) => {
+                Some(p @ Parting::ReferenceCuts { check, .. }) => {
                     assert!(check.cut);
+                    let said = p.describe(line);
+                    assert!(
+                        said.contains("so a search that cuts only when")
+                            || said.contains("is already past"),
+                        "{said}"
+                    );
                     named += 1;
                 }
                 other => panic!("{root} {mode:?} {variant:?} line {line}: {other:?}"),
