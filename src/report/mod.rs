@@ -118,8 +118,9 @@ pub fn case_points(r: &result::SubmissionResult) -> Vec<(f64, f64)> {
         .collect()
 }
 
-/// What a student reads about one case on an autograder platform: the verdict and its sentence, then
-/// the details, one per line, each escaped and capped (they may quote what the program printed).
+/// What a student reads about one case on an autograder platform: the verdict and its sentence, a trace
+/// case's nodes visited against the reference, then the details, one per line, each escaped and capped
+/// (they may quote what the program printed).
 /// `built` is false when the build failed: the submission's own output says why, once.
 #[must_use]
 pub fn case_output(c: &result::CaseResult, built: bool) -> String {
@@ -136,6 +137,10 @@ pub fn case_output(c: &result::CaseResult, built: bool) -> String {
             one_line(&c.summary, feedback::LINE_CAP)
         )
     };
+    if let Some(s) = &c.search {
+        out.push('\n');
+        out.push_str(&one_line(&search::case_line(s), feedback::LINE_CAP));
+    }
     for d in &c.details {
         out.push('\n');
         out.push_str(&one_line(d, feedback::LINE_CAP));
@@ -148,7 +153,8 @@ pub fn case_output(c: &result::CaseResult, built: bool) -> String {
 pub const CASE_OUTPUT_CAP: usize = 4000;
 
 /// What a student reads about the whole submission on an autograder platform: how it was built (a
-/// compile error's log, escaped and capped), groups not attempted, and the score.
+/// compile error's log, escaped and capped), groups not attempted, the nodes visited per search mode, and
+/// the score.
 #[must_use]
 pub fn submission_output(r: &result::SubmissionResult) -> String {
     use result::BuildStatus;
@@ -171,6 +177,9 @@ pub fn submission_output(r: &result::SubmissionResult) -> String {
             n.group,
             crate::untrusted::one_line(&n.reason, feedback::LINE_CAP)
         ));
+    }
+    if let Some(line) = search::summary_line(&r.cases) {
+        out.push_str(&format!("{line}\n"));
     }
     out.push_str(&format!("score: {}/{}\n", points(r.score), points(r.max)));
     out

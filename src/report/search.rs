@@ -75,7 +75,8 @@ pub fn summary_line(cases: &[CaseResult]) -> Option<String> {
 mod tests {
     use super::*;
     use crate::judge::Verdict;
-    use crate::report::result::fixtures::case;
+    use crate::report::result::fixtures::{case, submission};
+    use crate::report::{case_output, submission_output};
 
     fn count(mode: &str, ply: Option<u32>, visited: u64, reference_visited: u64) -> SearchCount {
         SearchCount {
@@ -125,6 +126,25 @@ mod tests {
         assert_eq!(
             summary_line(&cases).unwrap(),
             "nodes visited, yours / the reference's: plain 189 / 189 (1 case); prune 1,175 / 1,060 (2 cases)"
+        );
+    }
+
+    #[test]
+    fn autograder_platforms_show_the_counts_too() {
+        let mut c = case("prune", Verdict::Accepted, 1.0);
+        c.summary = "accepted".into();
+        assert_eq!(case_output(&c, true), "accepted");
+        c.search = Some(count("prune", None, 60, 60));
+        assert_eq!(
+            case_output(&c, true),
+            "accepted\nprune: you visited 60 nodes, the reference 60"
+        );
+        let out = submission_output(&submission("s", vec![c]));
+        assert!(
+            out.ends_with(
+                "nodes visited, yours / the reference's: prune 60 / 60 (1 case)\nscore: 0/0\n"
+            ),
+            "{out}"
         );
     }
 }
