@@ -95,16 +95,50 @@ fn a_program_under_another_name_is_named_with_what_to_do() {
 }
 
 /// A wrong pruning variant is told where its search parts from the reference's: the first node it
-/// visits that the reference's search prunes.
+/// visits that the reference's search prunes, with the v, α, β the reference cut on there, and how
+/// many nodes each search visited.
 #[test]
 fn a_strict_cut_off_names_the_node_the_reference_prunes() {
     let dir = repo().join("examples/submissions/adelaide-2021-a1/prune-strict");
     let text = check(&dir);
     assert!(
-        text.contains("    line 7: your search visits `xoxoxo-xo`, a node the reference never visits (its search prunes it, or never reaches it)\n"),
+        text.contains("    line 7: your search visits `xoxoxo-xo`, but the reference stops searching `xoxoxo-x-` after `xoxoxoox-` (line 5): a min node: v = 1, α = 1, β = +∞, and AIMA stops a min node once v ≤ α; v = α here, so a search that cuts only when v < α goes on\n"),
         "{text}"
     );
-    // The correct program's report says nothing of the kind.
+    // The bare sentence it replaces is gone.
+    assert!(
+        !text.contains("a node the reference never visits"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "    prune: you visited 175 nodes, the reference 60: your pruning cuts less\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("\nnodes visited, yours / the reference's: plain 192 / 192 (2 cases); prune 178 / 63 (2 cases); prune+ply 21 / 21 (1 case)\n"),
+        "{text}"
+    );
+    // The correct program's report says nothing of the kind, and its counts agree.
     let text = check(&repo().join("examples/submissions/adelaide-2021-a1/c-correct"));
     assert!(!text.contains("your search "), "{text}");
+    assert!(
+        text.contains("    prune: you visited 60 nodes, the reference 60\n"),
+        "{text}"
+    );
+}
+
+/// A search one ply too deep is told which node the reference values as a leaf.
+#[test]
+fn a_search_past_the_ply_limit_names_the_reference_leaf() {
+    let text = check(&repo().join("examples/submissions/adelaide-2021-a1/ply-off-by-one"));
+    assert!(
+        text.contains("    line 3: your search visits `xoxoxox--` below `xoxoxo---`, but the reference values `xoxoxo---` as a leaf by E(s): it is 2 moves below the root, the ply limit\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("    prune 2: you visited 56 nodes, the reference 21: your search cuts less or goes deeper\n"),
+        "{text}"
+    );
 }

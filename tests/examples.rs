@@ -340,6 +340,92 @@ fn flaws_are_explained_in_one_sentence() {
     assert!(log.contains("hasX"), "{log}");
 }
 
+fn case_of(student: &str, group: &str, case: &str) -> serde_json::Value {
+    result(student)["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["group"] == group && c["name"] == case)
+        .unwrap()
+        .clone()
+}
+
+/// Every trace case counts the nodes visited against the reference in its mode; the searches that
+/// visit other nodes than the reference's are told where they part and with which v, α, β the
+/// reference decided there (computed by the reference, `reference/src/divergence.rs`).
+#[test]
+fn each_search_variant_names_where_it_parts_with_the_reference_window() {
+    let search =
+        |student: &str, group: &str, case: &str| case_of(student, group, case)["search"].clone();
+    assert_eq!(
+        search("c-correct", "plain", "blank-board"),
+        serde_json::json!({"mode": "plain", "visited": 549_945, "reference-visited": 549_945})
+    );
+    assert_eq!(
+        search("prune-strict", "prune", "blank-board"),
+        serde_json::json!({"mode": "prune", "visited": 146_119, "reference-visited": 18_296})
+    );
+    assert_eq!(
+        search("ply-off-by-one", "ply", "blank-ply-1"),
+        serde_json::json!({"mode": "prune+ply", "ply": 1, "visited": 35, "reference-visited": 9})
+    );
+    // No search on a board with no move, and none for a program that wrote no trace.
+    assert!(search("c-correct", "no-move", "x-won").is_null());
+    assert!(search("crashes", "plain", "blank-board").is_null());
+    // A correct hand-in visits what the reference visits in every mode.
+    for c in result("c-correct")["cases"].as_array().unwrap() {
+        let s = &c["search"];
+        if !s.is_null() {
+            assert_eq!(s["visited"], s["reference-visited"], "{c}");
+        }
+    }
+    let parting = |student: &str, group: &str, case: &str| -> String {
+        let c = case_of(student, group, case);
+        let lines: Vec<String> = c["details"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|d| d.as_str())
+            .filter(|d| d.starts_with("line ") && d.contains(": your search "))
+            .map(str::to_string)
+            .collect();
+        assert_eq!(lines.len(), 1, "{c}");
+        lines[0].clone()
+    };
+    // Cutting on v > β: the reference cut at v = β (or v = α), named with its window.
+    assert_eq!(
+        parting("prune-strict", "prune", "blank-board"),
+        "line 11: your search visits `xoxoxo-xo`, but the reference stops searching `xoxoxo-x-` after `xoxoxoox-` (line 9): a min node: v = 1, α = 1, β = +∞, and AIMA stops a min node once v ≤ α; v = α here, so a search that cuts only when v < α goes on"
+    );
+    assert_eq!(
+        parting("prune-strict", "ply", "blank-ply-3"),
+        "line 21: your search visits `x--ox----`, but the reference stops searching `x--o-----` after `x-xo-----` (line 20): a max node: v = 3, α = 2, β = 3, and AIMA stops a max node once v ≥ β; v = β here, so a search that cuts only when v > β goes on"
+    );
+    for case in ["interesting-1", "interesting-2", "o-to-move"] {
+        assert!(
+            parting("prune-strict", "prune", case)
+                .contains("so a search that cuts only when v < α goes on"),
+            "{case}"
+        );
+    }
+    // Counting ply from the root's children: the reference's leaf at the ply limit is named.
+    assert_eq!(
+        parting("ply-off-by-one", "ply", "blank-ply-1"),
+        "line 2: your search visits `xo-------` below `x--------`, but the reference values `x--------` as a leaf by E(s): it is 1 move below the root, the ply limit"
+    );
+    for case in [
+        "interesting-1-ply-2",
+        "interesting-2-ply-2",
+        "blank-ply-3",
+        "o-to-move-ply-4",
+    ] {
+        assert!(
+            parting("ply-off-by-one", "ply", case).contains("as a leaf by E(s)"),
+            "{case}"
+        );
+    }
+}
+
 /// `loops-forever` spins on every pruned search. Graded with tighter time limits (2 s CPU, 6 s wall)
 /// so the test stays short; a loaded machine may stop it on either clock, so both count as a time limit.
 /// The plain blank board (2.5 s of CPU in Python) is left out: under 2 s it would time out too.

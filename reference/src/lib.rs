@@ -6,6 +6,7 @@
 pub mod adelaide;
 pub mod analysis;
 pub mod bots;
+pub mod divergence;
 pub mod game;
 pub mod games;
 pub mod rng;

@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::judge::excerpt::{self, Folders};
-use crate::judge::{trace, Comparator, Judged, Mismatch, Verdict};
+use crate::judge::trace::{self, SearchCount};
+use crate::judge::{Comparator, Judged, Mismatch, Verdict};
 use crate::report::result::{CaseResult, CpuLimit};
 use crate::sandbox::{LimitHit, Outcome, Sandbox, Spec, Status, Stdin};
 use crate::suite::{Case, Expect, Group, Run, Suite};
@@ -217,6 +218,7 @@ pub fn run_case_within(
     result.summary = judged.summary;
     result.details = judged.details;
     result.variant = judged.variant;
+    result.search = judged.search;
     (result, outcome.stdout)
 }
 
@@ -368,7 +370,8 @@ fn stderr_tail(stderr: &[u8], folders: &Folders) -> Vec<String> {
     out
 }
 
-/// Compares stdout and every expected file; the first failing output decides the sentence.
+/// Compares stdout and every expected file; the first failing output decides the sentence. A trace
+/// of a search with modes brings its nodes-visited count.
 fn judge_outputs(
     suite: &Suite,
     case: &Case,
@@ -376,6 +379,21 @@ fn judge_outputs(
     stdout: &[u8],
     work: &Path,
     names: &Names,
+) -> Judged {
+    let mut search = None;
+    let mut judged = judge_all(suite, case, run, stdout, work, names, &mut search);
+    judged.search = search;
+    judged
+}
+
+fn judge_all(
+    suite: &Suite,
+    case: &Case,
+    run: &Run,
+    stdout: &[u8],
+    work: &Path,
+    names: &Names,
+    search: &mut Option<SearchCount>,
 ) -> Judged {
     if let Some(expect) = &run.stdout {
         if let Some(mut m) = expect.comparator.compare(expect.text.as_bytes(), stdout) {
@@ -404,9 +422,9 @@ fn judge_outputs(
             }
             // A wrong board often comes from a recognisable search: if a file is a named variant whose
             // own board is the one printed, the variant explains the whole case.
-            if let Some(judged) =
-                explained_by_variant(suite, case, run, expect, stdout, work, names, &mut m)
-            {
+            if let Some(judged) = explained_by_variant(
+                suite, case, run, expect, stdout, work, names, &mut m, search,
+            ) {
                 return judged;
             }
             return Judged::wrong(format!("stdout: {}", m.summary), m.details);
@@ -416,7 +434,7 @@ fn judge_outputs(
     let mut notes = Vec::new();
     let mut variant_seen = None;
     for (name, expect) in &run.files {
-        match judge_file(suite, case, run, name, expect, work, names) {
+        match judge_file(suite, case, run, name, expect, work, names, search) {
             FileJudgement::Pass => {}
             FileJudgement::Fail(m) => {
                 return Judged::wrong(format!("`{name}`: {}", m.summary), m.details)
@@ -438,6 +456,7 @@ fn judge_outputs(
                         summary: format!("`{name}`: {summary}"),
                         details,
                         variant: Some(vname),
+                        search: None,
                     };
                 }
                 notes.push(format!("`{name}`: {summary}"));
@@ -456,6 +475,7 @@ fn judge_outputs(
         summary,
         details: notes.into_iter().skip(1).collect(),
         variant: variant_seen,
+        search: None,
     }
 }
 
@@ -471,6 +491,7 @@ fn explained_by_variant(
     work: &Path,
     names: &Names,
     m: &mut Mismatch,
+    search: &mut Option<SearchCount>,
 ) -> Option<Judged> {
     for (name, expect) in &run.files {
         let FileJudgement::Variant {
@@ -479,7 +500,7 @@ fn explained_by_variant(
             summary,
             plain,
             details,
-        } = judge_file(suite, case, run, name, expect, work, names)
+        } = judge_file(suite, case, run, name, expect, work, names, search)
         else {
             continue;
         };
@@ -513,6 +534,7 @@ fn explained_by_variant(
                 summary,
                 details,
                 variant: Some(vname),
+                search: None,
             });
         }
         // The case fails on stdout whatever the trace is: say what the trace is without a note that
@@ -571,6 +593,7 @@ fn refused(e: OutputFileError, name: &str, actual: &str) -> FileJudgement {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn judge_file(
     suite: &Suite,
     case: &Case,
@@ -579,6 +602,7 @@ fn judge_file(
     expect: &Expect,
     work: &Path,
     names: &Names,
+    search: &mut Option<SearchCount>,
 ) -> FileJudgement {
     let actual = names.actual(name);
     let expect_nothing = expect.text.trim().is_empty();
@@ -642,7 +666,39 @@ fn judge_file(
         match trace::compare_file(&expect.text, &file, cap) {
             Ok(report) => {
                 golden_line = report.divergence.as_ref().map_or(0, |d| d.line);
-                report.mismatch()
+                let program = expect.reference.as_deref();
+                let args = concrete_args(&run.args, REFERENCE_WORK);
+                if let Some(mode) = program.and_then(|p| suite.oracle().search_mode(p, &args)) {
+                    *search = Some(SearchCount {
+                        mode: mode.name.to_string(),
+                        ply: mode.ply,
+                        visited: report.actual_lines,
+                        reference_visited: report.expected_lines,
+                    });
+                }
+                let mut mismatch = report.mismatch();
+                // Where the searches first visit different nodes, and what the reference's window was.
+                if let (Some(m), Some(program), Some(d)) =
+                    (&mut mismatch, program, &report.state_divergence)
+                {
+                    let said = suite.oracle().parting(
+                        program,
+                        &args,
+                        d.line,
+                        d.expected.as_deref(),
+                        d.actual.as_deref(),
+                    );
+                    if let Some(said) = said {
+                        // It says more than the bare "a node only one search visits" lines.
+                        m.details.retain(|l| {
+                            !l.contains("a node the reference never visits")
+                                && !l.starts_with("your search never visits `")
+                        });
+                        let at = m.details.len().saturating_sub(1);
+                        m.details.insert(at, said);
+                    }
+                }
+                mismatch
             }
             Err(e) => {
                 return FileJudgement::Internal(format!("the grader could not read `{name}`: {e}"))

@@ -420,6 +420,7 @@ fn judge(p: &Play, records: &[GameRecord], analyses: &[GameAnalysis]) -> Judged 
         summary,
         details,
         variant: None,
+        search: None,
     }
 }
 

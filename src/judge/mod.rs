@@ -79,6 +79,8 @@ pub struct Judged {
     pub details: Vec<String>,
     /// The reference variant the output followed, when not the golden one.
     pub variant: Option<String>,
+    /// A trace case's nodes visited against the reference's.
+    pub search: Option<trace::SearchCount>,
 }
 
 impl Judged {
@@ -91,6 +93,7 @@ impl Judged {
             summary,
             details: Vec::new(),
             variant: None,
+            search: None,
         }
     }
 
@@ -103,6 +106,7 @@ impl Judged {
             summary,
             details,
             variant: None,
+            search: None,
         }
     }
 
@@ -115,6 +119,7 @@ impl Judged {
             summary,
             details: Vec::new(),
             variant: None,
+            search: None,
         }
     }
 

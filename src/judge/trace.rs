@@ -41,6 +41,33 @@ pub struct TraceReport {
     /// had ended, or the line had no state.
     pub actual_state_in_reference: Option<bool>,
     pub expected_state_in_actual: Option<bool>,
+    /// The first line where the states differ (not only the values): where the two searches first
+    /// visit different nodes. A node's value is written before its children in pre-order, so the
+    /// first divergence is often an ancestor's value; the searches part further down.
+    pub state_divergence: Option<StateDivergence>,
+}
+
+/// The first line where the two traces name different states; `None` where that side had ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StateDivergence {
+    pub line: u64,
+    pub expected: Option<String>,
+    pub actual: Option<String>,
+}
+
+/// How many nodes a graded search visited against the reference, in one mode (`result.json`'s
+/// `search` on a trace case).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct SearchCount {
+    /// `plain`, `prune` or `prune+ply`.
+    pub mode: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ply: Option<u32>,
+    /// Lines (nodes) in the submission's visited file.
+    pub visited: u64,
+    /// Lines in the reference's.
+    pub reference_visited: u64,
 }
 
 /// An order-free fingerprint of a multiset of lines: the count and two wrapping sums of per-line hashes
@@ -212,6 +239,7 @@ pub fn compare_file(expected: &str, file: &File, cap: u64) -> io::Result<TraceRe
             value_differences: 0,
             actual_state_in_reference: None,
             expected_state_in_actual: None,
+            state_divergence: None,
         });
     }
     compare_reader(expected, Positioned { file, at: 0 }.take(cap))
@@ -267,6 +295,7 @@ pub fn compare_reader(expected: &str, actual: impl Read) -> io::Result<TraceRepo
     let mut divergence = None;
     let mut states_agree = true;
     let mut value_differences = 0;
+    let mut state_divergence = None;
     // The reference's state at the divergence, looked for in the rest of the submission's file.
     let mut wanted: Option<Vec<u8>> = None;
     let mut wanted_seen = false;
@@ -294,6 +323,22 @@ pub fn compare_reader(expected: &str, actual: impl Read) -> io::Result<TraceRepo
             }
         };
         if !same_state {
+            if states_agree {
+                let state = |l: &[u8]| {
+                    Tokens(l)
+                        .next()
+                        .map(|t| String::from_utf8_lossy(t).into_owned())
+                };
+                state_divergence = Some(StateDivergence {
+                    line: if a.is_some() {
+                        actual.number
+                    } else {
+                        actual.number + 1
+                    },
+                    expected: e.and_then(state),
+                    actual: a.and_then(state),
+                });
+            }
             states_agree = false;
         } else if !equal {
             value_differences += 1;
@@ -353,6 +398,7 @@ pub fn compare_reader(expected: &str, actual: impl Read) -> io::Result<TraceRepo
         same_states_other_values: diverged && states_agree && value_differences > 0,
         value_differences,
         divergence,
+        state_divergence,
     })
 }
 
@@ -458,6 +504,32 @@ mod tests {
             (r.actual_state_in_reference, r.expected_state_in_actual),
             (Some(true), Some(true))
         );
+    }
+
+    #[test]
+    fn the_first_line_naming_another_state_is_kept_past_value_differences() {
+        // Line 1's value differs (an ancestor's), the states part at line 3.
+        let r = report("a 1\nb 1\nc 1\n", "a 2\nb 1\nx 1\nc 1\n");
+        assert_eq!(r.divergence.as_ref().map(|d| d.line), Some(1));
+        assert_eq!(
+            r.state_divergence,
+            Some(StateDivergence {
+                line: 3,
+                expected: Some("c".to_string()),
+                actual: Some("x".to_string()),
+            })
+        );
+        // A file that ends early parts where it ends.
+        let r = report("a 1\nb 1\n", "a 1\n");
+        assert_eq!(
+            r.state_divergence,
+            Some(StateDivergence {
+                line: 2,
+                expected: Some("b".to_string()),
+                actual: None,
+            })
+        );
+        assert_eq!(report("a 1\n", "a 0\n").state_divergence, None);
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! Student feedback for `grader check`: one sentence per failing case, then details, then a score line.
+//! Student feedback for `grader check`: one sentence per failing case, then details (a trace case's
+//! nodes visited first), the nodes-visited summary, then a score line.
 
 use super::points;
 use super::result::{BuildStatus, SubmissionResult};
@@ -80,6 +81,9 @@ pub fn student_report(r: &SubmissionResult, paint: Paint) -> String {
                 format!(" {}", paint.yellow(&safe(&c.summary)))
             };
             out.push_str(&format!("{} {id} {time}{note}\n", paint.green("✓")));
+            if let Some(s) = &c.search {
+                out.push_str(&format!("    {}\n", safe(&super::search::case_line(s))));
+            }
             for d in &c.details {
                 out.push_str(&format!("    {}\n", safe(d)));
             }
@@ -94,9 +98,15 @@ pub fn student_report(r: &SubmissionResult, paint: Paint) -> String {
             paint.bold(c.verdict.label()),
             safe(&c.summary)
         ));
+        if let Some(s) = &c.search {
+            out.push_str(&format!("    {}\n", safe(&super::search::case_line(s))));
+        }
         for d in &c.details {
             out.push_str(&format!("    {}\n", safe(d)));
         }
+    }
+    if let Some(line) = super::search::summary_line(&r.cases) {
+        out.push_str(&format!("{}\n", safe(&line)));
     }
     let passed = r.cases.iter().filter(|c| c.credit >= 1.0).count();
     let public = if r

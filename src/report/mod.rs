@@ -8,6 +8,7 @@ pub mod export;
 pub mod feedback;
 pub mod grid;
 pub mod result;
+pub mod search;
 pub mod shard;
 pub mod similarity;
 pub mod table;

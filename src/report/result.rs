@@ -143,6 +143,10 @@ pub struct CaseResult {
     pub details: Vec<String>,
     /// The reference variant the output matched, when one did.
     pub variant: Option<String>,
+    /// Trace cases of a search with modes (Adelaide's tic-tac-toe): nodes visited against the
+    /// reference, whenever the program wrote a trace.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search: Option<crate::judge::trace::SearchCount>,
     pub cpu_ms: u64,
     pub wall_ms: u64,
     pub peak_memory: Option<u64>,
@@ -171,6 +175,7 @@ impl CaseResult {
             summary: String::new(),
             details: Vec::new(),
             variant: None,
+            search: None,
             cpu_ms: 0,
             wall_ms: 0,
             peak_memory: None,

@@ -262,6 +262,11 @@ impl Suite {
         Ok(solved)
     }
 
+    /// The reference solvers behind this suite's `reference = ...` expectations.
+    pub fn oracle(&self) -> &dyn Oracle {
+        self.oracle.as_ref()
+    }
+
     /// The reference solver output for a case's arguments, as the golden behaviour.
     pub fn reference_output(&self, program: &str, args: &[String]) -> Result<Solved, String> {
         self.oracle.solve(program, args, None)

@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use reference::adelaide::{self, Mode, Variant};
+use reference::divergence;
 
 /// What a reference solver produces for one case: the expected stdout and the visited-node trace.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,6 +28,45 @@ pub trait Oracle: Send + Sync {
     ) -> Result<Solved, String>;
     /// The named variants (name, description) the trace comparator can recognise, golden excluded.
     fn variants(&self) -> Vec<(&'static str, &'static str)>;
+    /// Which search a case's arguments ask for (`plain`, `prune`, `prune+ply` with its ply), for the
+    /// nodes-visited count; `None` where the program has no such modes.
+    fn search_mode(&self, _program: &str, _args: &[String]) -> Option<SearchMode> {
+        None
+    }
+    /// Where a trace that agrees with the golden one in its states up to `line` parts from it, and the
+    /// v, α, β with which the reference decides there, in one sentence; `expected` and `actual` are
+    /// the states at that line (`None` past an end).
+    fn parting(
+        &self,
+        _program: &str,
+        _args: &[String],
+        _line: u64,
+        _expected: Option<&str>,
+        _actual: Option<&str>,
+    ) -> Option<String> {
+        None
+    }
+}
+
+/// A tic-tac-toe search mode, as `result.json` names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchMode {
+    /// `plain`, `prune` or `prune+ply`.
+    pub name: &'static str,
+    pub ply: Option<u32>,
+}
+
+/// The mode a `tictactoe STATE PATH [prune [PLY]]` command line asks for.
+fn tictactoe_mode(program: &str, args: &[String]) -> Option<(String, Mode)> {
+    let words: Vec<&str> = args.iter().map(String::as_str).collect();
+    match (program, words.as_slice()) {
+        ("tictactoe", [state, _]) => Some((state.to_string(), Mode::Plain)),
+        ("tictactoe", [state, _, "prune"]) => Some((state.to_string(), Mode::Prune)),
+        ("tictactoe", [state, _, "prune", ply]) => adelaide::parse_ply(ply)
+            .ok()
+            .map(|ply| (state.to_string(), Mode::Ply(ply))),
+        _ => None,
+    }
 }
 
 /// Every oracle built into the grader.
@@ -85,6 +125,36 @@ impl Oracle for Adelaide {
             .filter(|v| **v != Variant::Golden)
             .map(|v| (v.name(), v.describe()))
             .collect()
+    }
+
+    fn search_mode(&self, program: &str, args: &[String]) -> Option<SearchMode> {
+        let (_, mode) = tictactoe_mode(program, args)?;
+        Some(match mode {
+            Mode::Plain => SearchMode {
+                name: "plain",
+                ply: None,
+            },
+            Mode::Prune => SearchMode {
+                name: "prune",
+                ply: None,
+            },
+            Mode::Ply(ply) => SearchMode {
+                name: "prune+ply",
+                ply: Some(ply),
+            },
+        })
+    }
+
+    fn parting(
+        &self,
+        program: &str,
+        args: &[String],
+        line: u64,
+        expected: Option<&str>,
+        actual: Option<&str>,
+    ) -> Option<String> {
+        let (state, mode) = tictactoe_mode(program, args)?;
+        divergence::parting(&state, mode, line, expected, actual).map(|p| p.describe(line))
     }
 }
 

@@ -258,30 +258,15 @@ pub const FEEDBACK_CAP: usize = 4000;
 #[must_use]
 pub fn feedback(c: &CaseResult) -> String {
     let mut text = c.summary.clone();
+    if let Some(s) = &c.search {
+        text.push('\n');
+        text.push_str(&crate::report::search::case_line(s));
+    }
     for d in &c.details {
         text.push('\n');
         text.push_str(d);
     }
     block(&text, FEEDBACK_CAP)
-}
-
-/// A case's part of its group's points: `(earned, most)`. A group's points are shared equally among
-/// its cases; an all-or-nothing group's share is earned only when the group's points were.
-#[must_use]
-pub fn case_points(r: &SubmissionResult, c: &CaseResult) -> (f64, f64) {
-    let Some(g) = r.groups.iter().find(|g| g.name == c.group) else {
-        return (0.0, 0.0);
-    };
-    if g.cases == 0 || g.max <= 0.0 {
-        return (0.0, 0.0);
-    }
-    let share = g.max / g.cases as f64;
-    let earned = match g.credit_rule {
-        CreditRule::Proportional => share * c.credit.clamp(0.0, 1.0),
-        CreditRule::AllOrNothing if g.points.unwrap_or(0.0) >= g.max && c.credit >= 1.0 => share,
-        _ => 0.0,
-    };
-    (round4(earned), round4(share))
 }
 
 /// Rounds to four decimals, so shares like 5/3 read `1.6667`.
@@ -316,6 +301,9 @@ pub fn summary(r: &SubmissionResult) -> String {
             n.group,
             one_line(&n.reason, 300)
         ));
+    }
+    if let Some(line) = crate::report::search::summary_line(&r.cases) {
+        lines.push(line);
     }
     if let Some(t) = &r.tournament {
         lines.push(format!("tournament: {}", one_line(&t.reason, 500)));
