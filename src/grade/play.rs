@@ -703,6 +703,33 @@ mod tests {
     }
 
     #[test]
+    fn games_not_played_count_but_are_said_once() {
+        // The submission fails before any move in every game; games 3 to 6 are stand-ins.
+        let failed = |k: usize| {
+            let reason = format!("{} failed to start: crashed", ["x", "o"][my_side(k)]);
+            tictactoe(GameResult::Win(1 - my_side(k)), Ending::Fault, &reason)
+        };
+        let records: Vec<GameRecord> = (0..6).map(failed).collect();
+        let np = samefault::not_played(2, 6, records[0].reason.clone());
+        let p = case(Measure::Legal, None);
+        let all = judge(&p, &records, &[], None);
+        let some = judge(&p, &records, &[], Some(&np));
+        assert_eq!((some.credit, &some.summary), (all.credit, &all.summary));
+        assert_eq!(
+            some.summary,
+            "played legally in 0 of 6 games against `random`"
+        );
+        assert_eq!(all.details.len(), 6);
+        assert_eq!(some.details.len(), 3, "{:#?}", some.details);
+        assert!(some.details[1].starts_with("game 2, you played o: lost — o failed"));
+        assert!(some.details[2].starts_with("games 3–6 were not played: "));
+        let text = transcript(&records[..2], Some(&np));
+        assert!(text.starts_with("game 1: "), "{text}");
+        assert!(!text.contains("game 3:"), "{text}");
+        assert!(text.ends_with("each is scored as that fault\n"), "{text}");
+    }
+
+    #[test]
     fn seeds_ignore_the_case_and_differ_by_game_index() {
         let a = game_seed(7, "random", "tictactoe", 0);
         assert_eq!(a, game_seed(7, "random", "tictactoe", 0));
