@@ -20,6 +20,7 @@ mod play;
 mod position;
 mod resume;
 mod run;
+mod samefault;
 mod sandbox;
 mod shard;
 mod similarity;

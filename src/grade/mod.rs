@@ -11,6 +11,7 @@ pub mod names;
 pub mod pipeline;
 pub mod play;
 pub mod position;
+pub mod samefault;
 pub mod score;
 pub mod shard;
 pub mod tournament;

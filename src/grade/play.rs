@@ -13,6 +13,7 @@ use std::time::Instant;
 use reference::rng::Rng;
 
 use super::dialogue;
+use super::samefault;
 use crate::arena::analysis::{analyse, GameAnalysis};
 use crate::arena::config::ArenaConfig;
 use crate::arena::event::schedule::SeatMaker;
@@ -27,6 +28,7 @@ use crate::judge::{Judged, Verdict};
 use crate::report::points;
 use crate::report::result::Artifact;
 use crate::report::result::CaseResult;
+use crate::report::result::NotPlayed;
 use crate::sandbox::Sandbox;
 use crate::sandbox::Usage;
 use crate::suite::{Case, Group, Measure, Opponent, Play, Suite};
@@ -89,7 +91,7 @@ impl<'a> Games<'a> {
     pub fn run(&mut self, group: &Group, case: &Case, p: &Play) -> (CaseResult, Vec<Artifact>) {
         let mut result = super::case::blank(group, case);
         let started = Instant::now();
-        let played = match self.records(p) {
+        let (played, not_played) = match self.records(p) {
             Ok(r) => r,
             Err(why) => {
                 result.summary = format!("the grader could not play the games: {why}");
@@ -107,14 +109,19 @@ impl<'a> Games<'a> {
             }
         }
         let records: Vec<GameRecord> = played.into_iter().map(|(r, _)| r).collect();
+        // Games not played are scored from their stand-ins, but neither analysed nor saved again.
+        let real = not_played
+            .as_ref()
+            .and_then(|np| np.games.first())
+            .map_or(records.len(), |&g| g as usize - 1);
         let analyses = analyse_games(p, &records);
-        let judged = judge(p, &records, &analyses);
-        result.games = analyses;
+        let judged = judge(p, &records, &analyses, not_played.as_ref());
+        result.games = analyses.into_iter().filter(|a| a.game <= real).collect();
         result.verdict = judged.verdict;
         result.credit = judged.credit;
         result.summary = judged.summary;
         result.details = judged.details;
-        let mut artifacts: Vec<Artifact> = records
+        let mut artifacts: Vec<Artifact> = records[..real]
             .iter()
             .enumerate()
             .map(|(k, r)| {
@@ -129,14 +136,16 @@ impl<'a> Games<'a> {
         if let Some(name) = &p.transcript {
             artifacts.push(Artifact {
                 path: PathBuf::from(name),
-                bytes: transcript(&records).into_bytes(),
+                bytes: transcript(&records[..real], not_played.as_ref()).into_bytes(),
             });
         }
+        result.not_played = not_played;
         (result, artifacts)
     }
 
-    /// The case's records: the ones already played, then any still missing.
-    fn records(&mut self, p: &Play) -> Result<Vec<Played>, String> {
+    /// The case's records: the ones already played, then any still missing; games the rule of
+    /// `samefault` does not play stand in as copies, and are named.
+    fn records(&mut self, p: &Play) -> Result<(Vec<Played>, Option<NotPlayed>), String> {
         // Games with a dialogue's invalid-input probes are other games than the same games without.
         let key = format!(
             "{}\0{}\0{:?}\0{:?}\0{}",
@@ -146,8 +155,37 @@ impl<'a> Games<'a> {
             p.arena.policy.limit,
             dialogue::probes(&p.arena)
         );
-        let have = self.played.get(&key).map_or(0, Vec::len);
         let want = p.games as usize;
+        let shortcut = want > samefault::FIRST
+            && samefault::enabled()
+            && !samefault::sees_seed(&p.arena, &self.built);
+        if shortcut {
+            self.play(&key, p, samefault::FIRST)?;
+            let have = &self.played[&key];
+            let firsts: Vec<&GameRecord> =
+                have[..samefault::FIRST].iter().map(|(r, _)| r).collect();
+            let both = p.opponent == Opponent::Itself;
+            if let (true, Some(fault)) = (
+                have.len() < want,
+                samefault::same_fault(&firsts, my_side, both),
+            ) {
+                let mut out = have.clone();
+                for k in have.len()..want {
+                    let like = &have[my_side(k)].0;
+                    let seed = game_seed(self.suite.seed, p.opponent.spec(), &like.game, k as u32);
+                    out.push((samefault::stand_in(like, seed), [None, None]));
+                }
+                let np = samefault::not_played(have.len(), want, fault);
+                return Ok((out, Some(np)));
+            }
+        }
+        self.play(&key, p, want)?;
+        Ok((self.played[&key][..want].to_vec(), None))
+    }
+
+    /// Plays the games of set `key` up to game `want` (counting from 1) that are not played yet.
+    fn play(&mut self, key: &str, p: &Play, want: usize) -> Result<(), String> {
+        let have = self.played.get(key).map_or(0, Vec::len);
         if have < want {
             let fresh = dispatch(
                 &p.arena.game,
@@ -164,9 +202,12 @@ impl<'a> Games<'a> {
             )
             .map_err(|e| e.to_string())?;
             self.games_played += fresh.len();
-            self.played.entry(key.clone()).or_default().extend(fresh);
+            self.played
+                .entry(key.to_string())
+                .or_default()
+                .extend(fresh);
         }
-        Ok(self.played[&key][..want].to_vec())
+        Ok(())
     }
 }
 
@@ -320,7 +361,12 @@ fn fault(record: &GameRecord, sides: Sides) -> Option<String> {
 }
 
 /// Measures the records and words the result for a student.
-fn judge(p: &Play, records: &[GameRecord], analyses: &[GameAnalysis]) -> Judged {
+fn judge(
+    p: &Play,
+    records: &[GameRecord],
+    analyses: &[GameAnalysis],
+    not_played: Option<&NotPlayed>,
+) -> Judged {
     let of_game =
         |k: usize| -> Vec<&GameAnalysis> { analyses.iter().filter(|a| a.game == k + 1).collect() };
     let games = records.len().max(1) as f64;
@@ -387,7 +433,15 @@ fn judge(p: &Play, records: &[GameRecord], analyses: &[GameAnalysis]) -> Judged 
     // Each distinct stderr excerpt is shown once, under the first game that ended with it, and at most
     // `EXCERPTS` of them (a program whose crash differs game by game would fill the feedback).
     let mut shown: Vec<(usize, Vec<String>)> = Vec::new();
-    for (k, r) in records.iter().enumerate().filter(|(k, _)| values[*k] < 1.0) {
+    // Games not played are said in one line, not one each.
+    let real = not_played
+        .and_then(|np| np.games.first())
+        .map_or(records.len(), |&g| g as usize - 1);
+    for (k, r) in records[..real]
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| values[*k] < 1.0)
+    {
         let mut line = game_line(k, r, p.measure, sides(k));
         let last_words = crashed_with(r, sides(k).me);
         match shown.iter().find(|(_, lines)| *lines == last_words) {
@@ -408,8 +462,14 @@ fn judge(p: &Play, records: &[GameRecord], analyses: &[GameAnalysis]) -> Judged 
             }
         }
     }
+    details.extend(not_played.map(samefault::words));
     // Where each game turned, and the tactics missed, after the games' own lines.
-    details.extend(analyses.iter().flat_map(GameAnalysis::lines));
+    details.extend(
+        analyses
+            .iter()
+            .filter(|a| a.game <= real)
+            .flat_map(GameAnalysis::lines),
+    );
     Judged {
         verdict: if credit >= 1.0 {
             Verdict::Accepted
@@ -466,7 +526,7 @@ fn crashed_with(r: &GameRecord, me: usize) -> Vec<String> {
 
 /// The games as text: every position in the game's notation, one per line, with who moved.
 #[must_use]
-pub fn transcript(records: &[GameRecord]) -> String {
+pub fn transcript(records: &[GameRecord], not_played: Option<&NotPlayed>) -> String {
     let mut out = String::new();
     for (k, r) in records.iter().enumerate() {
         let _ = writeln!(
@@ -503,6 +563,9 @@ pub fn transcript(records: &[GameRecord]) -> String {
             }
         }
         let _ = writeln!(out, "result: {}\n", r.summary());
+    }
+    if let Some(np) = not_played {
+        let _ = writeln!(out, "{}", samefault::words(np));
     }
     out
 }
@@ -573,7 +636,7 @@ mod tests {
         // Games 1, 3, 5: the submission is x and wins; games 2, 4: x wins against it; game 6 a draw.
         let mut records = vec![record(GameResult::Win(0), Ending::Rules, None); 5];
         records.push(record(GameResult::Draw { edge: None }, Ending::Rules, None));
-        let j = judge(&case(Measure::Won, Some(0.66)), &records, &[]);
+        let j = judge(&case(Measure::Won, Some(0.66)), &records, &[], None);
         assert_eq!(j.summary, "won 3 of 6 games against `random`; 4 needed");
         assert_eq!((j.verdict, j.credit), (Verdict::WrongAnswer, 0.0));
         assert_eq!(j.details.len(), 3);
@@ -582,13 +645,13 @@ mod tests {
             "{:?}",
             j.details
         );
-        let j = judge(&case(Measure::Score, Some(0.5)), &records, &[]);
+        let j = judge(&case(Measure::Score, Some(0.5)), &records, &[], None);
         assert_eq!(
             j.summary,
             "scored 3.5 of 6 against `random` (won 3, drew 1, lost 2); 3 needed"
         );
         assert_eq!((j.verdict, j.credit), (Verdict::Accepted, 1.0));
-        let j = judge(&case(Measure::NotLost, None), &records, &[]);
+        let j = judge(&case(Measure::NotLost, None), &records, &[], None);
         assert_eq!(j.summary, "won or drew 4 of 6 games against `random`");
         assert!((j.credit - 4.0 / 6.0).abs() < 1e-12);
         assert_eq!(j.verdict, Verdict::WrongAnswer);
@@ -613,7 +676,7 @@ mod tests {
             crash(2, "KeyError: 'b'"),
             crash(3, "ValueError: c"),
         ];
-        let j = judge(&case(Measure::Legal, Some(1.0)), &records, &[]);
+        let j = judge(&case(Measure::Legal, Some(1.0)), &records, &[], None);
         let d: Vec<&str> = j.details.iter().map(String::as_str).collect();
         assert_eq!(
             d[1..6],
@@ -638,6 +701,33 @@ mod tests {
             "{d:#?}"
         );
         assert!(!d.iter().any(|l| l.contains("ValueError")), "{d:#?}");
+    }
+
+    #[test]
+    fn games_not_played_count_but_are_said_once() {
+        // The submission fails before any move in every game; games 3 to 6 are stand-ins.
+        let failed = |k: usize| {
+            let reason = format!("{} failed to start: crashed", ["x", "o"][my_side(k)]);
+            tictactoe(GameResult::Win(1 - my_side(k)), Ending::Fault, &reason)
+        };
+        let records: Vec<GameRecord> = (0..6).map(failed).collect();
+        let np = samefault::not_played(2, 6, records[0].reason.clone());
+        let p = case(Measure::Legal, None);
+        let all = judge(&p, &records, &[], None);
+        let some = judge(&p, &records, &[], Some(&np));
+        assert_eq!((some.credit, &some.summary), (all.credit, &all.summary));
+        assert_eq!(
+            some.summary,
+            "played legally in 0 of 6 games against `random`"
+        );
+        assert_eq!(all.details.len(), 6);
+        assert_eq!(some.details.len(), 3, "{:#?}", some.details);
+        assert!(some.details[1].starts_with("game 2, you played o: lost — o failed"));
+        assert!(some.details[2].starts_with("games 3–6 were not played: "));
+        let text = transcript(&records[..2], Some(&np));
+        assert!(text.starts_with("game 1: "), "{text}");
+        assert!(!text.contains("game 3:"), "{text}");
+        assert!(text.ends_with("each is scored as that fault\n"), "{text}");
     }
 
     #[test]

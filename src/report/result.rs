@@ -160,6 +160,10 @@ pub struct CaseResult {
     /// one it missed or let through).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub games: Vec<crate::arena::analysis::GameAnalysis>,
+    /// Play cases: the games not played because the first ones ended in the same fault before any
+    /// move (`grade::samefault`), each scored as that fault.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_played: Option<NotPlayed>,
 }
 
 impl CaseResult {
@@ -182,8 +186,19 @@ impl CaseResult {
             cpu_limit: None,
             rerun: None,
             games: Vec::new(),
+            not_played: None,
         }
     }
+}
+
+/// The games of a play case that were not played, and the fault they were scored as.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct NotPlayed {
+    /// Their numbers, from 1 (game 1 is the first the case asks for).
+    pub games: Vec<u32>,
+    /// The fault games 1 and 2 ended in, in game 1's words.
+    pub fault: String,
 }
 
 /// The CPU limit of one run: the suite's (`[limits]`, or the case's own) or a calibrated one.
