@@ -357,6 +357,24 @@ fn side_of(i: usize) -> Player {
     }
 }
 
+/// A deadlock in the words of a record's reason, after the side's name.
+#[must_use]
+pub fn waiting_words(sent: &str) -> String {
+    format!(
+        "was waiting for input, but the grader was waiting for its answer to: `{}` (ended at once, not at the time limit)",
+        quote(sent)
+    )
+}
+
+/// An idle program in the words of a record's reason, after the side's name.
+#[must_use]
+pub fn idle_words(limit: Duration) -> String {
+    format!(
+        "used no CPU for {}, asleep: it was waiting for something that will not come",
+        seconds(limit)
+    )
+}
+
 /// A fault in the words of a record's reason, after the side's name.
 fn fault_words(reply: &Reply, policy: &Policy, took: Duration) -> String {
     match reply {
@@ -370,6 +388,8 @@ fn fault_words(reply: &Reply, policy: &Policy, took: Duration) -> String {
             ),
             None => format!("timed out after {}", seconds(took)),
         },
+        Reply::Waiting(sent) => waiting_words(sent),
+        Reply::Idle(limit) => idle_words(*limit),
         Reply::Crashed(how) => format!("crashed ({how})"),
         Reply::ClosedPipe => "closed its pipe without a move".to_string(),
         Reply::Flood(bytes) => format!("flooded its output ({bytes} bytes without a newline)"),

@@ -193,6 +193,20 @@ fn fault_result(fault: &Reply, policy: &Policy, took: Duration) -> Asked {
                 None => format!("no answer after {}", seconds(took)),
             },
         ),
+        Reply::Waiting(sent) => (
+            Verdict::Idle,
+            format!(
+                "your program is waiting for input, but the grader is waiting for your answer to: `{}`",
+                crate::untrusted::one_line(sent, 200)
+            ),
+        ),
+        Reply::Idle(limit) => (
+            Verdict::Idle,
+            format!(
+                "your program used no CPU for {}, asleep: it is waiting for something that will not come",
+                seconds(*limit)
+            ),
+        ),
         Reply::Crashed(how) => (
             Verdict::RuntimeError,
             format!("your program crashed ({how})"),

@@ -43,6 +43,7 @@ fn sh_program(dir: &Path, name: &str, text: &str, args: &[&str], stdin: Stdin) -
             open_files: 64,
             stack: 8 << 20,
             address_space: None,
+            idle: None,
         },
         read_only: Vec::new(),
     }

@@ -161,6 +161,14 @@ impl Miss {
     fn words(&self, what: &str, waited: Duration) -> String {
         let how = match &self.reply {
             Reply::Timeout => format!("did not {what} within {}", seconds(waited)),
+            Reply::Waiting(sent) => format!(
+                "waited for input instead of going on to {what}, while the grader waited for its answer to `{}`",
+                quote(sent)
+            ),
+            Reply::Idle(limit) => format!(
+                "used no CPU for {}, asleep, instead of going on to {what}",
+                seconds(*limit)
+            ),
             Reply::Crashed(how) => format!("crashed ({how}) instead of going on to {what}"),
             Reply::ClosedPipe => format!("closed its output instead of going on to {what}"),
             Reply::Flood(n) => format!("printed {n} bytes without going on to {what}"),
