@@ -360,6 +360,9 @@ fn side_of(i: usize) -> Player {
 /// A deadlock in the words of a record's reason, after the side's name.
 #[must_use]
 pub fn waiting_words(sent: &str) -> String {
+    if sent.is_empty() {
+        return "was waiting for input before the grader had sent anything (ended at once, not at the time limit)".to_string();
+    }
     format!(
         "was waiting for input, but the grader was waiting for its answer to: `{}` (ended at once, not at the time limit)",
         quote(sent)

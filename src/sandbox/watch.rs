@@ -9,11 +9,28 @@
 //!
 //! Why "blocked reading our stdin" is reliable: a thread sleeping in `read(fd, ...)` where the
 //! program's `fd` is the very pipe the grader writes (same pipe inode) only sleeps while that pipe is
-//! empty (the kernel wakes it, state `R`, before our `write` returns), and `FIONREAD` on our end says
-//! the pipe holds nothing. When, besides, every other thread of every process sleeps in an untimed
-//! wait (no `nanosleep`, no timed `futex`, `poll` or `select`, which could end on their own), no
-//! thread is running, and the same holds at a second look [`CONFIRM`] later with the CPU time
-//! unchanged, nothing but more input can move the program: it waits for us while we wait for it.
+//! empty (the kernel makes it runnable before our `write` returns), and `FIONREAD` on our end says the
+//! pipe holds nothing. Nothing but our write, the pipe's end or a signal can wake that read. Every
+//! other thread of every process must sleep in a wait the watch can vouch for, one that only something
+//! inside the run can end: an untimed `futex` (a lock or condition another thread holds), `wait4` or
+//! `waitid` (a child of the run), a `read` of an anonymous pipe (another thread's or process's of the
+//! run). A thread that runs, a timed wait (`nanosleep`, a timed `futex`), `poll`, `select`, `epoll`,
+//! a socket, a named FIFO, a terminal or any other call means "not proven": no deadlock. When all of
+//! that holds at looks [`CONFIRM`] apart with the CPU time unchanged, the grader has sent nothing
+//! since (it is waiting), so nothing can have moved the program: it waits for us while we wait for it.
+//! A busy program is never cut: computing, it has a thread in state `R` (or CPU time that moves).
+//!
+//! What degrades to the plain timeout, never to a false deadlock, under each tier:
+//! - `full`: the run's processes are its cgroup's, all seen; its init sleeps in `wait4`. A thread the
+//!   grader may not inspect (`/proc/…/syscall` refused) leaves the look inconclusive.
+//! - `basic` and `none`: the processes are found by a scan of `/proc` for the run's process group. A
+//!   helper that left the group (`setsid`) is not seen; it could wake the program (a signal, a pipe
+//!   they share) while the watch thinks nothing can: a contrivance that only costs the program itself,
+//!   and one the `full` tier rules out. Yama's `ptrace_scope` 2 or 3, or a process made non-dumpable, hides `syscall`:
+//!   inconclusive, so the timeout applies.
+//! - Runtimes whose idle threads wait with timeouts (JVMs' periodic tasks, Node's event loop, Go's
+//!   scheduler) are never proven blocked: their deadlocks end at the per-move limit (or the idle
+//!   limit), as before. C, C++, Python, Guile and SWI-Prolog reading stdin are recognised.
 
 use std::fs::File;
 use std::time::{Duration, Instant};
@@ -98,7 +115,7 @@ impl Watch {
         let seen = look(running, stdin);
         let asleep = seen.is_some_and(|s| s.asleep);
         if let (Some(s), Some(_)) = (seen, stdin) {
-            if s.asleep && s.reading && !s.timed && s.stdin_empty {
+            if s.asleep && s.reading && !s.other && s.stdin_empty {
                 match self.blocked {
                     Some((at, was)) if now >= at + CONFIRM && cpu == was => {
                         return Some(Stall::Input)
@@ -127,8 +144,9 @@ struct Seen {
     asleep: bool,
     /// A thread sleeps in a read of the grader's stdin pipe.
     reading: bool,
-    /// A thread sleeps in a wait that can end by itself (a timer, a timed futex, poll or select).
-    timed: bool,
+    /// A thread sleeps in a call the watch cannot vouch for: one that may end by itself (a timer, a
+    /// timed futex, poll, select) or by something outside the run (a socket, a FIFO).
+    other: bool,
     /// The grader's stdin pipe holds no unread bytes.
     stdin_empty: bool,
 }
@@ -181,14 +199,20 @@ fn look(running: &mut dyn Running, stdin: Option<&File>) -> Option<Seen> {
                 .take(6)
                 .filter_map(|a| u64::from_str_radix(a.trim_start_matches("0x"), 16).ok())
                 .collect();
-            if is_read(nr) {
-                let fd = args.first()?;
-                let target = std::fs::read_link(format!("/proc/{pid}/fd/{fd}")).ok();
-                if pipe.is_some() && target.as_deref().and_then(|t| t.to_str()) == pipe.as_deref() {
-                    seen.reading = true;
-                }
-            } else if is_timed(nr, &args) {
-                seen.timed = true;
+            let fd_target = |fd: u64| {
+                std::fs::read_link(format!("/proc/{pid}/fd/{fd}"))
+                    .ok()
+                    .and_then(|t| t.to_str().map(str::to_string))
+            };
+            match classify(nr, &args) {
+                Call::Read => match args.first().and_then(|&fd| fd_target(fd)) {
+                    Some(t) if pipe.as_deref() == Some(t.as_str()) => seen.reading = true,
+                    // An anonymous pipe: another thread's or process's of the run writes it.
+                    Some(t) if t.starts_with("pipe:[") => {}
+                    _ => seen.other = true,
+                },
+                Call::Inner => {}
+                Call::Other => seen.other = true,
             }
         }
     }
@@ -200,38 +224,31 @@ fn look(_running: &mut dyn Running, _stdin: Option<&File>) -> Option<Seen> {
     None
 }
 
+/// What a sleeping thread waits in, as far as a deadlock is concerned.
 #[cfg(target_os = "linux")]
-fn is_read(nr: i64) -> bool {
-    nr == libc::SYS_read || nr == libc::SYS_readv
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Call {
+    /// `read` or `readv` of a descriptor (its first argument).
+    Read,
+    /// A wait only the run itself can end: an untimed futex, a child's exit.
+    Inner,
+    /// Anything else: a timer, a timed wait, poll, select, epoll, a signal wait, or not in a call.
+    Other,
 }
 
-/// A system call that may return by itself after a while: sleeping, or waiting with a timeout. (`poll`,
-/// `select` and `epoll_wait` count whatever their timeout: reading one is not worth the risk.)
 #[cfg(target_os = "linux")]
-fn is_timed(nr: i64, args: &[u64]) -> bool {
-    let futex_timed = nr == libc::SYS_futex && args.get(3).is_some_and(|&t| t != 0);
-    #[cfg(target_arch = "x86_64")]
-    let legacy = [
-        libc::SYS_nanosleep,
-        libc::SYS_select,
-        libc::SYS_poll,
-        libc::SYS_epoll_wait,
-        libc::SYS_pause,
-    ]
-    .contains(&nr);
-    #[cfg(not(target_arch = "x86_64"))]
-    let legacy = false;
-    futex_timed
-        || legacy
-        || [
-            libc::SYS_clock_nanosleep,
-            libc::SYS_pselect6,
-            libc::SYS_ppoll,
-            libc::SYS_epoll_pwait,
-            libc::SYS_rt_sigtimedwait,
-            libc::SYS_io_getevents,
-        ]
-        .contains(&nr)
+fn classify(nr: i64, args: &[u64]) -> Call {
+    if nr == libc::SYS_read || nr == libc::SYS_readv {
+        return Call::Read;
+    }
+    // FUTEX_WAIT and FUTEX_WAIT_BITSET take their timeout as the fourth argument; null waits forever.
+    let futex_op = args.get(1).map(|op| op & 0x7f);
+    let untimed_futex =
+        nr == libc::SYS_futex && matches!(futex_op, Some(0 | 9)) && args.get(3) == Some(&0);
+    if untimed_futex || nr == libc::SYS_wait4 || nr == libc::SYS_waitid {
+        return Call::Inner;
+    }
+    Call::Other
 }
 
 /// The pids of the process group led by `leader`, leader first, from a scan of `/proc` (the `basic`
@@ -273,4 +290,27 @@ pub fn group_pids(leader: i32) -> Vec<i32> {
 #[must_use]
 pub fn group_pids(_leader: i32) -> Vec<i32> {
     Vec::new()
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_waits_the_run_itself_must_end_are_vouched_for() {
+        let futex = libc::SYS_futex;
+        // FUTEX_WAIT_PRIVATE (128) with no timeout: a lock another thread holds.
+        assert_eq!(classify(futex, &[0x7f00, 128, 1, 0]), Call::Inner);
+        // The same with a timeout, and FUTEX_WAKE: either may end by itself.
+        assert_eq!(classify(futex, &[0x7f00, 128, 1, 0x7ffc]), Call::Other);
+        assert_eq!(classify(futex, &[0x7f00, 1, 1, 0]), Call::Other);
+        // FUTEX_WAIT_BITSET | FUTEX_CLOCK_REALTIME, untimed.
+        assert_eq!(classify(futex, &[0x7f00, 9 | 256, 1, 0]), Call::Inner);
+        assert_eq!(classify(libc::SYS_wait4, &[]), Call::Inner);
+        assert_eq!(classify(libc::SYS_read, &[0, 0x7f00, 1]), Call::Read);
+        assert_eq!(classify(libc::SYS_clock_nanosleep, &[]), Call::Other);
+        assert_eq!(classify(libc::SYS_ppoll, &[]), Call::Other);
+        // Blocked outside any call (`-1` in /proc/…/syscall).
+        assert_eq!(classify(-1, &[]), Call::Other);
+    }
 }

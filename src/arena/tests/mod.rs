@@ -4,6 +4,7 @@ mod dialogue;
 mod game;
 mod proc;
 pub(crate) mod testgame;
+mod waiting;
 
 use std::path::Path;
 use std::sync::Arc;
