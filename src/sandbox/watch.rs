@@ -67,6 +67,8 @@ pub struct Watch {
     blocked: Option<(Instant, Duration)>,
     /// The previous look found every thread asleep.
     asleep: bool,
+    /// The CPU time at the previous check: while it moves the program works, and `/proc` is not read.
+    seen_cpu: Option<Duration>,
 }
 
 impl Watch {
@@ -81,6 +83,7 @@ impl Watch {
             next: now,
             blocked: None,
             asleep: false,
+            seen_cpu: None,
         }
     }
 
@@ -108,8 +111,12 @@ impl Watch {
         let idle_soon = self
             .idle
             .is_some_and(|l| now + CHECK_EVERY >= self.since + l);
-        if stdin.is_none() && !idle_soon {
+        // A program whose CPU time moved since the last check is working: no need to read every
+        // thread's state (a scan of `/proc` under `basic`) to know it is not blocked.
+        let working = self.seen_cpu.replace(cpu).is_some_and(|was| was != cpu);
+        if (stdin.is_none() || working) && !idle_soon {
             self.asleep = false;
+            self.blocked = None;
             return None;
         }
         let seen = look(running, stdin);
