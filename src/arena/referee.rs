@@ -264,7 +264,9 @@ pub fn play_measured<G: ArenaGame>(
             let deadline = policy.deadline().filter(|_| seats[i].clocked());
             let reply = seats[i].request(&state, last.as_deref(), deadline);
             let took = asked.elapsed().saturating_sub(seats[i].unclocked());
-            let over = deadline.is_some_and(|d| took > d);
+            // A program proven to wait for input would never have answered: that stays what it was,
+            // however late a loaded machine saw it, so the reason is the same at every run.
+            let over = deadline.is_some_and(|d| took > d) && !matches!(reply, Reply::Waiting(_));
             let reply = if over { Reply::Timeout } else { reply };
 
             let text = match reply {

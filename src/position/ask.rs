@@ -72,7 +72,9 @@ pub fn ask<G: ArenaGame>(
         Ok(()) => {
             let deadline = policy.deadline().filter(|_| seat.clocked());
             let reply = seat.request(state, None, deadline);
-            if deadline.is_some_and(|d| asked.elapsed() > d) {
+            // A program proven to wait for input stays so, however late a loaded machine saw it.
+            if deadline.is_some_and(|d| asked.elapsed() > d) && !matches!(reply, Reply::Waiting(_))
+            {
                 Reply::Timeout
             } else {
                 reply

@@ -182,3 +182,38 @@ fn a_dialogue_program_that_reads_before_asking_hears_about_flushing() {
     );
     assert!(took < PROMPT, "took {took:?}");
 }
+
+/// Answers `Reply::Waiting` after the clock has run out, as a loaded machine may see a deadlock.
+struct LateDeadlock;
+
+impl Seat<Race> for LateDeadlock {
+    fn start(&mut self, _: &crate::arena::seat::Start) -> Result<(), Reply> {
+        Ok(())
+    }
+    fn request(&mut self, _: &Race, _: Option<&str>, deadline: Option<Duration>) -> Reply {
+        std::thread::sleep(deadline.unwrap_or_default() + Duration::from_millis(50));
+        Reply::Waiting("turn".into())
+    }
+}
+
+#[test]
+fn a_deadlock_seen_after_the_clock_ran_out_is_still_a_deadlock() {
+    let mut late = LateDeadlock;
+    let mut other = ScriptSeat::new(vec![Reply::Line("1".into())]);
+    let policy = Policy {
+        limit: Some(Duration::from_millis(10)),
+        margin: Duration::from_millis(10),
+        ..Policy::default()
+    };
+    let who = Match {
+        players: ["late".into(), "script".into()],
+        seed: 3,
+    };
+    let seats: [&mut dyn Seat<Race>; 2] = [&mut late, &mut other];
+    let r = play(Race::new(), seats, &who, &policy, &mut |_, _| {});
+    assert!(
+        r.reason.contains("was waiting for input") && !r.reason.contains("timed out"),
+        "{}",
+        r.reason
+    );
+}
