@@ -90,6 +90,7 @@ fn limits() -> Limits {
         open_files: 64,
         stack: 8 << 20,
         address_space: None,
+        idle: None,
     }
 }
 

@@ -24,6 +24,7 @@ fn spec(workdir: &std::path::Path) -> Spec {
             open_files: 64,
             stack: 8 << 20,
             address_space: None,
+            idle: None,
         },
         read_only: Vec::new(),
     }

@@ -23,6 +23,7 @@ fn spec(program: &str, args: &[&str], output: u64) -> Spec {
             open_files: 64,
             stack: 8 << 20,
             address_space: None,
+            idle: None,
         },
         read_only: Vec::new(),
     }

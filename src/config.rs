@@ -25,6 +25,7 @@ pub struct RawLimits {
     pub processes: Option<toml::Spanned<u32>>,
     pub open_files: Option<toml::Spanned<u64>>,
     pub stack: Option<toml::Spanned<String>>,
+    pub idle: Option<toml::Spanned<String>>,
 }
 
 impl RawLimits {
@@ -54,6 +55,9 @@ impl RawLimits {
         }
         if let Some(v) = &self.stack {
             out.stack = size(v)?;
+        }
+        if let Some(v) = &self.idle {
+            out.idle = Some(duration(v)?);
         }
         if let Some(v) = &self.processes {
             if *v.get_ref() == 0 {
@@ -138,6 +142,7 @@ fn floor() -> Limits {
         open_files: 256,
         stack: 64 << 20,
         address_space: None,
+        idle: None,
     }
 }
 
@@ -174,6 +179,8 @@ impl Config {
             cpu: self.build.cpu,
             wall: self.build.wall,
             memory: self.build.memory,
+            // A compiler never waits on anyone: builds keep to their wall limit unless told otherwise.
+            idle: self.build.idle,
             ..self.limits.clone()
         };
         self.build = raw.build.apply(&build_base, path, text)?;

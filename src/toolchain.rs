@@ -350,6 +350,7 @@ fn ask(exe: &Path, program: &str, args: &[&str]) -> Result<String, String> {
             open_files: 256,
             stack: 8 << 20,
             address_space: None,
+            idle: None,
         },
         read_only: Vec::new(),
     };

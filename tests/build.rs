@@ -20,6 +20,7 @@ fn build_limits() -> sandbox::Limits {
         open_files: 256,
         stack: 8 << 20,
         address_space: Some(2 << 30),
+        idle: None,
     }
 }
 

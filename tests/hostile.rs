@@ -56,6 +56,7 @@ pub fn limits() -> Limits {
         open_files: 64,
         stack: 8 << 20,
         address_space: None,
+        idle: None,
     }
 }
 

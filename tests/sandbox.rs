@@ -20,6 +20,7 @@ fn limits() -> sandbox::Limits {
         open_files: 64,
         stack: 8 << 20,
         address_space: None,
+        idle: None,
     }
 }
 

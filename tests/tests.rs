@@ -1,6 +1,7 @@
 //! The one integration test binary: exercises the `grader` CLI end to end.
 
 mod arena;
+mod attackers;
 mod build;
 mod bundle;
 mod calibrate;

@@ -264,7 +264,9 @@ pub fn play_measured<G: ArenaGame>(
             let deadline = policy.deadline().filter(|_| seats[i].clocked());
             let reply = seats[i].request(&state, last.as_deref(), deadline);
             let took = asked.elapsed().saturating_sub(seats[i].unclocked());
-            let over = deadline.is_some_and(|d| took > d);
+            // A program proven to wait for input would never have answered: that stays what it was,
+            // however late a loaded machine saw it, so the reason is the same at every run.
+            let over = deadline.is_some_and(|d| took > d) && !matches!(reply, Reply::Waiting(_));
             let reply = if over { Reply::Timeout } else { reply };
 
             let text = match reply {
@@ -357,6 +359,27 @@ fn side_of(i: usize) -> Player {
     }
 }
 
+/// A deadlock in the words of a record's reason, after the side's name.
+#[must_use]
+pub fn waiting_words(sent: &str) -> String {
+    if sent.is_empty() {
+        return "was waiting for input before the grader had sent anything (ended at once, not at the time limit)".to_string();
+    }
+    format!(
+        "was waiting for input, but the grader was waiting for its answer to: `{}` (ended at once, not at the time limit)",
+        quote(sent)
+    )
+}
+
+/// An idle program in the words of a record's reason, after the side's name.
+#[must_use]
+pub fn idle_words(limit: Duration) -> String {
+    format!(
+        "used no CPU for {}, asleep: it was waiting for something that will not come",
+        seconds(limit)
+    )
+}
+
 /// A fault in the words of a record's reason, after the side's name.
 fn fault_words(reply: &Reply, policy: &Policy, took: Duration) -> String {
     match reply {
@@ -370,6 +393,8 @@ fn fault_words(reply: &Reply, policy: &Policy, took: Duration) -> String {
             ),
             None => format!("timed out after {}", seconds(took)),
         },
+        Reply::Waiting(sent) => waiting_words(sent),
+        Reply::Idle(limit) => idle_words(*limit),
         Reply::Crashed(how) => format!("crashed ({how})"),
         Reply::ClosedPipe => "closed its pipe without a move".to_string(),
         Reply::Flood(bytes) => format!("flooded its output ({bytes} bytes without a newline)"),

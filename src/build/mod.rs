@@ -520,6 +520,10 @@ fn failure(outcome: &Outcome, limits: &Limits) -> Option<String> {
         return Some(match hit {
             LimitHit::Cpu => format!("the CPU limit of {} was reached", secs(limits.cpu)),
             LimitHit::Wall => format!("the wall-clock limit of {} was reached", secs(limits.wall)),
+            LimitHit::Idle => format!(
+                "it used no CPU for {} (the idle limit): it was waiting for something",
+                secs(limits.idle.unwrap_or_default())
+            ),
             LimitHit::Memory => format!(
                 "the memory limit of {} MiB was reached",
                 limits.memory >> 20

@@ -256,6 +256,14 @@ fn run_failure(outcome: &Outcome, l: &crate::sandbox::Limits) -> Option<(Verdict
                 secs(used, cpu)
             ),
         )),
+        Some(LimitHit::Idle) => Some((
+            Verdict::Idle,
+            format!(
+                "your program used no CPU for {}, asleep: it is waiting for something that will not come (a long sleep, a lock or a child that never answers); stopped before the {} wall-time limit",
+                secs(l.idle.unwrap_or_default(), l.wall),
+                secs(l.wall, l.wall)
+            ),
+        )),
         Some(LimitHit::Output) => Some((
             Verdict::OutputLimit,
             format!(

@@ -62,7 +62,11 @@ pub fn check(
     let (second, stdout) = run_case(sandbox, suite, group, case, program, scratch, &names);
     if matches!(
         second.verdict,
-        Verdict::TimeLimit | Verdict::WallTimeLimit | Verdict::InternalError | Verdict::NotGraded
+        Verdict::TimeLimit
+            | Verdict::WallTimeLimit
+            | Verdict::Idle
+            | Verdict::InternalError
+            | Verdict::NotGraded
     ) {
         return None;
     }

@@ -25,6 +25,9 @@ pub enum Verdict {
     /// CPU time.
     TimeLimit,
     WallTimeLimit,
+    /// It sat asleep using no CPU (the idle limit), or waited for input while the grader waited for
+    /// its answer: stopped early, as it would have been at the wall limit.
+    Idle,
     OutputLimit,
     /// A signal or a non-zero exit status.
     RuntimeError,
@@ -42,6 +45,7 @@ impl Verdict {
             Verdict::MemoryLimit => "memory limit",
             Verdict::TimeLimit => "time limit",
             Verdict::WallTimeLimit => "wall-time limit",
+            Verdict::Idle => "idle",
             Verdict::OutputLimit => "output limit",
             Verdict::RuntimeError => "runtime error",
             Verdict::WrongAnswer => "wrong answer",
@@ -58,6 +62,7 @@ impl Verdict {
             Verdict::MemoryLimit => "MLE",
             Verdict::TimeLimit => "TLE",
             Verdict::WallTimeLimit => "WLE",
+            Verdict::Idle => "IDLE",
             Verdict::OutputLimit => "OLE",
             Verdict::RuntimeError => "RE",
             Verdict::WrongAnswer => "WA",

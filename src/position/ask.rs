@@ -72,7 +72,9 @@ pub fn ask<G: ArenaGame>(
         Ok(()) => {
             let deadline = policy.deadline().filter(|_| seat.clocked());
             let reply = seat.request(state, None, deadline);
-            if deadline.is_some_and(|d| asked.elapsed() > d) {
+            // A program proven to wait for input stays so, however late a loaded machine saw it.
+            if deadline.is_some_and(|d| asked.elapsed() > d) && !matches!(reply, Reply::Waiting(_))
+            {
                 Reply::Timeout
             } else {
                 reply
@@ -192,6 +194,20 @@ fn fault_result(fault: &Reply, policy: &Policy, took: Duration) -> Asked {
                 ),
                 None => format!("no answer after {}", seconds(took)),
             },
+        ),
+        Reply::Waiting(sent) => (
+            Verdict::Idle,
+            format!(
+                "your program is waiting for input, but the grader is waiting for your answer to: `{}`",
+                crate::untrusted::one_line(sent, 200)
+            ),
+        ),
+        Reply::Idle(limit) => (
+            Verdict::Idle,
+            format!(
+                "your program used no CPU for {}, asleep: it is waiting for something that will not come",
+                seconds(*limit)
+            ),
         ),
         Reply::Crashed(how) => (
             Verdict::RuntimeError,

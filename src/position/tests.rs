@@ -236,9 +236,21 @@ fn faults_become_verdicts() {
         (Reply::Crashed("signal 11".into()), Verdict::RuntimeError),
         (Reply::Flood(70_000), Verdict::OutputLimit),
         (Reply::Broken("no sandbox".into()), Verdict::InternalError),
+        (Reply::Waiting("turn\tx\t\x1b[2J".into()), Verdict::Idle),
     ] {
         let mut seat = ScriptSeat::new(vec![reply]);
         let a = ask::<Morris>(&mut seat, &root, Want::Legal, &policy(), 1, dir.path(), &[]);
         assert_eq!((a.verdict, a.credit), (verdict, 0.0));
+        if verdict == Verdict::Idle {
+            // What the grader sent is quoted escaped: no raw ESC reaches a terminal through feedback.
+            assert!(
+                a.summary.starts_with(
+                    "your program is waiting for input, but the grader is waiting for your answer to: `turn"
+                ),
+                "{}",
+                a.summary
+            );
+            assert!(!a.summary.contains('\x1b'), "{}", a.summary);
+        }
     }
 }

@@ -1,6 +1,9 @@
 //! The one driver behind every tier's `Sandbox::run`: feeds stdin, reads stdout and stderr under their
 //! caps, enforces the wall, CPU and memory limits, and turns what happened into an `Outcome`.
 //!
+//! A run with an idle limit whose CPU time stands still that long, every process asleep, is stopped
+//! then (`LimitHit::Idle`, see `watch.rs`) rather than at its wall limit.
+//!
 //! Guarantees: the driver never blocks forever. A program that never reads its stdin cannot stall it
 //! (writes are non-blocking and `EPIPE` ends them), a flood on stdout stops the program at the cap, a
 //! flood on stderr is drained and thrown away past the cap (the wall limit bounds it), and once the main
@@ -12,7 +15,7 @@ use std::io::{self, Read, Write};
 use std::os::fd::AsRawFd;
 use std::time::{Duration, Instant};
 
-use super::{LimitHit, Outcome, Running, SandboxError, Spec, Status, Stdin};
+use super::{LimitHit, Outcome, Running, SandboxError, Spec, Status, Stdin, Watch};
 
 /// Between SIGTERM at the wall limit and SIGKILL of the whole group.
 pub const TERM_GRACE: Duration = Duration::from_millis(100);
@@ -64,6 +67,7 @@ pub fn drive(mut running: Box<dyn Running>, spec: &Spec) -> Result<Outcome, Sand
     let mut terminated_at: Option<Instant> = None;
     let mut sampled_at = start;
     let mut idle = IDLE_FIRST;
+    let mut watch = limits.idle.map(|l| Watch::new(Some(l)));
 
     loop {
         if status.is_none() {
@@ -105,6 +109,17 @@ pub fn drive(mut running: Box<dyn Running>, spec: &Spec) -> Result<Outcome, Sand
                     stdin = None;
                     continue;
                 }
+            }
+            if terminated_at.is_none()
+                && watch
+                    .as_mut()
+                    .and_then(|w| w.check(&mut *running, None))
+                    .is_some()
+            {
+                limit.get_or_insert(LimitHit::Idle);
+                running.kill();
+                stdin = None;
+                continue;
             }
             match terminated_at {
                 Some(at) => at + TERM_GRACE,

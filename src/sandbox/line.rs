@@ -12,6 +12,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use super::drive::{poll, set_nonblocking};
+use super::watch::{Stall, Watch, CHECK_EVERY};
 use super::{LimitHit, Limits, Running};
 
 /// What one read produced.
@@ -78,10 +79,85 @@ impl LineReader {
         }
     }
 
+    /// [`LineReader::read_line`] while the grader waits for `awaited`'s answer: a program found
+    /// blocked on the input the grader feeds it (`watch.rs`) ends the wait at once.
+    pub fn read_line_awaiting(
+        &mut self,
+        deadline: Option<Instant>,
+        awaited: &mut Awaited<'_>,
+    ) -> io::Result<Answer> {
+        loop {
+            match self.read_line(Some(awaited.slice(deadline)))? {
+                ReadLine::Timeout if deadline.is_none_or(|d| Instant::now() < d) => {}
+                other => return Ok(Answer::Read(other)),
+            }
+            if let Some(stall) = awaited.stalled(&self.file)? {
+                return Ok(Answer::Stalled(stall));
+            }
+        }
+    }
+
     /// Bytes received but not yet returned as a line.
     #[must_use]
     pub fn pending(&self) -> &[u8] {
         &self.buf
+    }
+}
+
+/// What a read while the grader waits for an answer produced.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    Read(ReadLine),
+    /// The program stopped: it waits for input the grader does not send (or used no CPU, asleep).
+    Stalled(Stall),
+}
+
+/// A program the grader waits on for an answer: what the watch needs to tell one that waits for
+/// input from one that thinks.
+pub struct Awaited<'a> {
+    pub running: &'a mut dyn Running,
+    /// The grader's end of the program's stdin.
+    pub stdin: &'a File,
+    pub watch: &'a mut Watch,
+}
+
+impl Awaited<'_> {
+    /// The end of the next wait: the deadline, or the next look at the program if that comes first.
+    fn slice(&self, deadline: Option<Instant>) -> Instant {
+        let next = Instant::now() + CHECK_EVERY;
+        deadline.map_or(next, |d| d.min(next))
+    }
+
+    /// Looks at the program after a wait for `output` found nothing; a stall only when, besides,
+    /// nothing arrived on `output` since (what it printed last may still answer).
+    fn stalled(&mut self, output: &File) -> io::Result<Option<Stall>> {
+        let Some(stall) = self.watch.check(&mut *self.running, Some(self.stdin)) else {
+            return Ok(None);
+        };
+        if wait(output, libc::POLLIN, Some(Instant::now()))? {
+            return Ok(None);
+        }
+        Ok(Some(stall))
+    }
+}
+
+/// [`wait`] for `file` (the program's output) while the grader waits for `awaited`'s answer: `Err` with
+/// the stall when the program is found blocked on its input instead.
+pub fn wait_awaiting(
+    file: &File,
+    deadline: Option<Instant>,
+    awaited: &mut Awaited<'_>,
+) -> io::Result<Result<bool, Stall>> {
+    loop {
+        if wait(file, libc::POLLIN, Some(awaited.slice(deadline)))? {
+            return Ok(Ok(true));
+        }
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return Ok(Ok(false));
+        }
+        if let Some(stall) = awaited.stalled(file)? {
+            return Ok(Err(stall));
+        }
     }
 }
 

@@ -16,11 +16,13 @@ pub mod linux;
 pub mod process;
 pub mod reaper;
 pub mod scratch;
+pub mod watch;
 
 pub use basic::{BasicSandbox, NoSandbox};
 pub use drive::drive;
 pub use files::{files_written, FilesWritten, WrittenFile};
 pub use line::{over_limit, write_all, Drain, LineReader, ReadLine, Wrote};
+pub use watch::{Stall, Watch};
 
 use std::ffi::OsString;
 use std::fmt;
@@ -70,6 +72,9 @@ pub struct Limits {
     pub stack: u64,
     /// RLIMIT_AS when set; off for the JVM, which reserves far more address space than it uses.
     pub address_space: Option<u64>,
+    /// A run whose CPU time stands still this long, every process of it asleep, is stopped as idle
+    /// (`watch.rs`); `None` leaves waiting to the wall limit (builds).
+    pub idle: Option<Duration>,
 }
 
 /// What the program reads on stdin.
@@ -113,6 +118,8 @@ pub enum LimitHit {
     Wall,
     Memory,
     Output,
+    /// It used no CPU for the idle limit, asleep: waiting for something that will not come.
+    Idle,
 }
 
 /// Everything the sandbox observed about one run.
@@ -209,6 +216,11 @@ pub trait Running: Send {
     fn kill(&mut self);
     /// CPU and memory of the whole tree so far.
     fn usage(&mut self) -> Usage;
+    /// The host pids of the run's live processes, for telling a waiting program from a working one
+    /// (`watch.rs`); empty where the tier cannot tell, which turns that detection off.
+    fn pids(&self) -> Vec<i32> {
+        Vec::new()
+    }
 }
 
 /// Spawns programs under a tier's isolation.

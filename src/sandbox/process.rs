@@ -324,6 +324,13 @@ impl Running for GroupProcess {
         }
         live_usage(self.pid)
     }
+
+    fn pids(&self) -> Vec<i32> {
+        if self.status.is_some() {
+            return Vec::new();
+        }
+        super::watch::group_pids(self.pid)
+    }
 }
 
 impl Drop for GroupProcess {

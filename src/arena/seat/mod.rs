@@ -32,6 +32,11 @@ pub enum Reply {
     Line(String),
     /// No complete line before the deadline.
     Timeout,
+    /// The program waits for input while the grader waits for its answer to this line (what was last
+    /// sent): a deadlock, seen and ended at once (`sandbox::watch`).
+    Waiting(String),
+    /// The program used no CPU for this long, asleep, while the grader waited for its answer.
+    Idle(Duration),
     /// The program ended; the text says how (`exit status 3`, `signal 11`).
     Crashed(String),
     /// The program closed its output (or its input) but kept running.

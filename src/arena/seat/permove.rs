@@ -110,6 +110,7 @@ impl<G: ArenaGame> Seat<G> for PerMoveSeat {
         }
         match outcome.limit {
             Some(LimitHit::Wall | LimitHit::Cpu) => return Reply::Timeout,
+            Some(LimitHit::Idle) => return Reply::Idle(spec.limits.idle.unwrap_or_default()),
             Some(LimitHit::Output) => return Reply::Flood(outcome.stdout.len()),
             Some(LimitHit::Memory) => return Reply::Crashed("out of memory".into()),
             None => {}

@@ -11,9 +11,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::judge::excerpt::Folders;
-use crate::sandbox::line::{write_all, LineReader, ReadLine, Wrote};
+use crate::sandbox::line::{write_all, Answer, Awaited, LineReader, ReadLine, Wrote};
 use crate::sandbox::Usage;
-use crate::sandbox::{Running, Sandbox, Spec, Status};
+use crate::sandbox::{Running, Sandbox, Spec, Stall, Status, Watch};
 
 use crate::arena::game::ArenaGame;
 use crate::arena::seat::{Reply, Seat, Start};
@@ -59,7 +59,8 @@ impl PersistentSeat {
         }
     }
 
-    /// Sends one line and reads one back, all before `deadline`.
+    /// Sends one line and reads one back, all before `deadline`; a program found waiting for input
+    /// instead of answering (`sandbox::watch`) is `Reply::Waiting` at once.
     fn exchange(&mut self, line: &str, deadline: Option<Instant>) -> Reply {
         let Some(live) = self.live.as_mut() else {
             return Reply::Broken("the player is not running".into());
@@ -72,7 +73,18 @@ impl PersistentSeat {
             Ok(Wrote::Closed) => return self.gone(),
             Err(e) => return Reply::Broken(format!("writing to the player: {e}")),
         }
-        match live.stdout.read_line(deadline) {
+        let mut awaited = Awaited {
+            running: &mut *live.running,
+            stdin: &live.stdin,
+            watch: &mut Watch::new(None),
+        };
+        let read = match live.stdout.read_line_awaiting(deadline, &mut awaited) {
+            Ok(Answer::Read(read)) => Ok(read),
+            Ok(Answer::Stalled(Stall::Input)) => return Reply::Waiting(line.to_string()),
+            Ok(Answer::Stalled(Stall::Idle(limit))) => return Reply::Idle(limit),
+            Err(e) => Err(e),
+        };
+        match read {
             Ok(ReadLine::Line(bytes)) => match String::from_utf8(bytes) {
                 Ok(text) => Reply::Line(text),
                 Err(_) => Reply::Garbage,

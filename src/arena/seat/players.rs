@@ -198,6 +198,7 @@ pub fn game_limits(config: &ArenaConfig) -> Limits {
         open_files: 256,
         stack: 8 << 20,
         address_space: None,
+        idle: None,
     }
 }
 

@@ -207,24 +207,33 @@ fn a_wrong_winner_and_a_wrong_move_order_are_recorded() {
 #[test]
 fn a_silent_program_is_told_to_flush() {
     let dir = tempfile::tempdir().unwrap();
-    let mut spec = program(dir.path(), "echo 'Invalid.'", "X wins!", false);
-    let path = dir.path().join("silent.sh");
-    std::fs::write(&path, "read mark\n").unwrap();
-    spec.args = vec![path.into()];
-    let r = game(spec, Vec::new());
-    assert_eq!(r.result, GameResult::Win(1));
-    assert!(
-        r.reason
-            .contains("x failed to start: did not print what opening step 1 expects within"),
-        "{}",
-        r.reason
-    );
-    assert!(
-        r.reason
-            .contains("flush standard output before reading input"),
-        "{}",
-        r.reason
-    );
+    // Reading before it asks: found waiting for input at once. Asleep: the timeout, as before.
+    for (name, text, how) in [
+        (
+            "silent.sh",
+            "read mark\n",
+            "x failed to start: waited for input instead of going on to print what opening step 1 expects, before the grader had typed anything",
+        ),
+        (
+            "asleep.sh",
+            "sleep 5\n",
+            "x failed to start: did not print what opening step 1 expects within",
+        ),
+    ] {
+        let mut spec = program(dir.path(), "echo 'Invalid.'", "X wins!", false);
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        spec.args = vec![path.into()];
+        let r = game(spec, Vec::new());
+        assert_eq!(r.result, GameResult::Win(1));
+        assert!(r.reason.contains(how), "{}", r.reason);
+        assert!(
+            r.reason
+                .contains("flush standard output before reading input"),
+            "{}",
+            r.reason
+        );
+    }
 }
 
 /// Plays the program as o against a script that opens in the centre (cell 4), then takes cell 8.

@@ -4,6 +4,7 @@ mod dialogue;
 mod game;
 mod proc;
 pub(crate) mod testgame;
+mod waiting;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -43,6 +44,7 @@ fn sh_program(dir: &Path, name: &str, text: &str, args: &[&str], stdin: Stdin) -
             open_files: 64,
             stack: 8 << 20,
             address_space: None,
+            idle: None,
         },
         read_only: Vec::new(),
     }

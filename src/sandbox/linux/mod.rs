@@ -104,6 +104,7 @@ fn small_spec(program: &str, args: &[&str], workdir: &Path, stdin: Stdin) -> Spe
             open_files: 64,
             stack: 8 << 20,
             address_space: None,
+            idle: None,
         },
         read_only: vec![],
     }
@@ -652,6 +653,13 @@ impl Running for FullRunning {
 
     fn usage(&mut self) -> Usage {
         self.group.usage()
+    }
+
+    fn pids(&self) -> Vec<i32> {
+        if self.ended.is_some() {
+            return Vec::new();
+        }
+        self.group.pids()
     }
 }
 

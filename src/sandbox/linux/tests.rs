@@ -130,3 +130,42 @@ fn spawning_is_thread_safe() {
         }
     });
 }
+
+/// Under `full` the watch sees the run's processes through its cgroup: a shell blocked reading the
+/// stdin the grader holds is a deadlock; one whose child sleeps is not (a timed wait ends by itself).
+#[test]
+fn the_watch_sees_a_run_blocked_on_its_stdin_and_not_one_asleep() {
+    use crate::sandbox::line::{Answer, Awaited};
+    use crate::sandbox::{LineReader, ReadLine, Stall, Watch};
+    use std::time::{Duration, Instant};
+
+    let Ok(sandbox) = FullSandbox::new() else {
+        eprintln!("skipping: the full tier is unavailable here");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    for (script, blocked) in [("read x; echo never", true), ("sleep 3; echo late", false)] {
+        let spec = small_spec("/bin/sh", &["-c", script], dir.path(), Stdin::Piped);
+        let mut running = sandbox.start(&spec).unwrap();
+        let stdin = running.take_stdin().unwrap();
+        let mut reader = LineReader::new(running.take_stdout().unwrap(), 1024);
+        let mut watch = Watch::new(None);
+        // Long enough that only the watch can end the blocked one on a loaded machine.
+        let wait = Duration::from_secs(if blocked { 30 } else { 1 });
+        let mut awaited = Awaited {
+            running: &mut running,
+            stdin: &stdin,
+            watch: &mut watch,
+        };
+        let got = reader
+            .read_line_awaiting(Some(Instant::now() + wait), &mut awaited)
+            .unwrap();
+        let want = if blocked {
+            Answer::Stalled(Stall::Input)
+        } else {
+            Answer::Read(ReadLine::Timeout)
+        };
+        assert_eq!(got, want, "{script}");
+        running.kill();
+    }
+}

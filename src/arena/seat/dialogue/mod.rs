@@ -13,8 +13,9 @@ use std::time::{Duration, Instant};
 
 use regex::Regex;
 
+use crate::sandbox::line::Awaited;
 use crate::sandbox::line::{self, Wrote};
-use crate::sandbox::{Running, Sandbox, Spec, Stdin};
+use crate::sandbox::{Running, Sandbox, Spec, Stall, Stdin, Watch};
 
 use crate::arena::game::record::seconds;
 use crate::arena::game::record::{Fact, GameRecord, GameResult, Side};
@@ -112,6 +113,8 @@ pub struct DialogueSeat {
     answers: Vec<&'static str>,
     /// The opening fact was recorded.
     opened: bool,
+    /// The last line the grader typed, for a program found waiting for more input instead of going on.
+    sent: String,
 }
 
 struct Live {
@@ -161,6 +164,17 @@ impl Miss {
     fn words(&self, what: &str, waited: Duration) -> String {
         let how = match &self.reply {
             Reply::Timeout => format!("did not {what} within {}", seconds(waited)),
+            Reply::Waiting(sent) if sent.is_empty() => format!(
+                "waited for input instead of going on to {what}, before the grader had typed anything"
+            ),
+            Reply::Waiting(sent) => format!(
+                "waited for input instead of going on to {what}, while the grader waited for its answer to `{}`",
+                quote(sent)
+            ),
+            Reply::Idle(limit) => format!(
+                "used no CPU for {}, asleep, instead of going on to {what}",
+                seconds(*limit)
+            ),
             Reply::Crashed(how) => format!("crashed ({how}) instead of going on to {what}"),
             Reply::ClosedPipe => format!("closed its output instead of going on to {what}"),
             Reply::Flood(n) => format!("printed {n} bytes without going on to {what}"),
@@ -168,7 +182,7 @@ impl Miss {
             Reply::Broken(why) | Reply::Fault(why) => why.clone(),
             Reply::Line(text) => format!("printed `{text}`"),
         };
-        if self.output.is_empty() && self.reply == Reply::Timeout {
+        if self.output.is_empty() && matches!(self.reply, Reply::Timeout | Reply::Waiting(_)) {
             // The usual cause: a C program's question sits in its stdout buffer while it waits to read.
             format!("{how}; it printed nothing more (flush standard output before reading input)")
         } else if self.output.is_empty() {
@@ -262,6 +276,7 @@ impl DialogueSeat {
             ended: None,
             answers: Vec::new(),
             opened: false,
+            sent: String::new(),
         }
     }
 
@@ -271,6 +286,7 @@ impl DialogueSeat {
         };
         let mut bytes = text.as_bytes().to_vec();
         bytes.push(b'\n');
+        self.sent = text.to_string();
         match line::write_all(&mut live.stdin, &bytes, deadline) {
             Ok(Wrote::Done) => Ok(()),
             Ok(Wrote::Timeout) => Err(Reply::Timeout),
@@ -280,9 +296,11 @@ impl DialogueSeat {
     }
 
     /// Reads until one of `patterns` matches the output seen so far, and takes the match that starts
-    /// earliest (ties to the earlier pattern), consuming the output through it.
+    /// earliest (ties to the earlier pattern), consuming the output through it. A program found
+    /// waiting for input meanwhile (`sandbox::watch`) is a miss at once, `Reply::Waiting`.
     fn expect(&mut self, patterns: &[&Regex], deadline: Option<Instant>) -> Result<Hit, Miss> {
         let mut chunk = [0u8; 8 * 1024];
+        let mut watch = Watch::new(None);
         loop {
             let Some(live) = self.live.as_mut() else {
                 return Err(Miss {
@@ -333,9 +351,16 @@ impl DialogueSeat {
                 let gone = self.gone();
                 return Err(miss(gone));
             }
-            match line::wait(&live.stdout, libc::POLLIN, deadline) {
-                Ok(true) => {}
-                Ok(false) => return Err(miss(Reply::Timeout)),
+            let mut awaited = Awaited {
+                running: &mut *live.running,
+                stdin: &live.stdin,
+                watch: &mut watch,
+            };
+            match line::wait_awaiting(&live.stdout, deadline, &mut awaited) {
+                Ok(Ok(true)) => {}
+                Ok(Ok(false)) => return Err(miss(Reply::Timeout)),
+                Ok(Err(Stall::Input)) => return Err(miss(Reply::Waiting(self.sent.clone()))),
+                Ok(Err(Stall::Idle(limit))) => return Err(miss(Reply::Idle(limit))),
                 Err(e) => return Err(miss(Reply::Broken(format!("{e}")))),
             }
             match live.stdout.read(&mut chunk) {

@@ -145,6 +145,7 @@ fn cpu_rlimit_rounds_up_to_whole_seconds() {
         open_files: 64,
         stack: 8 << 20,
         address_space: None,
+        idle: None,
     };
     let r = rlimits(&limits);
     assert!(r.contains(&(libc::RLIMIT_CPU as libc::c_int, 2)));
