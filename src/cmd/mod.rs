@@ -9,6 +9,7 @@ mod doctor;
 pub mod exit;
 mod golden;
 mod play;
+mod report;
 mod run;
 mod solve;
 mod tournament;
@@ -35,6 +36,8 @@ pub enum Command {
     Solve(solve::Args),
     /// Grade submissions: `grader run suites/ submissions/` or `grader run suites/NAME STUDENTS/`.
     Run(run::Args),
+    /// Write a suite's HTML report again from its results folder alone (`grader report results/SUITE`).
+    Report(report::Args),
     /// Run a suite's public cases on one submission folder (default `.`) and explain each failure.
     Check(check::Args),
     /// List the toolchains the suites need, found or missing (`--install` fetches the missing ones).
@@ -66,6 +69,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Run(args) => run::run(args),
+        Command::Report(args) => report::run(args),
         Command::Check(args) => check::run(args),
         Command::Doctor(args) => doctor::run(args),
         Command::Validate(args) => validate::run(args),

@@ -161,6 +161,9 @@ fn grade_suite(
         }
     }
     reporter.report(&Event::ClassFinished { results: &results });
+    if let Some(e) = reporter.take_error() {
+        write_error.get_or_insert(e);
+    }
     print!(
         "{}",
         class_table(
@@ -188,5 +191,8 @@ fn grade_suite(
         exit = Exit::Internal;
     }
     eprintln!("results: {}", out.dir.display());
+    if !results.is_empty() {
+        eprintln!("report: {}", out.dir.join("index.html").display());
+    }
     Ok(exit)
 }

@@ -6,6 +6,7 @@ pub mod csv;
 pub mod events;
 pub mod feedback;
 pub mod grid;
+pub mod html;
 pub mod result;
 pub mod table;
 pub mod tournament;
