@@ -10,6 +10,7 @@ mod docs;
 mod examples;
 mod hostile;
 mod hostile_class;
+mod html;
 mod morris;
 mod oska;
 mod oska_examples;
