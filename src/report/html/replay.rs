@@ -140,10 +140,10 @@ fn shell(r: &GameRecord, id: &str, heading: &str, drawn: Option<&Drawn>, why: &s
             let _ = write!(
                 out,
                 "{}\n<div class=\"controls\" hidden>\
-                 <button type=\"button\" data-go=\"first\" aria-label=\"first position\">⏮</button>\
+                 <button type=\"button\" data-go=\"first\" aria-label=\"first position\">«</button>\
                  <button type=\"button\" data-go=\"prev\" aria-label=\"previous move\">◀</button>\
                  <button type=\"button\" data-go=\"next\" aria-label=\"next move\">▶</button>\
-                 <button type=\"button\" data-go=\"last\" aria-label=\"last position\">⏭</button></div>\n\
+                 <button type=\"button\" data-go=\"last\" aria-label=\"last position\">»</button></div>\n\
                  <p><output class=\"counter\" aria-live=\"polite\">move <span class=\"k\">{1}</span> of {1}</output> \
                  <span class=\"mute\">(focus the game, then ← → Home End)</span></p>\n",
                 d.board, d.moves
