@@ -6,6 +6,7 @@
 
 pub mod arena;
 pub mod build;
+pub mod bundle;
 pub mod cmd;
 pub mod config;
 pub mod doctor;

@@ -486,3 +486,45 @@ fn super_ttt_forfeits_bad_placements_instead_of_the_game() {
     // Later turns repeat the now-occupied square: both placements forfeited, the turn passes.
     assert_eq!(r["moves"][2]["applied"], "(() ())");
 }
+
+#[test]
+fn games_auto_plays_until_the_sprt_decides_each_neighbour() {
+    let run = |jobs: &str| {
+        let out = grader()
+            .args(["tournament", "tictactoe", "random", "perfect", "offensive"])
+            .args(["--games", "auto", "--seed", "3", "--jobs", jobs])
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        (
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let (stdout, stderr) = run("1");
+    assert!(
+        stdout.contains("H1 accepted: perfect is stronger than offensive")
+            && stdout.contains("H1 accepted: offensive is stronger than random"),
+        "{stdout}"
+    );
+    assert!(stderr.contains("(every neighbour decided)"), "{stderr}");
+    // Deterministic given the seed, for any --jobs.
+    assert_eq!(run("2").0, stdout);
+    // Two players that always draw never decide: the cap ends it, and says so.
+    let out = grader()
+        .args(["tournament", "tictactoe", "perfect", "defensive"])
+        .args(["--games", "auto", "--max-games", "4"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        stdout.contains("(0-8-0): LLR 0.00 (-2.94, 2.94): undecided"),
+        "{stdout}"
+    );
+    assert!(String::from_utf8(out.stderr)
+        .unwrap()
+        .contains("games: 4 a pairing with each colour (the cap, some neighbours undecided)"));
+}

@@ -93,3 +93,18 @@ fn a_program_under_another_name_is_named_with_what_to_do() {
     );
     assert!(!text.contains("notes.txt"), "{text}");
 }
+
+/// A wrong pruning variant is told where its search parts from the reference's: the first node it
+/// visits that the reference's search prunes.
+#[test]
+fn a_strict_cut_off_names_the_node_the_reference_prunes() {
+    let dir = repo().join("examples/submissions/adelaide-2021-a1/prune-strict");
+    let text = check(&dir);
+    assert!(
+        text.contains("    line 7: your search visits `xoxoxo-xo`, a node the reference never visits (its search prunes it, or never reaches it)\n"),
+        "{text}"
+    );
+    // The correct program's report says nothing of the kind.
+    let text = check(&repo().join("examples/submissions/adelaide-2021-a1/c-correct"));
+    assert!(!text.contains("your search "), "{text}");
+}

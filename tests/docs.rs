@@ -3,7 +3,7 @@
 
 use crate::util::{grader, scratch};
 
-const COMMANDS: [&str; 9] = [
+const COMMANDS: [&str; 16] = [
     "solve",
     "run",
     "check",
@@ -13,6 +13,13 @@ const COMMANDS: [&str; 9] = [
     "play",
     "tournament",
     "calibrate",
+    "export",
+    "merge",
+    "bundle",
+    "kit",
+    "autograde",
+    "similarity",
+    "report",
 ];
 
 #[test]
@@ -77,4 +84,64 @@ fn the_man_page_lists_the_commands_and_each_command_has_its_own() {
         .code(2)
         .stderr(predicates::str::contains("no command `grade`"))
         .stderr(predicates::str::contains("tournament"));
+}
+
+#[test]
+fn the_man_pages_install_where_man_finds_them_beside_cargo_install() {
+    // README, "Install": `grader man | gzip > ~/.cargo/share/man/man1/grader.1.gz`; man-db looks in
+    // `../share/man` of each folder on PATH, and `cargo install` puts `grader` in `~/.cargo/bin`.
+    let home = scratch();
+    let pages = home.path().join(".cargo/share/man/man1");
+    std::fs::create_dir_all(&pages).unwrap();
+    std::fs::create_dir_all(home.path().join(".cargo/bin")).unwrap();
+    let page = grader().arg("man").assert().success();
+    let mut gz = std::process::Command::new("gzip")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::fs::File::create(pages.join("grader.1.gz")).unwrap())
+        .spawn();
+    match &mut gz {
+        Ok(child) => {
+            use std::io::Write as _;
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(&page.get_output().stdout)
+                .unwrap();
+            assert!(child.wait().unwrap().success());
+        }
+        Err(e) => {
+            eprintln!("skipped: no gzip here ({e})");
+            return;
+        }
+    }
+    let run = grader().args(["man", "run"]).assert().success();
+    std::fs::write(pages.join("grader-run.1"), &run.get_output().stdout).unwrap();
+    let found = std::process::Command::new("man")
+        .args(["-w", "grader", "grader-run"])
+        .env_remove("MANPATH")
+        .env("HOME", home.path())
+        .env(
+            "PATH",
+            format!("{}:/usr/bin:/bin", home.path().join(".cargo/bin").display()),
+        )
+        .output();
+    match found {
+        Ok(out) if String::from_utf8_lossy(&out.stdout).contains("minimized") => {
+            eprintln!("skipped: this system's `man` is a minimized stub");
+        }
+        Ok(out) => {
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert!(
+                out.status.success(),
+                "{text}{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert!(
+                text.contains("man1/grader.1.gz") && text.contains("man1/grader-run.1"),
+                "{text}"
+            );
+        }
+        Err(e) => eprintln!("skipped: no `man` here ({e})"),
+    }
 }

@@ -2,12 +2,15 @@
 
 mod arena;
 mod build;
+mod bundle;
 mod calibrate;
 mod check;
 mod contain_arena;
 mod contain_output;
+mod deploy;
 mod docs;
 mod examples;
+mod export;
 mod hostile;
 mod hostile_class;
 mod html;
@@ -16,8 +19,12 @@ mod oska;
 mod oska_examples;
 mod play;
 mod position;
+mod resume;
 mod run;
 mod sandbox;
+mod shard;
+mod similarity;
+mod slurm;
 mod solve;
 mod sttt;
 mod suite;

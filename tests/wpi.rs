@@ -272,3 +272,112 @@ fn wpi_programs_on_their_own_conventions_are_understood_and_told_so() {
     );
     assert_eq!(case("letter-digit", "opening")["verdict"], "accepted");
 }
+
+/// Plain minimax over a tic-tac-toe board (`b'x'`, `b'o'`, `b'-'`) for the side `me` to move: 1 win,
+/// 0 draw, -1 loss. No table, no pruning: the brute force the analysis is checked against.
+fn minimax(cells: &mut [u8; 9], me: u8) -> i32 {
+    const LINES: [[usize; 3]; 8] = [
+        [0, 1, 2],
+        [3, 4, 5],
+        [6, 7, 8],
+        [0, 3, 6],
+        [1, 4, 7],
+        [2, 5, 8],
+        [0, 4, 8],
+        [2, 4, 6],
+    ];
+    let other = if me == b'x' { b'o' } else { b'x' };
+    if LINES.iter().any(|l| l.iter().all(|&i| cells[i] == other)) {
+        return -1;
+    }
+    let mut best: Option<i32> = None;
+    for i in 0..9 {
+        if cells[i] == b'-' {
+            cells[i] = me;
+            let v = -minimax(cells, other);
+            cells[i] = b'-';
+            best = Some(best.map_or(v, |b| b.max(v)));
+        }
+    }
+    best.unwrap_or(0)
+}
+
+#[test]
+fn a_weak_players_lost_games_name_the_move_that_lost_them() {
+    let r = result("loses-to-perfect");
+    let case = r["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "never-loses-to-perfect")
+        .unwrap();
+    let words = ["lost", "drawn", "won"];
+    let mut turned = 0;
+    for g in case["games"].as_array().unwrap() {
+        let k = g["game"].as_u64().unwrap();
+        let record: serde_json::Value = serde_json::from_str(&read(
+            &graded()
+                .join("loses-to-perfect/games")
+                .join(format!("never-loses-to-perfect-{k}.json")),
+        ))
+        .unwrap();
+        let me = if g["side"] == "x" { b'x' } else { b'o' };
+        // Walk the game: at each of the student's moves, what the move kept against the best.
+        let mut cells = [b'-'; 9];
+        let mut expected = None;
+        for (ply, m) in record["moves"].as_array().unwrap().iter().enumerate() {
+            let cell: usize = m["applied"].as_str().unwrap().parse().unwrap();
+            let mover = if ply % 2 == 0 { b'x' } else { b'o' };
+            if mover == me && expected.is_none() {
+                let other = if me == b'x' { b'o' } else { b'x' };
+                let open: Vec<usize> = (0..9).filter(|&c| cells[c] == b'-').collect();
+                let mut value = |c: usize| {
+                    cells[c] = me;
+                    let v = -minimax(&mut cells, other);
+                    cells[c] = b'-';
+                    v
+                };
+                let values: Vec<i32> = open.iter().map(|&c| value(c)).collect();
+                let best = *values.iter().max().unwrap();
+                let played = values[open.iter().position(|&c| c == cell).unwrap()];
+                if played < best {
+                    let better: Vec<String> = open
+                        .iter()
+                        .zip(&values)
+                        .filter(|(_, &v)| v == best)
+                        .map(|(c, _)| c.to_string())
+                        .collect();
+                    expected = Some(serde_json::json!({
+                        "ply": ply + 1,
+                        "played": cell.to_string(),
+                        "before": words[(best + 1) as usize],
+                        "after": words[(played + 1) as usize],
+                        "better": better,
+                        "basis": "exact",
+                    }));
+                }
+            }
+            cells[cell] = mover;
+        }
+        let lost = record["result"]["win"].as_u64().is_some_and(|w| {
+            let my_side = if me == b'x' { 0 } else { 1 };
+            w != my_side
+        });
+        // A game against `perfect` is lost exactly when the student threw the draw away.
+        assert_eq!(expected.is_some(), lost, "game {k}: {record}");
+        let got = g.get("turning-point").cloned();
+        assert_eq!(got, expected, "game {k}");
+        if let Some(t) = &expected {
+            turned += 1;
+            let line = format!(
+                "game {k}, move {}: `{}` lost a drawn position; ",
+                t["ply"],
+                t["played"].as_str().unwrap()
+            );
+            let details = case["details"].to_string();
+            assert!(details.contains(&line), "{line} in {details}");
+        }
+    }
+    // EXPECTED.md: `perfect` wins 2 of the 6 games.
+    assert_eq!(turned, 2, "{case}");
+}

@@ -4,6 +4,7 @@
 //! explicit seed), so golden outputs and tournaments are reproducible byte for byte.
 
 pub mod adelaide;
+pub mod analysis;
 pub mod bots;
 pub mod game;
 pub mod games;

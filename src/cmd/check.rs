@@ -1,14 +1,12 @@
 //! `grader check SUITE [DIR]`: a suite's public cases on one submission folder, each failure explained.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::Context;
 
-use super::common::{environment_for, load_config, RunFlags};
+use super::common::{environment_for, grade_folder, load_config, student_name, RunFlags};
 use super::exit::{CliError, CmdResult, Exit};
 use super::use_color;
-use crate::grade::class;
-use crate::grade::pipeline;
 use crate::report::feedback::{student_report, Paint};
 use crate::suite::{oracle, Suite, Visibility};
 
@@ -44,31 +42,16 @@ pub fn run(args: Args) -> CmdResult {
     }
     crate::doctor::require(&[&suite], args.flags.allow_missing)?;
     let env = environment_for(args.flags.sandbox.as_deref(), &config, true)?;
-    let student = name_of(&args.dir);
-    let scratch = crate::sandbox::scratch::Scratch::new()
-        .context("cannot make a scratch folder")
-        .map_err(CliError::internal)?;
-    let bounded = (env.sandbox.tier() == crate::sandbox::Tier::Full).then_some(config.scratch);
-    let work = scratch
-        .sub("s", bounded)
-        .context("cannot make a scratch folder")
-        .map_err(CliError::internal)?;
+    let student = student_name(&args.dir);
     eprintln!(
         "checking `{}` against the public cases of `{}` (sandbox {})",
         args.dir.display(),
         suite.name,
         env.sandbox.tier()
     );
-    let graded = pipeline::grade(
-        &env.sandbox,
-        &*env.prepare,
-        &suite,
-        &student,
-        &args.dir,
-        &work,
-        &|v| v == Visibility::Public,
-        &mut |_| {},
-    );
+    let graded = grade_folder(&env, &config, &suite, &student, &args.dir, &|v| {
+        v == Visibility::Public
+    })?;
     if !graded.artifacts.is_empty() {
         let dir = match &args.out {
             Some(out) => out.join(&suite.name).join(&student),
@@ -124,11 +107,4 @@ fn page_games(
     games.sort_by_key(|(name, _): &(String, _)| crate::report::html::student::order(name));
     games.truncate(crate::report::html::student::MAX_GAMES);
     games
-}
-
-fn name_of(dir: &Path) -> String {
-    dir.canonicalize()
-        .ok()
-        .and_then(|p| p.file_name().map(class::student_key))
-        .unwrap_or_else(|| "submission".to_string())
 }

@@ -57,6 +57,49 @@ pub fn environment_for(
     Ok(wire::environment(tier(flag, config)?, allow_degrade)?)
 }
 
+/// Grades one submission folder on the cases `which` selects, in a scratch folder removed afterwards,
+/// as `student`: what `check` and `autograde` share.
+///
+/// # Errors
+/// A scratch folder that cannot be made (internal).
+pub fn grade_folder(
+    env: &wire::Environment,
+    config: &Config,
+    suite: &crate::suite::Suite,
+    student: &str,
+    dir: &Path,
+    which: &dyn Fn(crate::suite::Visibility) -> bool,
+) -> Result<crate::grade::pipeline::Graded, CliError> {
+    use anyhow::Context as _;
+    let scratch = crate::sandbox::scratch::Scratch::new()
+        .context("cannot make a scratch folder")
+        .map_err(CliError::internal)?;
+    let bounded = (env.sandbox.tier() == crate::sandbox::Tier::Full).then_some(config.scratch);
+    let work = scratch
+        .sub("s", bounded)
+        .context("cannot make a scratch folder")
+        .map_err(CliError::internal)?;
+    Ok(crate::grade::pipeline::grade(
+        &env.sandbox,
+        &*env.prepare,
+        suite,
+        student,
+        dir,
+        &work,
+        which,
+        &mut |_| {},
+    ))
+}
+
+/// The key a submission folder is graded under: its own name (`grade::class::student_key`), or
+/// `submission` when it has none.
+pub fn student_name(dir: &Path) -> String {
+    dir.canonicalize()
+        .ok()
+        .and_then(|p| p.file_name().map(crate::grade::class::student_key))
+        .unwrap_or_else(|| "submission".to_string())
+}
+
 /// The settings (`--config`, else `./grader.toml`, over the built-in defaults) and the sandbox an
 /// event's submissions run in, chosen exactly as `grader run` chooses (`--sandbox`, else `run.sandbox`,
 /// never lower without `--sandbox`), with its notice on stderr. No sandbox when every player is a bot:

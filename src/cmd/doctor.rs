@@ -39,6 +39,7 @@ pub fn run(args: Args) -> CmdResult {
     }
     let refs: Vec<&Suite> = suites.iter().collect();
     let toolchain = Toolchain::global();
+    dolos(args.install);
     if args.install {
         let missing = missing(toolchain, &refs);
         let packages: Vec<&str> = missing
@@ -134,4 +135,42 @@ fn install(packages: &[&str]) -> Result<(), CliError> {
         )));
     }
     Ok(())
+}
+
+/// Dolos for `grader similarity`: says whether it is installed, and with `install` puts it in its
+/// folder with npm where Node and npm are present (no root needed). Never fails the command: the
+/// suites do not need it.
+fn dolos(install: bool) {
+    let dir = crate::report::similarity::dolos_dir();
+    if crate::report::similarity::available(&dir).is_ok() {
+        eprintln!(
+            "dolos (for `grader similarity`): found in `{}`",
+            dir.display()
+        );
+        return;
+    }
+    let npm = Toolchain::global().locate("npm");
+    match (install, npm) {
+        (true, Ok(npm)) => {
+            eprintln!(
+                "$ npm install --prefix {} @dodona/dolos-lib",
+                dir.display()
+            );
+            let ok = std::fs::create_dir_all(&dir).is_ok()
+                && std::process::Command::new(npm)
+                    .args(["install", "--no-audit", "--no-fund", "--prefix"])
+                    .arg(&dir)
+                    .arg("@dodona/dolos-lib")
+                    .status()
+                    .is_ok_and(|s| s.success());
+            if !ok {
+                eprintln!("dolos: `npm install` failed; `grader similarity` will say it is skipped");
+            }
+        }
+        (true, Err(why)) => eprintln!("dolos: cannot install it: no `npm` ({why})"),
+        (false, _) => eprintln!(
+            "dolos (for `grader similarity`): not installed in `{}`; `grader doctor --install` installs it with npm",
+            dir.display()
+        ),
+    }
 }

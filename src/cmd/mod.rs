@@ -1,16 +1,27 @@
 //! The command line: every command's clap arguments and `run()`, the only code that knows of exit
 //! codes. Domain modules never see clap; they return [`crate::error::Error`], mapped here.
 
+#[cfg(not(feature = "student"))]
+mod autograde;
+#[cfg(not(feature = "student"))]
+mod bundle;
 mod calibrate;
 mod check;
 mod common;
 mod docs;
 mod doctor;
 pub mod exit;
+mod export;
+#[cfg(not(feature = "student"))]
 mod golden;
+#[cfg(not(feature = "student"))]
+mod kit;
+mod merge;
 mod play;
 mod report;
 mod run;
+mod similarity;
+#[cfg(not(feature = "student"))]
 mod solve;
 mod tournament;
 mod validate;
@@ -33,11 +44,14 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run a reference solver exactly as the assignment asks of a student program.
+    #[cfg(not(feature = "student"))]
     Solve(solve::Args),
     /// Grade submissions: `grader run suites/ submissions/` or `grader run suites/NAME STUDENTS/`.
     Run(run::Args),
     /// Write a suite's HTML report again from its results folder alone (`grader report results/SUITE`).
     Report(report::Args),
+    /// Join the folders of `grader run --shard K/N` (or `grader tournament --shard K/N`) into one run's.
+    Merge(merge::Args),
     /// Run a suite's public cases on one submission folder (default `.`) and explain each failure.
     Check(check::Args),
     /// List the toolchains the suites need, found or missing (`--install` fetches the missing ones).
@@ -45,13 +59,28 @@ pub enum Command {
     /// Check a suite's files without running anything.
     Validate(validate::Args),
     /// Write a suite's golden files from the reference solver, or check them with `--check`.
+    #[cfg(not(feature = "student"))]
     Golden(golden::Args),
     /// Play a match between two players: submission folders or bot names.
     Play(play::Args),
     /// Run a tournament and print standings.
     Tournament(tournament::Args),
+    /// Write a graded class's results for Gradescope, PrairieLearn, Autolab, Canvas, Moodle or JUnit.
+    Export(export::Args),
     /// Measure each language's reference hand-in on this machine; write the suite's `calibration.toml`.
     Calibrate(calibrate::Args),
+    /// Pack a suite and the grader for an autograder platform (`grader bundle gradescope SUITE`).
+    #[cfg(not(feature = "student"))]
+    Bundle(bundle::Args),
+    /// Write a suite's student kit: its public cases only (`grader kit SUITE -o DIR`).
+    #[cfg(not(feature = "student"))]
+    Kit(kit::Args),
+    /// Grade one submission on every case and write an autograder platform's results file (what a
+    /// bundle's `run_autograder` runs).
+    #[cfg(not(feature = "student"))]
+    Autograde(autograde::Args),
+    /// Rank the class's hand-ins by similarity with Dolos; write `similarity.csv` in the results.
+    Similarity(similarity::Args),
     /// Print a shell completion script (`grader completions bash`).
     Completions(docs::CompletionsArgs),
     /// Print the man page in roff (`grader man > grader.1`; `grader man run` for one command's).
@@ -67,16 +96,27 @@ pub fn main() -> ExitCode {
         return exit::Exit::Internal.into();
     }
     let result = match cli.command {
+        #[cfg(not(feature = "student"))]
         Command::Solve(args) => solve::run(args),
         Command::Run(args) => run::run(args),
         Command::Report(args) => report::run(args),
+        Command::Merge(args) => merge::run(args),
         Command::Check(args) => check::run(args),
         Command::Doctor(args) => doctor::run(args),
         Command::Validate(args) => validate::run(args),
+        #[cfg(not(feature = "student"))]
         Command::Golden(args) => golden::run(args),
         Command::Play(args) => play::run(args),
         Command::Tournament(args) => tournament::run(args),
+        Command::Export(args) => export::run(args),
         Command::Calibrate(args) => calibrate::run(args),
+        #[cfg(not(feature = "student"))]
+        Command::Bundle(args) => bundle::run(args),
+        #[cfg(not(feature = "student"))]
+        Command::Kit(args) => kit::run(args),
+        #[cfg(not(feature = "student"))]
+        Command::Autograde(args) => autograde::run(args),
+        Command::Similarity(args) => similarity::run(args),
         Command::Completions(args) => docs::completions(args),
         Command::Man(args) => docs::man(args),
     };
@@ -106,4 +146,30 @@ fn report_error(error: &anyhow::Error) {
 /// Colour only on a terminal, and never when `NO_COLOR` is set (<https://no-color.org>).
 pub fn use_color(stream: &impl IsTerminal) -> bool {
     std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && stream.is_terminal()
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory as _;
+
+    /// The commands only instructors have: they print reference answers or pack hidden cases.
+    const INSTRUCTORS: [&str; 5] = ["solve", "golden", "bundle", "kit", "autograde"];
+
+    #[test]
+    fn the_student_build_has_no_command_that_gives_answers_away() {
+        let names: Vec<String> = super::Cli::command()
+            .get_subcommands()
+            .map(|c| c.get_name().to_string())
+            .collect();
+        for name in INSTRUCTORS {
+            assert_eq!(
+                names.iter().any(|n| n == name),
+                !cfg!(feature = "student"),
+                "`{name}` in {names:?}"
+            );
+        }
+        for name in ["check", "run", "validate", "doctor", "play", "man"] {
+            assert!(names.iter().any(|n| n == name), "`{name}` in {names:?}");
+        }
+    }
 }

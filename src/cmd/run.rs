@@ -1,16 +1,23 @@
 //! `grader run SUITES SUBMISSIONS`: grades a class, suite by suite, and plays a suite's class
 //! tournament when its marks come from one.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::common::{environment_for, load_config, RunFlags};
 use super::exit::{CliError, CmdResult, Exit};
 use crate::config::Config;
 use crate::grade::class::{self, grade_class, students};
+use crate::grade::fingerprint;
+use crate::grade::shard::Shard;
 use crate::grade::tournament;
 use crate::grade::wire::Environment;
-use crate::report::class::{earlier_results, ClassReporter, Outputs};
+use crate::report::class::{
+    earlier_results, stored_fingerprint, stored_result, ClassReporter, Outputs,
+};
 use crate::report::events::{Event, Reporter};
+use crate::report::result::SubmissionResult;
+use crate::report::shard::{clear_manifest, write_manifest, Manifest};
 use crate::report::table::class_table;
 use crate::suite::validate::discover;
 use crate::suite::{oracle, Suite};
@@ -34,6 +41,16 @@ pub struct Args {
     /// column); `grader tournament` plays it on its own.
     #[arg(long)]
     pub no_tournament: bool,
+    /// Grade only shard K of N of each class (`2/3`): the students whose folder name hashes to it.
+    /// Writes `<out>/<suite>/shard.json`; `grader merge` joins the N shards' folders into one run's
+    /// results and plays the class tournament, which a shard never plays.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
+    /// Skip each student whose result in `--out` is current: graded from the same submission folder,
+    /// suite folder, settings and grader version (`input.sha256` beside its result.json), without an
+    /// internal error or a missing toolchain. The class tournament is still played over everyone.
+    #[arg(long)]
+    pub resume: bool,
 }
 
 /// `grader run SUITES SUBMISSIONS`.
@@ -110,10 +127,20 @@ fn grade_suite(
     suite: &Suite,
     students_dir: &Path,
 ) -> Result<Exit, CliError> {
-    let class = students(students_dir)?;
+    let mut class = students(students_dir)?;
+    let whole = class.len();
     let out = Outputs {
         dir: args.out.join(&suite.name),
     };
+    if let Some(shard) = args.shard {
+        class.retain(|(_, dir)| shard.contains(dir.file_name().unwrap_or_default()));
+        clear_manifest(&out.dir).map_err(CliError::internal)?;
+        eprintln!(
+            "shard {shard} of `{}`: {} of {whole} submissions",
+            suite.name,
+            class.len()
+        );
+    }
     eprintln!(
         "grading `{}`: {} submissions × {} cases, sandbox {}, {jobs} jobs",
         suite.name,
@@ -121,22 +148,66 @@ fn grade_suite(
         suite.cases().count(),
         env.sandbox.tier()
     );
-    let play = !args.no_tournament && suite.arena.as_ref().is_some_and(|a| a.marks.is_some());
+    let tournament = !args.no_tournament && suite.arena.as_ref().is_some_and(|a| a.marks.is_some());
+    // A shard sees part of the class: `grader merge` plays the tournament over all of it.
+    let play = tournament && args.shard.is_none();
     let columns = class::columns(suite, play);
     let keys: Vec<&str> = class.iter().map(|(k, _)| k.as_str()).collect();
-    let earlier = earlier_results(&out, &suite.name, &keys);
+    // A shard's gradebook holds its share only; the merge keeps the earlier rows.
+    let earlier = if args.shard.is_some() {
+        Vec::new()
+    } else {
+        earlier_results(&out, &suite.name, &keys)
+    };
     if !earlier.is_empty() {
         eprintln!(
             "note: grades.csv keeps {} earlier result(s) of students not in this run",
             earlier.len()
         );
     }
-    let reporter = ClassReporter::new(&out, &columns, class.len()).keeping(earlier);
-    let (mut results, mut write_error) = match grade_class(
+    // What each result is graded from: everything that decides it but `--jobs` and the shard.
+    let settings = format!(
+        "{:?}\ntier {}\ntournament {tournament}",
+        Config {
+            jobs: 0,
+            ..config.clone()
+        },
+        env.sandbox.tier()
+    );
+    let part = fingerprint::suite_part(&suite.dir, &settings);
+    let prints: HashMap<String, String> = class
+        .iter()
+        .filter_map(|(k, dir)| Some((k.clone(), fingerprint::submission(part.as_ref()?, dir)?)))
+        .collect();
+    let mut current = if args.resume {
+        current(&out, &suite.name, &class, &prints, play)
+    } else {
+        HashMap::new()
+    };
+    let to_grade: Vec<(String, PathBuf)> = class
+        .iter()
+        .filter(|(k, _)| !current.contains_key(k))
+        .cloned()
+        .collect();
+    if args.resume {
+        eprintln!(
+            "resume: {} of {} submissions are current (same submission, suite, settings and grader), not graded again",
+            current.len(),
+            class.len()
+        );
+    }
+    let kept = earlier
+        .into_iter()
+        .chain(current.values().cloned())
+        .collect();
+    let reporter = ClassReporter::new(&out, &columns, to_grade.len())
+        .keeping(kept)
+        .fingerprints(prints);
+    let (graded, mut write_error) = match grade_class(
         &env.sandbox,
         &*env.prepare,
         suite,
-        &class,
+        &to_grade,
         jobs,
         config.scratch,
         &reporter,
@@ -144,6 +215,12 @@ fn grade_suite(
         Ok(results) => (results, reporter.take_error()),
         Err(e) => (Vec::new(), Some(e)),
     };
+    // Every result in student order, the current ones where they were not graded again.
+    let mut graded = graded.into_iter();
+    let mut results: Vec<SubmissionResult> = class
+        .iter()
+        .filter_map(|(k, _)| current.remove(k).or_else(|| graded.next()))
+        .collect();
     if play && results.len() == class.len() {
         if let Some(e) = tournament::play_and_mark(
             suite,
@@ -158,6 +235,33 @@ fn grade_suite(
         }
         if let Some(e) = reporter.take_error() {
             write_error.get_or_insert(e);
+        }
+    }
+    if !play {
+        // With every student current, nothing was graded to write it.
+        if let Err(e) = reporter.gradebook(&results) {
+            write_error.get_or_insert(e);
+        }
+    }
+    if let Some(shard) = args.shard {
+        let manifest = Manifest {
+            suite: suite.name.clone(),
+            shard: shard.index,
+            shards: shard.count,
+            grader: env!("CARGO_PKG_VERSION").to_string(),
+            suite_dir: std::path::absolute(&suite.dir).unwrap_or_else(|_| suite.dir.clone()),
+            students_dir: std::path::absolute(students_dir)
+                .unwrap_or_else(|_| students_dir.to_path_buf()),
+            class: whole,
+            students: keys.iter().map(ToString::to_string).collect(),
+            columns: class::columns(suite, tournament),
+            tournament,
+        };
+        // Only a shard whose every result was written counts as done.
+        if write_error.is_none() {
+            if let Err(e) = write_manifest(&out.dir, &manifest) {
+                write_error = Some(e);
+            }
         }
     }
     reporter.report(&Event::ClassFinished { results: &results });
@@ -195,4 +299,40 @@ fn grade_suite(
         eprintln!("report: {}", out.dir.join("index.html").display());
     }
     Ok(exit)
+}
+
+/// The students of `class` whose stored result is current: its fingerprint is the one `prints` has
+/// for them now, and it has no internal error or missing toolchain (those are graded again). Their
+/// tournament marks are taken out, to be given afresh when `play`, else written back without them.
+fn current(
+    out: &Outputs,
+    suite: &str,
+    class: &[(String, PathBuf)],
+    prints: &HashMap<String, String>,
+    play: bool,
+) -> HashMap<String, SubmissionResult> {
+    let mut found = HashMap::new();
+    for (key, _) in class {
+        let Some(print) = prints.get(key) else {
+            continue;
+        };
+        if stored_fingerprint(out, key).as_ref() != Some(print) {
+            continue;
+        }
+        let Ok(mut r) = stored_result(out, suite, key) else {
+            continue;
+        };
+        if r.has_internal_error() || r.not_graded().is_some() {
+            continue;
+        }
+        if r.tournament.is_some() {
+            tournament::unmark(&mut r);
+            let path = out.result_path(key);
+            if !play && crate::report::write_atomic(&path, r.to_json().as_bytes()).is_err() {
+                continue;
+            }
+        }
+        found.insert(key.clone(), r);
+    }
+    found
 }

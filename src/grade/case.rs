@@ -701,6 +701,14 @@ fn judge_file(
                             (v.credit * 100.0).round()
                         )];
                         d.push(format!("against the expected trace: {}", mismatch.summary));
+                        // Where its search parts from the reference's, when a node only one visits.
+                        d.extend(
+                            mismatch
+                                .details
+                                .iter()
+                                .filter(|l| l.contains("your search "))
+                                .cloned(),
+                        );
                         d
                     } else {
                         Vec::new()

@@ -5,12 +5,14 @@ pub mod class;
 pub mod classevent;
 pub mod dialogue;
 pub mod entrants;
+pub mod fingerprint;
 pub mod integrity;
 pub mod names;
 pub mod pipeline;
 pub mod play;
 pub mod position;
 pub mod score;
+pub mod shard;
 pub mod tournament;
 pub mod wire;
 

@@ -143,6 +143,53 @@ pub fn concrete_args(args: &[String], work: &str) -> Vec<String> {
     args.iter().map(|a| a.replace("{work}", work)).collect()
 }
 
+/// The most of one file, and of a whole folder, that [`content_key`] reads.
+const KEY_FILE_CAP: u64 = 16 << 20;
+const KEY_TOTAL_CAP: u64 = 64 << 20;
+
+/// A student key from what a submission folder holds (`submission-<16 hex>`), for a platform that
+/// names every submission's folder alike (Gradescope's `/autograder/submission`): with the folder's
+/// name as the key, every hand-in would get the same file names, and one printed by a public case
+/// would serve every later hand-in. FNV-1a over each regular file's path and first 16 MiB (64 MiB in
+/// all), in path order, read as any file a student made is: no link followed, never blocking.
+#[must_use]
+pub fn content_key(dir: &std::path::Path) -> String {
+    let mut files = Vec::new();
+    let mut stack = vec![std::path::PathBuf::new()];
+    while let Some(rel) = stack.pop() {
+        let Ok(listing) = std::fs::read_dir(dir.join(&rel)) else {
+            continue;
+        };
+        for entry in listing.flatten() {
+            let path = rel.join(entry.file_name());
+            match std::fs::symlink_metadata(dir.join(&path)) {
+                Ok(m) if m.is_dir() => stack.push(path),
+                Ok(m) if m.is_file() => files.push(path),
+                _ => {}
+            }
+        }
+    }
+    files.sort();
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut fnv = |bytes: &[u8]| {
+        for &b in bytes {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    let mut budget = KEY_TOTAL_CAP;
+    for rel in files {
+        fnv(rel.as_os_str().as_encoded_bytes());
+        fnv(&[0]);
+        if let Ok(read) = crate::untrusted::read_output(dir, &rel, KEY_FILE_CAP.min(budget)) {
+            budget -= read.bytes.len() as u64;
+            fnv(&read.bytes);
+        }
+        fnv(&[0]);
+    }
+    format!("submission-{h:016x}")
+}
+
 /// What the reference solvers see for `{work}` (they never write, so any name will do; it must only
 /// match what the suite used when it loaded).
 pub const REFERENCE_WORK: &str = "work";
@@ -167,6 +214,29 @@ mod tests {
         ] {
             assert_ne!(a, other.clone().next_u64());
         }
+    }
+
+    #[test]
+    fn a_content_key_follows_the_files_and_never_a_link() {
+        let a = tempfile::tempdir().unwrap();
+        let b = tempfile::tempdir().unwrap();
+        for dir in [a.path(), b.path()] {
+            std::fs::create_dir_all(dir.join("src")).unwrap();
+            std::fs::write(dir.join("tictactoe.py"), "print('x')\n").unwrap();
+            std::fs::write(dir.join("src/util.py"), "pass\n").unwrap();
+        }
+        let key = content_key(a.path());
+        assert!(key.starts_with("submission-") && key.len() == 27, "{key}");
+        assert_eq!(key, content_key(b.path()));
+        // A link is not followed: what it points at does not count.
+        std::os::unix::fs::symlink("/etc/passwd", b.path().join("passwd")).unwrap();
+        assert_eq!(key, content_key(b.path()));
+        // One byte, or one name, changes the key.
+        std::fs::write(b.path().join("src/util.py"), "pass \n").unwrap();
+        assert_ne!(key, content_key(b.path()));
+        std::fs::write(b.path().join("src/util.py"), "pass\n").unwrap();
+        std::fs::rename(b.path().join("src/util.py"), b.path().join("src/utils.py")).unwrap();
+        assert_ne!(key, content_key(b.path()));
     }
 
     #[test]

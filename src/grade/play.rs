@@ -13,6 +13,7 @@ use std::time::Instant;
 use reference::rng::Rng;
 
 use super::dialogue;
+use crate::arena::analysis::{analyse, GameAnalysis};
 use crate::arena::config::ArenaConfig;
 use crate::arena::event::schedule::SeatMaker;
 use crate::arena::game::record::{Ending, GameRecord, GameResult};
@@ -106,7 +107,9 @@ impl<'a> Games<'a> {
             }
         }
         let records: Vec<GameRecord> = played.into_iter().map(|(r, _)| r).collect();
-        let judged = judge(p, &records);
+        let analyses = analyse_games(p, &records);
+        let judged = judge(p, &records, &analyses);
+        result.games = analyses;
         result.verdict = judged.verdict;
         result.credit = judged.credit;
         result.summary = judged.summary;
@@ -242,9 +245,14 @@ pub struct Sides {
 }
 
 /// How one game counts for a measure, from the submission's side: 1 counts fully, 0 not at all. A new
-/// measure is an arm here (a dialogue fact reads `record.notes`).
+/// measure is an arm here (a dialogue fact reads `record.notes`; `tactics` the game's `analyses`).
 #[must_use]
-pub fn value(measure: Measure, record: &GameRecord, sides: Sides) -> f64 {
+pub fn value(
+    measure: Measure,
+    record: &GameRecord,
+    sides: Sides,
+    analyses: &[&GameAnalysis],
+) -> f64 {
     let me = sides.me;
     let won = record.winner() == Some(me);
     let lost = record.lost(me);
@@ -264,7 +272,29 @@ pub fn value(measure: Measure, record: &GameRecord, sides: Sides) -> f64 {
         Measure::Opening | Measure::Rejects | Measure::Announces => {
             dialogue::conduct(measure).map_or(0.0, |c| dialogue::judge(c, record, me).0)
         }
+        // A game that cannot be replayed under the rules has no analysis, and nothing to hold against
+        // the submission.
+        Measure::Tactics => f64::from(u8::from(analyses.iter().all(|a| a.tactically_clean()))),
     }
+}
+
+/// Each game's analysis from the submission's side (both sides in self-play); the turning point is
+/// looked for in the games a side did not win and that ended by the rules, not a fault.
+fn analyse_games(p: &Play, records: &[GameRecord]) -> Vec<GameAnalysis> {
+    let mut out = Vec::new();
+    for (k, r) in records.iter().enumerate() {
+        let me = my_side(k);
+        let sides = if p.opponent == Opponent::Itself {
+            vec![0, 1]
+        } else {
+            vec![me]
+        };
+        for side in sides {
+            let turning = r.winner() != Some(side) && r.ending != Ending::Fault;
+            out.extend(analyse(r, k + 1, side, turning));
+        }
+    }
+    out
 }
 
 /// What the submission did wrong in a game, if anything: the fault that ended it, else the first
@@ -290,7 +320,9 @@ fn fault(record: &GameRecord, sides: Sides) -> Option<String> {
 }
 
 /// Measures the records and words the result for a student.
-fn judge(p: &Play, records: &[GameRecord]) -> Judged {
+fn judge(p: &Play, records: &[GameRecord], analyses: &[GameAnalysis]) -> Judged {
+    let of_game =
+        |k: usize| -> Vec<&GameAnalysis> { analyses.iter().filter(|a| a.game == k + 1).collect() };
     let games = records.len().max(1) as f64;
     let sides = |k: usize| Sides {
         me: my_side(k),
@@ -299,7 +331,7 @@ fn judge(p: &Play, records: &[GameRecord]) -> Judged {
     let values: Vec<f64> = records
         .iter()
         .enumerate()
-        .map(|(k, r)| value(p.measure, r, sides(k)))
+        .map(|(k, r)| value(p.measure, r, sides(k), &of_game(k)))
         .collect();
     let total: f64 = values.iter().sum();
     let measured = total / games;
@@ -334,6 +366,9 @@ fn judge(p: &Play, records: &[GameRecord]) -> Judged {
             let words = dialogue::conduct(p.measure).map(|c| dialogue::words(c, total, n));
             format!("{} {against}", words.unwrap_or_default())
         }
+        Measure::Tactics => format!(
+            "took every win in one and blocked every threat in {total} of {n} games {against}"
+        ),
     };
     // A dialogue program on conventions of its own: say how the grader understood it.
     if let Some(understood) = dialogue::understood(records, my_side) {
@@ -373,6 +408,8 @@ fn judge(p: &Play, records: &[GameRecord]) -> Judged {
             }
         }
     }
+    // Where each game turned, and the tactics missed, after the games' own lines.
+    details.extend(analyses.iter().flat_map(GameAnalysis::lines));
     Judged {
         verdict: if credit >= 1.0 {
             Verdict::Accepted
@@ -497,26 +534,26 @@ mod tests {
     #[test]
     fn values_follow_the_side() {
         let x_wins = record(GameResult::Win(0), Ending::Rules, None);
-        assert_eq!(value(Measure::Won, &x_wins, X), 1.0);
-        assert_eq!(value(Measure::Won, &x_wins, O), 0.0);
-        assert_eq!(value(Measure::NotLost, &x_wins, O), 0.0);
+        assert_eq!(value(Measure::Won, &x_wins, X, &[]), 1.0);
+        assert_eq!(value(Measure::Won, &x_wins, O, &[]), 0.0);
+        assert_eq!(value(Measure::NotLost, &x_wins, O, &[]), 0.0);
         let draw = record(GameResult::Draw { edge: None }, Ending::Rules, None);
-        assert_eq!(value(Measure::Score, &draw, O), 0.5);
-        assert_eq!(value(Measure::NotLost, &draw, O), 1.0);
+        assert_eq!(value(Measure::Score, &draw, O, &[]), 0.5);
+        assert_eq!(value(Measure::NotLost, &draw, O, &[]), 1.0);
         // o's crash is o's fault, not x's.
         let crash = record(GameResult::Win(0), Ending::Fault, None);
-        assert_eq!(value(Measure::Legal, &crash, O), 0.0);
-        assert_eq!(value(Measure::Legal, &crash, X), 1.0);
+        assert_eq!(value(Measure::Legal, &crash, O, &[]), 0.0);
+        assert_eq!(value(Measure::Legal, &crash, X, &[]), 1.0);
         // A forfeited placement spoils the game for "legal" even without a loss.
         let forfeit = record(GameResult::Win(0), Ending::Rules, Some(0));
-        assert_eq!(value(Measure::Legal, &forfeit, X), 0.0);
-        assert_eq!(value(Measure::Won, &forfeit, X), 1.0);
+        assert_eq!(value(Measure::Legal, &forfeit, X, &[]), 0.0);
+        assert_eq!(value(Measure::Won, &forfeit, X, &[]), 1.0);
         // In self-play either copy's fault is the submission's.
         let both = Sides { me: 0, both: true };
-        assert_eq!(value(Measure::Legal, &crash, both), 0.0);
+        assert_eq!(value(Measure::Legal, &crash, both, &[]), 0.0);
         let o_forfeits = record(GameResult::Win(0), Ending::Rules, Some(1));
-        assert_eq!(value(Measure::Legal, &o_forfeits, X), 1.0);
-        assert_eq!(value(Measure::Legal, &o_forfeits, both), 0.0);
+        assert_eq!(value(Measure::Legal, &o_forfeits, X, &[]), 1.0);
+        assert_eq!(value(Measure::Legal, &o_forfeits, both, &[]), 0.0);
     }
 
     fn case(measure: Measure, at_least: Option<f64>) -> Play {
@@ -535,7 +572,7 @@ mod tests {
         // Games 1, 3, 5: the submission is x and wins; games 2, 4: x wins against it; game 6 a draw.
         let mut records = vec![record(GameResult::Win(0), Ending::Rules, None); 5];
         records.push(record(GameResult::Draw { edge: None }, Ending::Rules, None));
-        let j = judge(&case(Measure::Won, Some(0.66)), &records);
+        let j = judge(&case(Measure::Won, Some(0.66)), &records, &[]);
         assert_eq!(j.summary, "won 3 of 6 games against `random`; 4 needed");
         assert_eq!((j.verdict, j.credit), (Verdict::WrongAnswer, 0.0));
         assert_eq!(j.details.len(), 3);
@@ -544,13 +581,13 @@ mod tests {
             "{:?}",
             j.details
         );
-        let j = judge(&case(Measure::Score, Some(0.5)), &records);
+        let j = judge(&case(Measure::Score, Some(0.5)), &records, &[]);
         assert_eq!(
             j.summary,
             "scored 3.5 of 6 against `random` (won 3, drew 1, lost 2); 3 needed"
         );
         assert_eq!((j.verdict, j.credit), (Verdict::Accepted, 1.0));
-        let j = judge(&case(Measure::NotLost, None), &records);
+        let j = judge(&case(Measure::NotLost, None), &records, &[]);
         assert_eq!(j.summary, "won or drew 4 of 6 games against `random`");
         assert!((j.credit - 4.0 / 6.0).abs() < 1e-12);
         assert_eq!(j.verdict, Verdict::WrongAnswer);
@@ -575,7 +612,7 @@ mod tests {
             crash(2, "KeyError: 'b'"),
             crash(3, "ValueError: c"),
         ];
-        let j = judge(&case(Measure::Legal, Some(1.0)), &records);
+        let j = judge(&case(Measure::Legal, Some(1.0)), &records, &[]);
         let d: Vec<&str> = j.details.iter().map(String::as_str).collect();
         assert_eq!(
             d[1..6],

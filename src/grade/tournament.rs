@@ -104,6 +104,19 @@ pub fn play_and_mark(
     first
 }
 
+/// Takes a stored result's tournament marks back out (its score and maximum as its cases left them),
+/// so that a resumed result is marked afresh with the class it is in now.
+pub fn unmark(r: &mut SubmissionResult) {
+    if let Some(t) = r.tournament.take() {
+        if let Some(m) = t.marks {
+            r.score = ((r.score - m) * 100.0).round() / 100.0;
+        }
+        if !t.bonus {
+            r.max -= t.max;
+        }
+    }
+}
+
 fn gate_name(marks: &Marks) -> &str {
     marks.gate.as_deref().unwrap_or_default()
 }
@@ -232,6 +245,33 @@ mod tests {
             ..marks
         };
         assert_eq!(gate(&open, &students, &results).0.len(), 5);
+    }
+
+    #[test]
+    fn unmarking_gives_back_the_result_the_cases_left() {
+        let ok = (1.0, Verdict::Accepted);
+        for (bonus, marks, score) in [(false, 27.5, 12.34), (true, 40.0, 35.0), (false, 0.1, 0.2)] {
+            let mut r = result("anna", &[ok]);
+            r.score = score;
+            r.max = 35.0;
+            let before = r.clone();
+            let rule = Marks {
+                by_rank: vec![marks],
+                rest: 0.0,
+                all_faults: None,
+                gate: None,
+                bonus,
+            };
+            let left = [LeftOut {
+                name: "anna".into(),
+                why: "x".into(),
+                marks: Some(marks),
+            }];
+            mark(&mut r, &rule, "", &left, Err(&String::new()));
+            assert_ne!(r, before);
+            unmark(&mut r);
+            assert_eq!(r, before, "{bonus} {marks} {score}");
+        }
     }
 
     #[test]

@@ -34,6 +34,13 @@ pub struct TraceReport {
     pub same_states_other_values: bool,
     /// Lines whose state matched but whose value did not.
     pub value_differences: u64,
+    /// At the divergence, for a search: whether the state the submission wrote there appears anywhere
+    /// in the reference (`false`: a node the reference's search never visits, i.e. prunes or never
+    /// reaches), and whether the state the reference wrote there appears anywhere later in the
+    /// submission's file (`false`: a node the submission's search cut off). `None` where that side
+    /// had ended, or the line had no state.
+    pub actual_state_in_reference: Option<bool>,
+    pub expected_state_in_actual: Option<bool>,
 }
 
 /// An order-free fingerprint of a multiset of lines: the count and two wrapping sums of per-line hashes
@@ -203,6 +210,8 @@ pub fn compare_file(expected: &str, file: &File, cap: u64) -> io::Result<TraceRe
             same_lines_other_order: false,
             same_states_other_values: false,
             value_differences: 0,
+            actual_state_in_reference: None,
+            expected_state_in_actual: None,
         });
     }
     compare_reader(expected, Positioned { file, at: 0 }.take(cap))
@@ -258,6 +267,9 @@ pub fn compare_reader(expected: &str, actual: impl Read) -> io::Result<TraceRepo
     let mut divergence = None;
     let mut states_agree = true;
     let mut value_differences = 0;
+    // The reference's state at the divergence, looked for in the rest of the submission's file.
+    let mut wanted: Option<Vec<u8>> = None;
+    let mut wanted_seen = false;
     loop {
         let e = expected_lines.next_line();
         let a = if actual.advance()? {
@@ -287,6 +299,9 @@ pub fn compare_reader(expected: &str, actual: impl Read) -> io::Result<TraceRepo
             value_differences += 1;
         }
         if divergence.is_some() {
+            if let (Some(w), Some(a)) = (&wanted, a) {
+                wanted_seen |= Tokens(a).next() == Some(w.as_slice());
+            }
             continue;
         }
         if equal {
@@ -303,6 +318,10 @@ pub fn compare_reader(expected: &str, actual: impl Read) -> io::Result<TraceRepo
                     (*n, text(line))
                 })
                 .collect();
+            wanted = e.and_then(|e| Tokens(e).next()).map(<[u8]>::to_vec);
+            if let (Some(w), Some(a)) = (&wanted, a) {
+                wanted_seen = Tokens(a).next() == Some(w.as_slice());
+            }
             divergence = Some(Divergence {
                 line: if a.is_some() {
                     actual.number
@@ -316,7 +335,18 @@ pub fn compare_reader(expected: &str, actual: impl Read) -> io::Result<TraceRepo
         }
     }
     let diverged = divergence.is_some();
+    let actual_state_in_reference = divergence
+        .as_ref()
+        .and_then(|d| d.actual.as_deref())
+        .and_then(|a| a.split_whitespace().next())
+        .map(|state| {
+            let mut all = ExpectedLines(expected.as_bytes());
+            std::iter::from_fn(|| all.next_line())
+                .any(|l| Tokens(l).next() == Some(state.as_bytes()))
+        });
     Ok(TraceReport {
+        actual_state_in_reference,
+        expected_state_in_actual: wanted.map(|_| wanted_seen),
         expected_lines: fe.count,
         actual_lines: fa.count,
         same_lines_other_order: diverged && fe.count == fa.count && fe.a == fa.a && fe.b == fa.b,
@@ -367,6 +397,26 @@ impl TraceReport {
             .collect();
         details.push(format!("line {}: expected {}", d.line, side(&d.expected)));
         details.push(format!("line {}: got      {}", d.line, side(&d.actual)));
+        // Where the searches part: a node one visits and the other never does.
+        let state = |s: &Option<String>| {
+            s.as_deref()
+                .and_then(|l| l.split_whitespace().next())
+                .map(show)
+                .unwrap_or_default()
+        };
+        if self.actual_state_in_reference == Some(false) {
+            details.push(format!(
+                "line {}: your search visits `{}`, a node the reference never visits (its search prunes it, or never reaches it)",
+                d.line,
+                state(&d.actual)
+            ));
+        }
+        if self.expected_state_in_actual == Some(false) {
+            details.push(format!(
+                "your search never visits `{}`, which the reference visits here: it cut off a node the reference searches (AIMA stops a max node only when v ≥ β, a min node only when v ≤ α)",
+                state(&d.expected)
+            ));
+        }
         details.push(format!("expected {e} lines (nodes), got {a}"));
         Some(Mismatch { summary, details })
     }
@@ -378,6 +428,36 @@ mod tests {
 
     fn report(expected: &str, actual: &str) -> TraceReport {
         compare_reader(expected, actual.as_bytes()).unwrap()
+    }
+
+    #[test]
+    fn a_node_only_one_search_visits_is_named() {
+        // The submission visits `x` where the reference prunes it, then goes on as the reference.
+        let r = report("a 1\nb 1\nc 1\n", "a 1\nx 0\nb 1\nc 1\n");
+        assert_eq!(r.actual_state_in_reference, Some(false));
+        assert_eq!(r.expected_state_in_actual, Some(true));
+        let m = r.mismatch().unwrap();
+        assert!(
+            m.details.contains(&"line 2: your search visits `x`, a node the reference never visits (its search prunes it, or never reaches it)".to_string()),
+            "{m:?}"
+        );
+        // The submission cuts `b` off, which the reference searches.
+        let r = report("a 1\nb 1\nc 1\n", "a 1\nc 1\n");
+        assert_eq!(r.actual_state_in_reference, Some(true));
+        assert_eq!(r.expected_state_in_actual, Some(false));
+        let m = r.mismatch().unwrap();
+        assert!(
+            m.details[m.details.len() - 2].starts_with(
+                "your search never visits `b`, which the reference visits here: it cut off"
+            ),
+            "{m:?}"
+        );
+        // Only values differ: both searches visit the same nodes, and nothing more is said.
+        let r = report("a 1\nb 1\n", "a 1\nb 0\n");
+        assert_eq!(
+            (r.actual_state_in_reference, r.expected_state_in_actual),
+            (Some(true), Some(true))
+        );
     }
 
     #[test]

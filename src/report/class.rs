@@ -67,6 +67,39 @@ pub fn save_student(
 /// kilobytes at most).
 const EARLIER_CAP: u64 = 64 << 20;
 
+/// The file beside a student's `result.json` holding what it was graded from
+/// (`grade::fingerprint`), in hex: `grader run --resume` skips a student whose print is unchanged.
+pub const FINGERPRINT: &str = "input.sha256";
+
+/// The result `out` holds for the student `key` of `suite`, read as any file on disk is: no link
+/// followed, never blocking, capped.
+///
+/// # Errors
+/// Why it cannot be read, or is not a result of this suite for this student.
+pub fn stored_result(out: &Outputs, suite: &str, key: &str) -> Result<SubmissionResult, String> {
+    let rel = Path::new(key).join("result.json");
+    let read =
+        crate::untrusted::read_output(&out.dir, &rel, EARLIER_CAP).map_err(|e| e.to_string())?;
+    if read.truncated {
+        return Err("too large".to_string());
+    }
+    let r: SubmissionResult = serde_json::from_slice(&read.bytes).map_err(|e| e.to_string())?;
+    if r.suite == suite && r.student == key {
+        Ok(r)
+    } else {
+        Err(format!("not a result of `{suite}` for `{key}`"))
+    }
+}
+
+/// The fingerprint stored beside the student `key`'s result, if any (read as [`stored_result`] is).
+#[must_use]
+pub fn stored_fingerprint(out: &Outputs, key: &str) -> Option<String> {
+    let rel = Path::new(key).join(FINGERPRINT);
+    let read = crate::untrusted::read_output(&out.dir, &rel, 128).ok()?;
+    let text = String::from_utf8(read.bytes).ok()?;
+    Some(text.trim().to_string())
+}
+
 /// The results an earlier run left in `out` for students who are not in this run (`class`, by key),
 /// of the same suite: a run that regrades part of a class keeps every other student's row in the
 /// gradebook instead of dropping it. Read as any file on disk is: no link followed, never blocking,
@@ -90,17 +123,9 @@ pub fn earlier_results(out: &Outputs, suite: &str, class: &[&str]) -> Vec<Submis
         if class.contains(&key.as_str()) || std::fs::symlink_metadata(out.dir.join(&rel)).is_err() {
             continue;
         }
-        let read = crate::untrusted::read_output(&out.dir, &rel, EARLIER_CAP)
-            .map_err(|e| e.to_string())
-            .and_then(|c| {
-                if c.truncated {
-                    return Err("too large".to_string());
-                }
-                serde_json::from_slice::<SubmissionResult>(&c.bytes).map_err(|e| e.to_string())
-            });
-        match read {
-            Ok(r) if r.suite == suite && r.student == key => kept.push(r),
-            Ok(_) => eprintln!(
+        match stored_result(out, suite, &key) {
+            Ok(r) => kept.push(r),
+            Err(why) if why.starts_with("not a result") => eprintln!(
                 "note: `{}` is not a result of `{suite}` for `{key}`; not in grades.csv",
                 out.dir.join(&rel).display()
             ),
@@ -125,6 +150,8 @@ pub struct ClassReporter<'a> {
     bar: indicatif::ProgressBar,
     /// Earlier results of students not in this run, kept in the gradebook.
     earlier: Vec<SubmissionResult>,
+    /// What each student is graded from (`input.sha256`), by key; none where it could not be read.
+    fingerprints: std::collections::HashMap<String, String>,
 }
 
 impl<'a> ClassReporter<'a> {
@@ -148,6 +175,7 @@ impl<'a> ClassReporter<'a> {
             error: Mutex::new(None),
             bar,
             earlier: Vec::new(),
+            fingerprints: std::collections::HashMap::new(),
         }
     }
 
@@ -155,6 +183,14 @@ impl<'a> ClassReporter<'a> {
     #[must_use]
     pub fn keeping(mut self, earlier: Vec<SubmissionResult>) -> Self {
         self.earlier = earlier;
+        self
+    }
+
+    /// Writes `fingerprints` (by key) beside each result as it is saved; a student without one has
+    /// an earlier run's removed.
+    #[must_use]
+    pub fn fingerprints(mut self, fingerprints: std::collections::HashMap<String, String>) -> Self {
+        self.fingerprints = fingerprints;
         self
     }
 
@@ -167,13 +203,19 @@ impl<'a> ClassReporter<'a> {
         self.error.lock().expect("error lock").get_or_insert(e);
     }
 
-    /// Writes the gradebook of `results` and the earlier rows kept.
-    fn gradebook<'r>(
+    /// Writes the gradebook of `results` and the earlier rows kept (a student in `results` is never
+    /// twice: its row there wins).
+    pub fn gradebook<'r>(
         &'r self,
         results: impl IntoIterator<Item = &'r SubmissionResult>,
     ) -> anyhow::Result<()> {
         let book = self.out.gradebook_path();
-        let all = results.into_iter().chain(&self.earlier);
+        let results: Vec<&SubmissionResult> = results.into_iter().collect();
+        let kept = self
+            .earlier
+            .iter()
+            .filter(|e| !results.iter().any(|r| r.student == e.student));
+        let all = results.iter().copied().chain(kept);
         write_atomic(&book, csv::gradebook(self.columns, all).as_bytes())
             .with_context(|| format!("cannot write `{}`", book.display()))
     }
@@ -196,7 +238,15 @@ impl Reporter for ClassReporter<'_> {
                 result,
                 artifacts,
             } => {
-                let written = save_student(&self.out.dir.join(&result.student), result, artifacts);
+                let dir = self.out.dir.join(&result.student);
+                let written = save_student(&dir, result, artifacts).and_then(|()| {
+                    let path = dir.join(FINGERPRINT);
+                    match self.fingerprints.get(&result.student) {
+                        Some(print) => write_atomic(&path, format!("{print}\n").as_bytes()),
+                        None => remove_tree(&path).map_err(std::io::Error::other),
+                    }
+                    .with_context(|| format!("cannot write `{}`", path.display()))
+                });
                 let mut all = self.done.lock().expect("results lock");
                 if let Some(slot) = all.get_mut(*index) {
                     *slot = Some((*result).clone());

@@ -4,10 +4,15 @@
 pub mod class;
 pub mod csv;
 pub mod events;
+pub mod export;
 pub mod feedback;
+pub mod gradescope;
 pub mod grid;
 pub mod html;
+pub mod prairielearn;
 pub mod result;
+pub mod shard;
+pub mod similarity;
 pub mod table;
 pub mod tournament;
 
@@ -32,7 +37,8 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 }
 
 /// The columns of a class's gradebook and table, fixed by the suite before any student is graded.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
 pub struct Columns {
     /// Each group and its points.
     pub groups: Vec<(String, f64)>,
@@ -77,6 +83,97 @@ pub fn group_cell(r: &result::SubmissionResult, g: &result::GroupScore) -> Strin
     }
     let share = credits.iter().sum::<f64>() / credits.len() as f64;
     format!("{}%", points(share * 100.0))
+}
+
+/// Each case's share of its group's points, in case order: `(earned, most)` in hundredths. A group's
+/// points are split evenly among the cases it ran, rounded so that the shares of a group add up to
+/// exactly its points (as `grade::score` rounds them); an all-or-nothing group gives its cases their
+/// shares only when every one of them passed.
+#[must_use]
+pub fn case_points(r: &result::SubmissionResult) -> Vec<(f64, f64)> {
+    let round = |p: f64| (p * 100.0).round() / 100.0;
+    // Per group: cases seen so far, and the credit they earned.
+    let mut seen: std::collections::HashMap<&str, (usize, f64)> = std::collections::HashMap::new();
+    r.cases
+        .iter()
+        .map(|c| {
+            let Some(g) = r.groups.iter().find(|g| g.name == c.group) else {
+                return (0.0, 0.0);
+            };
+            let n = g.cases.max(1) as f64;
+            let credit = match g.credit_rule {
+                crate::suite::CreditRule::Proportional => c.credit.clamp(0.0, 1.0),
+                crate::suite::CreditRule::AllOrNothing if g.passed == g.cases => 1.0,
+                _ => 0.0,
+            };
+            let (before, earned_before) = seen.get(c.group.as_str()).copied().unwrap_or_default();
+            let (after, earned_after) = (before + 1, earned_before + credit);
+            seen.insert(&c.group, (after, earned_after));
+            let share = |k: f64| round(g.max * k / n);
+            (
+                round(share(earned_after) - share(earned_before)),
+                round(share(after as f64) - share(before as f64)),
+            )
+        })
+        .collect()
+}
+
+/// What a student reads about one case on an autograder platform: the verdict and its sentence, then
+/// the details, one per line, each escaped and capped (they may quote what the program printed).
+/// `built` is false when the build failed: the submission's own output says why, once.
+#[must_use]
+pub fn case_output(c: &result::CaseResult, built: bool) -> String {
+    use crate::untrusted::one_line;
+    if !built {
+        return "not run: the program did not build (see the build output above)".into();
+    }
+    let mut out = if c.summary == c.verdict.label() {
+        c.summary.clone()
+    } else {
+        format!(
+            "{}: {}",
+            c.verdict.label(),
+            one_line(&c.summary, feedback::LINE_CAP)
+        )
+    };
+    for d in &c.details {
+        out.push('\n');
+        out.push_str(&one_line(d, feedback::LINE_CAP));
+    }
+    // PrairieLearn takes at most 1 MB of results: a few kilobytes a case leaves room for hundreds.
+    crate::untrusted::block(&out, CASE_OUTPUT_CAP)
+}
+
+/// The most characters of one case's output on an autograder platform.
+pub const CASE_OUTPUT_CAP: usize = 4000;
+
+/// What a student reads about the whole submission on an autograder platform: how it was built (a
+/// compile error's log, escaped and capped), groups not attempted, and the score.
+#[must_use]
+pub fn submission_output(r: &result::SubmissionResult) -> String {
+    use result::BuildStatus;
+    let language = r.build.language.as_deref().unwrap_or("?");
+    let mut out = match r.build.status {
+        BuildStatus::Built => format!("built as {language}\n"),
+        BuildStatus::CompileError => format!("your {language} program did not compile:\n"),
+        BuildStatus::NoLanguage => "no program found:\n".to_string(),
+        BuildStatus::NotGraded | BuildStatus::InternalError => {
+            "the grader could not build your program (not your fault)\n".to_string()
+        }
+    };
+    if r.build.status != BuildStatus::Built {
+        out.push_str(&crate::untrusted::block(&r.build.log, result::TEXT_CAP * 8));
+        out.push('\n');
+    }
+    for n in &r.not_attempted {
+        out.push_str(&format!(
+            "not attempted: `{}` ({})\n",
+            n.group,
+            crate::untrusted::one_line(&n.reason, feedback::LINE_CAP)
+        ));
+    }
+    out.push_str(&format!("score: {}/{}\n", points(r.score), points(r.max)));
+    out
 }
 
 /// Points as people write them: `15`, `7.5`, `3.33`.
@@ -138,6 +235,40 @@ mod tests {
             cell(group("bench", CreditRule::Proportional, 15.0, 1)),
             "7.5"
         );
+    }
+
+    #[test]
+    fn case_shares_add_up_to_the_groups_points_exactly() {
+        use crate::judge::Verdict;
+        use crate::suite::CreditRule;
+        // Six cases sharing 5 points (5/6 each, which rounds to 0.83): two failed, one half right.
+        let credits = [1.0, 0.0, 1.0, 0.5, 1.0, 0.0];
+        let cases = credits
+            .iter()
+            .map(|&c| result::fixtures::case("g", Verdict::Accepted, c))
+            .collect();
+        let mut r = result::fixtures::submission("a", cases);
+        r.groups = vec![result::GroupScore {
+            name: "g".into(),
+            credit_rule: CreditRule::Proportional,
+            points: Some(2.92),
+            max: 5.0,
+            passed: 3,
+            cases: 6,
+        }];
+        let shares = case_points(&r);
+        let earned: f64 = shares.iter().map(|s| s.0).sum();
+        let most: f64 = shares.iter().map(|s| s.1).sum();
+        assert_eq!((earned * 100.0).round() / 100.0, 2.92, "{shares:?}");
+        assert_eq!((most * 100.0).round() / 100.0, 5.0, "{shares:?}");
+        assert_eq!(shares[1].0, 0.0);
+        assert!(
+            shares.iter().all(|s| s.1 == 0.83 || s.1 == 0.84),
+            "{shares:?}"
+        );
+        // All or nothing: a failed case takes the group's points from every case.
+        r.groups[0].credit_rule = CreditRule::AllOrNothing;
+        assert!(case_points(&r).iter().all(|s| s.0 == 0.0));
     }
 
     #[test]

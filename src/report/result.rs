@@ -152,6 +152,10 @@ pub struct CaseResult {
     /// Set when the case ended near its CPU limit and was run a second time.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rerun: Option<Rerun>,
+    /// Play cases: each game's analysis from the submission's side (its turning point, the wins in
+    /// one it missed or let through).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub games: Vec<crate::arena::analysis::GameAnalysis>,
 }
 
 impl CaseResult {
@@ -172,6 +176,7 @@ impl CaseResult {
             peak_memory: None,
             cpu_limit: None,
             rerun: None,
+            games: Vec::new(),
         }
     }
 }

@@ -79,11 +79,14 @@ pub enum Measure {
     Rejects,
     /// Dialogue programs: announced the real result at the end (WPI item 6).
     Announces,
+    /// Took every win in one it had and blocked every win in one the opponent had that a move could
+    /// stop (`arena::analysis`).
+    Tactics,
 }
 
 impl Measure {
     /// Every measure with its word, in the order hints list them.
-    pub const ALL: [(Measure, &'static str); 7] = [
+    pub const ALL: [(Measure, &'static str); 8] = [
         (Measure::Legal, "legal"),
         (Measure::Won, "won"),
         (Measure::NotLost, "not-lost"),
@@ -91,6 +94,7 @@ impl Measure {
         (Measure::Opening, "opening"),
         (Measure::Rejects, "rejects"),
         (Measure::Announces, "announces"),
+        (Measure::Tactics, "tactics"),
     ];
 
     #[must_use]

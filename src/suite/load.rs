@@ -569,6 +569,10 @@ impl Loader<'_> {
                 Some(r.get_ref().clone())
             }
         };
+        // The student build prints no answer it computed: a crafted case could ask for any board's.
+        if cfg!(feature = "student") && golden.is_none() && reference.is_some() {
+            return self.err(span, format!("case `{case}` has no golden file, and this student build computes no reference answers\nhint: check with your instructor's kit of the suite (`grader kit` writes every public answer down)"));
+        }
         let text: Arc<str> = match (&golden, &reference) {
             (Some((_, Some(text))), _) => text.as_str().into(),
             (_, Some(program)) => {
@@ -593,5 +597,43 @@ impl Loader<'_> {
             golden: golden.map(|(rel, _)| rel),
             reference,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The student build refuses an expected output only the reference computes (a crafted suite could
+    /// ask it for any board's answer); the instructor's build computes it.
+    #[test]
+    fn only_the_instructors_build_computes_reference_answers() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join(super::SUITE_FILE),
+            r#"title = "t"
+seed = 1
+[[languages]]
+name = "python"
+detect = ["a.py"]
+run = ["python3", "{dir}/a.py"]
+[[groups]]
+name = "g"
+points = 1
+[[groups.cases]]
+name = "any-board"
+args = ["xo-------", "{work}/visited.txt"]
+stdout = { reference = "tictactoe" }
+"#,
+        )
+        .unwrap();
+        let config = crate::config::Config::load(None).unwrap();
+        let loaded = super::Suite::load(dir.path(), &config, crate::suite::oracle::builtin());
+        if cfg!(feature = "student") {
+            let e = loaded.err().expect("refused").to_string();
+            assert!(e.contains("computes no reference answers"), "{e}");
+        } else {
+            let suite = loaded.unwrap();
+            let run = suite.groups[0].cases[0].run().unwrap();
+            assert_eq!(&*run.stdout.as_ref().unwrap().text, "xo-x-----\n");
+        }
     }
 }

@@ -8,7 +8,9 @@ use std::sync::Arc;
 use crate::sandbox::Sandbox;
 
 use crate::arena::config::ArenaConfig;
-use crate::arena::event::schedule::{self, Plan, Results, Stage};
+use crate::arena::event::schedule::{self, Fixture, Plan, Results, Stage, StageResult};
+use crate::arena::event::standings::standings;
+use crate::arena::game::record::GameRecord;
 use crate::arena::game::registry::MakeBot;
 use crate::arena::game::ArenaGame;
 use crate::arena::seat::players::{Entrant, Maker};
@@ -88,4 +90,95 @@ where
     };
     let results = schedule::run(initial, &plan, &maker, &progress);
     (results, plan.knockout)
+}
+
+/// A round robin's every game, in the order one run plays and numbers them (`round-robin-0001.json`
+/// is the first): the schedule [`play`] makes for `n` entrants when `knobs` choose a round robin.
+///
+/// # Errors
+/// The format `knobs` and `config` choose is not a round robin: a staged or knockout tournament's
+/// later games depend on earlier results, so they cannot be shared out up front.
+pub fn round_robin_schedule(
+    n: usize,
+    config: &ArenaConfig,
+    knobs: &Knobs,
+) -> Result<Vec<Fixture>, String> {
+    let format = knobs.format.unwrap_or(if config.stages.is_empty() {
+        Format::RoundRobin
+    } else {
+        Format::Staged
+    });
+    if format != Format::RoundRobin {
+        return Err(
+            "only a round robin's games can be shared out: a staged or knockout tournament's later games depend on earlier results\nhint: add `--format round-robin`, or play the event on one machine".into(),
+        );
+    }
+    let everyone: Vec<usize> = (0..n).collect();
+    let games = knobs.games.unwrap_or(config.games).max(1);
+    // As `schedule::run` seeds its last (here: only) round robin.
+    let seed = reference::rng::Rng::new(knobs.seed).fork(0).next_u64();
+    Ok(schedule::round_robin(&everyone, games, seed))
+}
+
+/// Plays the games of a round robin whose index `i` (0-based) has `i % count == index - 1`: one
+/// shard's share of [`round_robin_schedule`]. Returns the schedule's length and each game played
+/// with its index.
+///
+/// # Errors
+/// As [`round_robin_schedule`].
+pub fn play_share<G: ArenaGame>(
+    initial: &G,
+    bots: MakeBot<G>,
+    entrants: Vec<Entrant>,
+    config: &ArenaConfig,
+    sandbox: Option<Arc<dyn Sandbox>>,
+    knobs: &Knobs,
+    (index, count): (u32, u32),
+) -> Result<(usize, Vec<(usize, GameRecord)>), String>
+where
+    G::Move: Send + Sync,
+{
+    let names: Vec<String> = entrants.iter().map(|e| e.name.clone()).collect();
+    let all = round_robin_schedule(names.len(), config, knobs)?;
+    let mine: Vec<usize> = (0..all.len())
+        .filter(|i| i % count.max(1) as usize == index.saturating_sub(1) as usize)
+        .collect();
+    let fixtures: Vec<Fixture> = mine.iter().map(|&i| all[i]).collect();
+    let maker = Maker {
+        entrants,
+        bots,
+        config: config.clone(),
+        sandbox,
+    };
+    let records = schedule::run_fixtures(
+        initial,
+        &names,
+        &fixtures,
+        &maker,
+        &config.policy,
+        knobs.jobs.max(1),
+        &|_, _| {},
+    );
+    Ok((all.len(), mine.into_iter().zip(records).collect()))
+}
+
+/// The results of a round robin among `names` from all its games' `records` (in schedule order),
+/// exactly as [`play`] gives them when it plays the games itself.
+#[must_use]
+pub fn round_robin_results(
+    names: &[String],
+    records: Vec<GameRecord>,
+    config: &ArenaConfig,
+) -> Results {
+    let rows = standings(names, &records, &config.scoring);
+    let champion = rows.first().map(|r| r.name.clone());
+    Results {
+        stages: vec![StageResult {
+            name: "round robin".into(),
+            level: 1,
+            rows,
+            records,
+        }],
+        champion,
+    }
 }

@@ -1,0 +1,152 @@
+//! `grader export RESULTS/SUITE --to FORMAT`: a graded class's results in a grading platform's or CI's
+//! format, read from the results folder alone (nothing is run again).
+
+use std::path::{Path, PathBuf};
+
+use anyhow::anyhow;
+
+use super::exit::{CliError, CmdResult, Exit};
+use crate::report::export::gradescope::Shown;
+use crate::report::export::moodle::Identity;
+use crate::report::export::roster::Roster;
+use crate::report::export::{self, Class, Format};
+use crate::report::write_atomic;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// A suite's results folder, as `grader run` wrote it (`results/<suite>`).
+    pub results: PathBuf,
+    /// The format: `gradescope`, `prairielearn`, `autolab` (a file per student), `canvas`, `moodle`,
+    /// `junit` (one file).
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub to: Format,
+    /// Where to write: the folder of the per-student files, or the one file (`-` for stdout).
+    /// Default: `RESULTS/export/<format>/`, or `RESULTS/export/<canvas.csv|moodle.csv|junit.xml>`.
+    #[arg(long, short = 'o', value_name = "PATH")]
+    pub out: Option<PathBuf>,
+    /// A CSV mapping each results folder to the student's identities: a `folder` column and any of
+    /// `id`, `login`, `email`, `name`, `section`.
+    #[arg(long, value_name = "FILE")]
+    pub roster: Option<PathBuf>,
+    /// Gradescope: when students see a hidden case (public cases are `visible`).
+    #[arg(
+        long,
+        value_enum,
+        default_value = "after-published",
+        value_name = "WHEN"
+    )]
+    pub hidden_as: Shown,
+    /// Canvas and Moodle: the grade column's header, as the gradebook names the assignment (default:
+    /// the suite's name).
+    #[arg(long, value_name = "NAME")]
+    pub assignment: Option<String>,
+    /// Moodle: the user field rows are matched on (`username` is the roster's `login`, `idnumber` its
+    /// `id`).
+    #[arg(long, value_enum, default_value = "username", value_name = "FIELD")]
+    pub identity: Identity,
+}
+
+/// `grader export RESULTS/SUITE --to FORMAT`.
+pub fn run(args: Args) -> CmdResult {
+    let results = export::read_class(&args.results)?;
+    let roster = match &args.roster {
+        Some(path) => Some(Roster::load(path).map_err(CliError::usage)?),
+        None => None,
+    };
+    let class = Class {
+        suite: results[0].suite.clone(),
+        results,
+        roster,
+    };
+    let assignment = args
+        .assignment
+        .clone()
+        .unwrap_or_else(|| class.suite.clone());
+    let done = match args.to {
+        Format::Gradescope => export::gradescope::export(&class, args.hidden_as),
+        Format::Prairielearn => export::prairielearn::export(&class),
+        Format::Autolab => export::autolab::export(&class),
+        Format::Canvas => export::canvas::export(&class, &assignment),
+        Format::Moodle => export::moodle::export(&class, args.identity, &assignment),
+        Format::Junit => export::junit::export(&class),
+    };
+    let out = match &args.out {
+        Some(path) => path.clone(),
+        None => default_out(&args.results, args.to)?,
+    };
+    write(&out, args.to, &done)?;
+    for note in &done.notes {
+        eprintln!("note: {note}");
+    }
+    let mut exit = Exit::Success;
+    for (student, why) in &done.not_graded {
+        eprintln!("warning: `{student}`: {why}; exported with no score (never a zero)");
+        exit = Exit::Internal;
+    }
+    for line in &done.unmatched {
+        eprintln!("error: unmatched: {line}");
+        exit = exit.max(Exit::Failure);
+    }
+    if !done.unmatched.is_empty() {
+        eprintln!(
+            "hint: add each unmatched folder to the roster with its identity, and export again"
+        );
+    }
+    Ok(exit)
+}
+
+/// `RESULTS/export/<format>[.csv|.xml]`, unless a student's folder is named `export`.
+fn default_out(results: &Path, format: Format) -> Result<PathBuf, CliError> {
+    let dir = results.join("export");
+    if dir.join("result.json").exists() {
+        return Err(CliError::usage(anyhow!(
+            "`{}` is a student's folder, so exports cannot go there\nhint: choose where with `-o PATH`",
+            dir.display()
+        )));
+    }
+    Ok(match format.single_file() {
+        Some(file) => dir.join(file),
+        None => dir.join(format.name()),
+    })
+}
+
+/// Writes the export's files under `out` (or its one file to `out`, or stdout for `-`).
+fn write(out: &Path, format: Format, done: &export::Export) -> Result<(), CliError> {
+    let cannot = |path: &Path, e: std::io::Error| {
+        CliError::internal(anyhow!(e).context(format!("cannot write `{}`", path.display())))
+    };
+    if format.single_file().is_some() {
+        let bytes = done
+            .files
+            .first()
+            .map(|(_, b)| b.as_slice())
+            .unwrap_or_default();
+        if out == Path::new("-") {
+            use std::io::Write as _;
+            return std::io::stdout()
+                .write_all(bytes)
+                .map_err(|e| cannot(Path::new("stdout"), e));
+        }
+        write_atomic(out, bytes).map_err(|e| cannot(out, e))?;
+        eprintln!("wrote {}", out.display());
+        return Ok(());
+    }
+    for (rel, bytes) in &done.files {
+        let path = out.join(rel);
+        write_atomic(&path, bytes).map_err(|e| cannot(&path, e))?;
+    }
+    // A file an earlier export left for a student now not graded would still carry its old score.
+    if format == Format::Gradescope {
+        for (student, _) in &done.not_graded {
+            let stale = out.join(student).join("results.json");
+            match std::fs::remove_file(&stale) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(cannot(&stale, e))
+                }
+                _ => {}
+            }
+        }
+    }
+    eprintln!("wrote {} files under {}", done.files.len(), out.display());
+    Ok(())
+}

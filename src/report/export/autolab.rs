@@ -1,0 +1,70 @@
+//! Autolab: one `output.txt` per student, the feedback a student reads and then, as its last line, the
+//! autoresult Autolab parses (<https://docs.autolabproject.com/lab/>, "Writing Autograders"):
+//! `{"scores": {"<problem>": points, …}, "scoreboard": [total, …]}`, the problems named as the suite's
+//! groups.
+
+use std::path::PathBuf;
+
+use serde_json::{json, Map};
+
+use super::{case_name, machine_fault, round4, summary, Class, Export};
+use crate::suite::CreditRule;
+
+/// `<student>/output.txt` for each student. The scoreboard is the total, then each group's points in
+/// the order of `Class::columns` (a group not attempted, or worth no points, is left out of `scores`,
+/// so Autolab leaves that problem ungraded; the tournament's marks are the `tournament` problem). A student the machine could not grade gets
+/// the reason and no autoresult line (Autolab then reports the autograder's failure, not a score).
+#[must_use]
+pub fn export(class: &Class) -> Export {
+    let mut out = Export {
+        notes: class.roster_notes(false),
+        ..Export::default()
+    };
+    let columns = class.columns().groups;
+    for r in &class.results {
+        let mut text = summary(r);
+        text.push('\n');
+        for c in &r.cases {
+            let mark = if c.credit >= 1.0 { "ok  " } else { "FAIL" };
+            text.push_str(&format!(
+                "{mark} {}: {}\n",
+                case_name(c),
+                crate::untrusted::one_line(&c.summary, 500)
+            ));
+        }
+        match machine_fault(r) {
+            Some(why) => {
+                text.push_str(&format!(
+                    "{why} (not your fault; your instructor will regrade it)\n"
+                ));
+                out.not_graded.push((r.student.clone(), why));
+            }
+            None => {
+                let mut scores = Map::new();
+                for g in r
+                    .groups
+                    .iter()
+                    .filter(|g| g.credit_rule != CreditRule::Manual && g.max > 0.0)
+                {
+                    scores.insert(g.name.clone(), json!(round4(g.points.unwrap_or(0.0))));
+                }
+                let tournament = r.tournament.as_ref();
+                if let Some(m) = tournament.and_then(|t| t.marks) {
+                    scores.insert("tournament".into(), json!(m));
+                }
+                // Numbers only (a custom scoreboard sorts its columns): a group not attempted shows 0
+                // there, while `scores` leaves it out, so the grade itself stays blank.
+                let mut board = vec![json!(round4(r.score))];
+                for (name, _) in &columns {
+                    let g = r.groups.iter().find(|g| g.name == *name);
+                    board.push(json!(round4(g.and_then(|g| g.points).unwrap_or(0.0))));
+                }
+                let line = json!({ "scores": scores, "scoreboard": board });
+                text.push_str(&format!("{line}\n"));
+            }
+        }
+        let path = PathBuf::from(&r.student).join("output.txt");
+        out.files.push((path, text.into_bytes()));
+    }
+    out
+}

@@ -1,0 +1,324 @@
+//! Exports of a graded class to the platforms courses keep grades in (Gradescope, PrairieLearn,
+//! Autolab, Canvas, Moodle) and to JUnit XML for CI, from the results alone: each module turns a
+//! [`Class`] into the files its platform reads; this one reads the class and holds what they share.
+
+pub mod autolab;
+pub mod canvas;
+pub mod gradescope;
+pub mod junit;
+pub mod moodle;
+pub mod prairielearn;
+pub mod roster;
+
+use std::path::{Path, PathBuf};
+
+use anyhow::anyhow;
+
+use super::result::{CaseResult, SubmissionResult};
+use crate::error::Error;
+use crate::suite::CreditRule;
+use crate::untrusted::{block, one_line};
+use roster::{Roster, Student};
+
+/// The platforms `grader export` writes for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// `<student>/results.json` in Gradescope's autograder schema.
+    Gradescope,
+    /// `<student>/results.json` as PrairieLearn's external grader writes it.
+    Prairielearn,
+    /// `<student>/output.txt`, whose last line is Autolab's `{"scores": …, "scoreboard": …}`.
+    Autolab,
+    /// One gradebook import CSV for Canvas.
+    Canvas,
+    /// One grade import CSV for Moodle.
+    Moodle,
+    /// One JUnit XML file, a `testsuite` per student.
+    Junit,
+}
+
+impl Format {
+    /// One file for the class (`-o` is that file), or one per student (`-o` is their folder).
+    #[must_use]
+    pub fn single_file(self) -> Option<&'static str> {
+        match self {
+            Format::Canvas => Some("canvas.csv"),
+            Format::Moodle => Some("moodle.csv"),
+            Format::Junit => Some("junit.xml"),
+            Format::Gradescope | Format::Prairielearn | Format::Autolab => None,
+        }
+    }
+
+    /// The name `--to` takes.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Gradescope => "gradescope",
+            Format::Prairielearn => "prairielearn",
+            Format::Autolab => "autolab",
+            Format::Canvas => "canvas",
+            Format::Moodle => "moodle",
+            Format::Junit => "junit",
+        }
+    }
+}
+
+/// A graded class as its results folder holds it, with its roster when one was given.
+pub struct Class {
+    /// The suite's name (every result's `suite`).
+    pub suite: String,
+    /// Each student's result, by folder name.
+    pub results: Vec<SubmissionResult>,
+    pub roster: Option<Roster>,
+}
+
+/// What an export produced: files to write (relative to `-o`; a single-file format's one file has an
+/// empty path) and what the instructor must hear about.
+#[derive(Debug, Default)]
+pub struct Export {
+    pub files: Vec<(PathBuf, Vec<u8>)>,
+    /// Notes for stderr: students unknown to the roster (exported by folder name), missing hand-ins.
+    pub notes: Vec<String>,
+    /// Results no row could carry (canvas and moodle key on identity): a failed export.
+    pub unmatched: Vec<String>,
+    /// Students the machine could not grade (exported with no score, never a zero), and why.
+    pub not_graded: Vec<(String, String)>,
+}
+
+/// The most of one `result.json` read (a result with its cases' details is a few hundred kilobytes).
+const RESULT_CAP: u64 = 64 << 20;
+
+/// Reads every `<student>/result.json` in `dir` (`results/<suite>/`), as any file a run left is read: no
+/// link followed, never blocking, capped. A folder without `result.json` (the class tournament's
+/// games, an earlier export) is no student's.
+///
+/// # Errors
+/// Bad input: `dir` is not a folder, holds no result, or a result cannot be read, is not a result,
+/// names another student or another suite than the rest (each named).
+pub fn read_class(dir: &Path) -> Result<Vec<SubmissionResult>, Error> {
+    let entries = std::fs::read_dir(dir).map_err(|e| {
+        Error::input(anyhow!(e).context(format!(
+            "cannot read the results folder `{}`",
+            dir.display()
+        )))
+    })?;
+    let mut results: Vec<SubmissionResult> = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| Error::machine(anyhow!(e)))?;
+        // `file_type` does not follow a link: a linked folder is not a student's.
+        if !entry.file_type().is_ok_and(|t| t.is_dir()) {
+            continue;
+        }
+        let Some(key) = entry.file_name().to_str().map(str::to_string) else {
+            continue;
+        };
+        let rel = Path::new(&key).join("result.json");
+        let shown = dir.join(&rel);
+        if std::fs::symlink_metadata(&shown).is_err() {
+            continue;
+        }
+        let read = crate::untrusted::read_output(dir, &rel, RESULT_CAP)
+            .map_err(|e| e.to_string())
+            .and_then(|c| {
+                if c.truncated {
+                    return Err(format!("larger than {RESULT_CAP} bytes"));
+                }
+                serde_json::from_slice::<SubmissionResult>(&c.bytes).map_err(|e| e.to_string())
+            })
+            .map_err(|why| Error::input(anyhow!("cannot read `{}`: {why}", shown.display())))?;
+        if read.student != key {
+            return Err(Error::input(anyhow!(
+                "`{}` is the result of `{}`, not of `{key}`\nhint: export a results folder as `grader run` wrote it",
+                shown.display(),
+                read.student
+            )));
+        }
+        if let Some(first) = results.first().filter(|f| f.suite != read.suite) {
+            return Err(Error::input(anyhow!(
+                "`{}` is a result of suite `{}`, but `{}` is of `{}`\nhint: export one suite's results folder (`results/<suite>`)",
+                shown.display(),
+                read.suite,
+                dir.join(&first.student).join("result.json").display(),
+                first.suite
+            )));
+        }
+        results.push(read);
+    }
+    if results.is_empty() {
+        return Err(Error::input(anyhow!(
+            "no `<student>/result.json` in `{}`\nhint: export a suite's results folder, as `grader run` wrote it: `grader export results/<suite> --to …`",
+            dir.display()
+        )));
+    }
+    results.sort_by(|a, b| a.student.cmp(&b.student));
+    Ok(results)
+}
+
+impl Class {
+    /// The roster's entry for `folder`, if a roster was given and lists it.
+    #[must_use]
+    pub fn student(&self, folder: &str) -> Option<&Student> {
+        self.roster.as_ref()?.get(folder)
+    }
+
+    /// Notes on results the roster does not list (still exported by folder name) and roster students
+    /// with no result (a missing hand-in): nothing is dropped without a word.
+    #[must_use]
+    pub fn roster_notes(&self, keyed: bool) -> Vec<String> {
+        let Some(roster) = &self.roster else {
+            return Vec::new();
+        };
+        let mut notes = Vec::new();
+        if !keyed {
+            for r in &self.results {
+                if roster.get(&r.student).is_none() {
+                    notes.push(format!(
+                        "`{}` is not in the roster `{}`; exported by its folder name",
+                        r.student,
+                        roster.path.display()
+                    ));
+                }
+            }
+        }
+        for s in &roster.students {
+            if !self.results.iter().any(|r| r.student == s.folder) {
+                notes.push(format!(
+                    "`{}` is in the roster but has no result in this folder (a missing hand-in?)",
+                    s.folder
+                ));
+            }
+        }
+        notes
+    }
+
+    /// The roster students with no result, in the roster's order.
+    pub fn missing(&self) -> impl Iterator<Item = &Student> {
+        let roster = self.roster.iter().flat_map(|r| r.students.iter());
+        roster.filter(|s| !self.results.iter().any(|r| r.student == s.folder))
+    }
+
+    /// Each scored group's name and points, in the order results list them (manual columns, which
+    /// the instructor fills in, left out), and the tournament's most marks and whether a bonus.
+    #[must_use]
+    pub fn columns(&self) -> super::Columns {
+        let mut columns = super::Columns::default();
+        for r in &self.results {
+            for g in r
+                .groups
+                .iter()
+                .filter(|g| g.credit_rule != CreditRule::Manual)
+            {
+                if !columns.groups.iter().any(|(n, _)| *n == g.name) {
+                    columns.groups.push((g.name.clone(), g.max));
+                }
+            }
+            if let Some(t) = &r.tournament {
+                columns.tournament.get_or_insert((t.max, t.bonus));
+            }
+        }
+        columns
+    }
+}
+
+/// Why the machine (never the student) left `r` without a score: a missing toolchain, or the grader's
+/// own error in its build or a case. Such a result is exported with no score, never as a zero.
+#[must_use]
+pub fn machine_fault(r: &SubmissionResult) -> Option<String> {
+    if let Some(why) = r.not_graded() {
+        return Some(format!("not graded: {}", one_line(first_line(why), 300)));
+    }
+    if r.build.status == super::result::BuildStatus::InternalError {
+        return Some(format!(
+            "the grader could not build it: {}",
+            one_line(first_line(&r.build.log), 300)
+        ));
+    }
+    r.cases
+        .iter()
+        .find(|c| c.verdict == crate::judge::Verdict::InternalError)
+        .map(|c| {
+            format!(
+                "internal error in {}/{}: {}",
+                c.group,
+                c.name,
+                one_line(&c.summary, 300)
+            )
+        })
+}
+
+fn first_line(text: &str) -> &str {
+    text.lines().next().unwrap_or_default()
+}
+
+/// The most characters of one case's feedback in an export.
+pub const FEEDBACK_CAP: usize = 4000;
+
+/// A case's feedback as a student reads it: its summary, then its details one a line, every control
+/// character a program printed escaped, capped.
+#[must_use]
+pub fn feedback(c: &CaseResult) -> String {
+    let mut text = c.summary.clone();
+    for d in &c.details {
+        text.push('\n');
+        text.push_str(d);
+    }
+    block(&text, FEEDBACK_CAP)
+}
+
+/// A case's part of its group's points: `(earned, most)`. A group's points are shared equally among
+/// its cases; an all-or-nothing group's share is earned only when the group's points were.
+#[must_use]
+pub fn case_points(r: &SubmissionResult, c: &CaseResult) -> (f64, f64) {
+    let Some(g) = r.groups.iter().find(|g| g.name == c.group) else {
+        return (0.0, 0.0);
+    };
+    if g.cases == 0 || g.max <= 0.0 {
+        return (0.0, 0.0);
+    }
+    let share = g.max / g.cases as f64;
+    let earned = match g.credit_rule {
+        CreditRule::Proportional => share * c.credit.clamp(0.0, 1.0),
+        CreditRule::AllOrNothing if g.points.unwrap_or(0.0) >= g.max && c.credit >= 1.0 => share,
+        _ => 0.0,
+    };
+    (round4(earned), round4(share))
+}
+
+/// Rounds to four decimals, so shares like 5/3 read `1.6667`.
+#[must_use]
+pub fn round4(x: f64) -> f64 {
+    (x * 10_000.0).round() / 10_000.0
+}
+
+/// `group/case`: a case's name in every export.
+#[must_use]
+pub fn case_name(c: &CaseResult) -> String {
+    one_line(&format!("{}/{}", c.group, c.name), 200)
+}
+
+/// The overall feedback: how the build went, groups not attempted, the tournament's reason.
+#[must_use]
+pub fn summary(r: &SubmissionResult) -> String {
+    let mut lines = Vec::new();
+    match r.build.status {
+        super::result::BuildStatus::Built => lines.push(format!(
+            "built as {}",
+            r.build.language.as_deref().unwrap_or("?")
+        )),
+        status => {
+            lines.push(format!("build: {}", status.as_str()));
+            lines.push(block(&r.build.log, FEEDBACK_CAP));
+        }
+    }
+    for n in &r.not_attempted {
+        lines.push(format!(
+            "{}: not attempted ({})",
+            n.group,
+            one_line(&n.reason, 300)
+        ));
+    }
+    if let Some(t) = &r.tournament {
+        lines.push(format!("tournament: {}", one_line(&t.reason, 500)));
+    }
+    lines.join("\n")
+}
