@@ -39,6 +39,10 @@ pub struct Args {
     /// per core).
     #[arg(long, short = 'j', value_name = "N")]
     pub jobs: Option<usize>,
+    /// For a sharded tournament: the SPRT printed between neighbours in a table, as `grader tournament
+    /// --sprt` (give the shards' value).
+    #[arg(long, default_value = "0,100", value_parser = crate::arena::event::sprt::Sprt::parse, value_name = "ELO0,ELO1")]
+    pub sprt: crate::arena::event::sprt::Sprt,
     #[command(flatten)]
     pub flags: RunFlags,
 }
@@ -197,7 +201,7 @@ fn round_robin(args: &Args) -> CmdResult {
         false,
         placed.as_deref(),
         &m.not_graded,
-        None,
+        Some(&args.sprt),
     ))
 }
 
