@@ -226,9 +226,13 @@ impl Reporter for ClassReporter<'_> {
         match event {
             Event::SubmissionStarted { student, .. } => self.bar.set_message(student.to_string()),
             Event::CaseFinished { .. } => {}
-            Event::ClassFinished { .. } => {
+            Event::ClassFinished { results } => {
                 self.bar.finish_and_clear();
-                // The HTML report, from the results folder alone (as `grader report` makes it).
+                // The HTML report, from the results folder alone (as `grader report` makes it). A
+                // class with no one in it (an empty folder, a shard that drew no student) has none.
+                if results.is_empty() {
+                    return;
+                }
                 if let Err(e) = super::html::class::write_suite(&self.out.dir) {
                     self.keep(e);
                 }

@@ -174,7 +174,7 @@ fn shell(r: &GameRecord, id: &str, heading: &str, drawn: Option<&Drawn>, why: &s
         }
         let _ = writeln!(
             out,
-            " <span class=\"mute\">{}</span></li>",
+            " <span class=\"mute t\">{}</span></li>",
             esc(&seconds(std::time::Duration::from_micros(m.micros)))
         );
     }

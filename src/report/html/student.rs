@@ -217,7 +217,7 @@ fn feedback(b: &mut String, k: usize, c: &CaseResult) {
         .unwrap_or_default();
     let _ = writeln!(
         b,
-        "<p class=\"mute\">cpu {} ms{limit} · wall {} ms</p></section>",
+        "<p class=\"mute\">cpu <span class=\"t\">{}</span> ms{limit} · wall <span class=\"t\">{}</span> ms</p></section>",
         c.cpu_ms, c.wall_ms
     );
 }
