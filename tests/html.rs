@@ -34,6 +34,24 @@ fn a_class_run_writes_the_class_page_and_student_pages_that_report_rewrites_iden
         "{page}"
     );
     assert!(page.contains("data-frames=\""), "no replay frames");
+    // Each board drawn is a game's last position: the cell of its last move holds that move's mark.
+    let last = regex::Regex::new(
+        r#"<g class="c last" data-m="([^"]*)"[^>]*>(?:<rect[^>]*/>)<text[^>]*>([^<]*)</text>"#,
+    )
+    .unwrap();
+    let drawn: Vec<_> = last.captures_iter(&page).collect();
+    assert_eq!(
+        drawn.len(),
+        page.matches("<svg class=\"board\"").count(),
+        "{page}"
+    );
+    for c in drawn {
+        assert!(
+            ["x", "o"].contains(&&c[1]) && c[1] == c[2],
+            "last move drawn as `{}`",
+            &c[0]
+        );
+    }
     assert!(
         page.contains("data-s=\"+\""),
         "no allowed block highlighted"
@@ -56,26 +74,84 @@ fn a_class_run_writes_the_class_page_and_student_pages_that_report_rewrites_iden
     );
 }
 
+/// The `data-m` marks of a page's first board, in cell order, read from the DOM.
+const MARKS: &str = "Array.from(document.querySelector('section.game').querySelectorAll('svg.board .c')).map(g => g.querySelector('text').textContent || ' ').join('')";
+
 #[test]
-fn chromium_runs_the_replay_script_on_a_student_page() {
-    if std::process::Command::new("chromium")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
-        eprintln!("skipped: Chromium (`chromium`) is not installed");
+fn chromium_steps_a_replay_with_the_keyboard_and_draws_the_class_page() {
+    let Some(mut browser) = crate::cdp::Browser::launch() else {
         return;
-    }
+    };
     let dir = scratch();
     let results = ut3_class(dir.path());
     let page = results.join("decent/report.html");
-    let out = std::process::Command::new("chromium")
-        .args(["--headless", "--no-sandbox", "--disable-gpu", "--dump-dom"])
-        .arg(format!("file://{}", page.display()))
-        .output()
-        .unwrap();
-    let dom = String::from_utf8_lossy(&out.stdout);
-    // The script unhid the controls and marked the current move in the list.
-    assert!(dom.contains("<div class=\"controls\">"), "{dom}");
-    assert!(dom.contains("aria-current=\"step\""), "{dom}");
+    browser.goto(&format!("file://{}", page.display()));
+    // The script unhid the controls and shows the last position, its last move outlined and marked.
+    assert_eq!(
+        browser.eval("document.querySelector('section.game .controls').hidden"),
+        false
+    );
+    let count = |b: &mut crate::cdp::Browser| {
+        b.eval("Number(document.querySelector('section.game .counter .k').textContent)")
+            .as_u64()
+            .unwrap()
+    };
+    let moves = count(&mut browser);
+    assert!(moves > 10, "{moves} moves");
+    let last_mark = "document.querySelector('section.game svg.board .c.last text').textContent";
+    let mark = browser.eval(last_mark);
+    assert!(
+        mark == "x" || mark == "o",
+        "the last move's cell is drawn without its mark: {mark}"
+    );
+    let before = browser.eval(MARKS);
+    // A key pressed through the browser, to the focused game: one move back.
+    browser.eval("document.querySelector('section.game').focus()");
+    browser.press("ArrowLeft", 37);
+    assert_eq!(count(&mut browser), moves - 1);
+    let after = browser.eval(MARKS);
+    assert_ne!(before, after, "the board did not change");
+    let (b, a) = (before.as_str().unwrap(), after.as_str().unwrap());
+    assert_eq!(
+        b.chars().zip(a.chars()).filter(|(x, y)| x != y).count(),
+        1,
+        "one mark taken back:\n{b}\n{a}"
+    );
+    assert_eq!(
+        browser.eval(&format!(
+            "document.querySelector('section.game ol.moves li[aria-current]') === \
+             document.querySelectorAll('section.game ol.moves li')[{}]",
+            moves - 2
+        )),
+        true,
+        "the move list marks the move shown"
+    );
+    browser.press("Home", 36);
+    assert_eq!(count(&mut browser), 0);
+    assert!(browser.eval(MARKS).as_str().unwrap().trim().is_empty());
+    browser.press("End", 35);
+    assert_eq!(count(&mut browser), moves);
+    assert_eq!(browser.eval(MARKS), before);
+    let png = browser.screenshot();
+    assert!(
+        png.starts_with("iVBORw0KGgo") && png.len() > 10_000,
+        "not a PNG of the page: {} base64 bytes",
+        png.len()
+    );
+    assert!(browser.errors.is_empty(), "{:?}", browser.errors);
+    // The class page: the histogram, a link to each student, the tournament, and no script errors.
+    browser.goto(&format!("file://{}", results.join("index.html").display()));
+    assert_eq!(
+        browser.eval("document.querySelectorAll('svg.hist rect').length > 0"),
+        true
+    );
+    assert_eq!(
+        browser.eval("Array.from(document.querySelectorAll('a')).map(a => a.getAttribute('href')).filter(h => h.endsWith('/report.html')).sort().join(' ')"),
+        "decent/report.html random-handout/report.html"
+    );
+    assert_eq!(
+        browser.eval("document.querySelector('table.cross') !== null"),
+        true
+    );
+    assert!(browser.errors.is_empty(), "{:?}", browser.errors);
 }

@@ -4,6 +4,7 @@ mod arena;
 mod build;
 mod bundle;
 mod calibrate;
+mod cdp;
 mod check;
 mod contain_arena;
 mod contain_output;
