@@ -72,6 +72,35 @@ fn a_class_run_writes_the_class_page_and_student_pages_that_report_rewrites_iden
         before == after,
         "grader report wrote other pages than grader run"
     );
+    // `grader similarity` brings the class page up to date (with Dolos or, without it, the
+    // path-dependent submissions alone), and `grader report` shows the pairs of a CSV as written.
+    let similarity = grader()
+        .arg("similarity")
+        .arg(&results)
+        .arg(dir.path().join("students"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&similarity.stderr);
+    assert!(stderr.contains("updated "), "{stderr}");
+    let index = read(&results.join("index.html"));
+    assert!(index.contains("<h2 id=\"similarity\">"), "{index}");
+    std::fs::write(
+        results.join("similarity.csv"),
+        "kind,student,other,similarity,longest-fragment,detail\n\
+         pair,decent,random-handout,87.5%,41,ut3.py ~ ut3.py\n\
+         path-dependent,decent,,,,\"printed its path: `<script>`\"\n",
+    )
+    .unwrap();
+    grader().arg("report").arg(&results).assert().success();
+    let index = read(&results.join("index.html"));
+    assert!(
+        index.contains("<td><a href=\"decent/report.html\">decent</a> ~ <a href=\"random-handout/report.html\">random-handout</a></td><td class=\"n\">87.5%</td><td class=\"n\">41</td>"),
+        "{index}"
+    );
+    assert!(
+        index.contains("<li><a href=\"decent/report.html\">decent</a>: printed its path: `&lt;script&gt;`</li>"),
+        "{index}"
+    );
 }
 
 /// The `data-m` marks of a page's first board, in cell order, read from the DOM.

@@ -99,8 +99,12 @@ pub fn write_suite(dir: &Path) -> anyhow::Result<usize> {
     }
     let tournament = load_tournament(&dir.join(TOURNAMENT_DIR));
     let file = dir.join("index.html");
-    write_atomic(&file, class_page(&results, &tournament).as_bytes())
-        .with_context(|| format!("cannot write `{}`", file.display()))?;
+    let similar = super::similarity::section(dir);
+    write_atomic(
+        &file,
+        class_page(&results, &tournament, &similar).as_bytes(),
+    )
+    .with_context(|| format!("cannot write `{}`", file.display()))?;
     Ok(results.len())
 }
 
@@ -172,9 +176,10 @@ pub fn load_tournament(dir: &Path) -> Vec<Stage> {
         .collect()
 }
 
-/// The class page of `results` (in student order) and the class tournament's `stages`.
+/// The class page of `results` (in student order), the class tournament's `stages` and the
+/// similarity section `similar` (HTML, empty without a `similarity.csv`).
 #[must_use]
-pub fn class_page(results: &[SubmissionResult], stages: &[Stage]) -> String {
+pub fn class_page(results: &[SubmissionResult], stages: &[Stage], similar: &str) -> String {
     let suite = results.first().map_or("", |r| r.suite.as_str());
     let mut b = format!(
         "<h1>{} <span class=\"mute\">· the class</span></h1>\n",
@@ -202,6 +207,7 @@ pub fn class_page(results: &[SubmissionResult], stages: &[Stage]) -> String {
     for s in stages {
         tournament(&mut b, s);
     }
+    b.push_str(similar);
     students(&mut b, results);
     page(&format!("{suite} · the class"), &b)
 }
@@ -421,7 +427,7 @@ mod tests {
         let mut b = fixtures::submission("b", vec![fixtures::case("g", Verdict::Accepted, 1.0)]);
         b.max = 10.0;
         b.score = 2.0;
-        let html = class_page(&[a, b], &[]);
+        let html = class_page(&[a, b], &[], "");
         assert!(html.contains("90–100%: 1"), "{html}");
         assert!(html.contains("20–30%: 1"), "{html}");
         assert!(

@@ -7,6 +7,7 @@
 
 pub mod class;
 pub mod replay;
+pub mod similarity;
 pub mod student;
 pub mod svg;
 
