@@ -61,6 +61,21 @@ fn a_class_run_writes_the_class_page_and_student_pages_that_report_rewrites_iden
         "a page fetches nothing"
     );
     assert!(page.len() < 1 << 20, "{} bytes", page.len());
+    // Each turning point result.json gives is marked on its game's replay.
+    let mut marked = 0;
+    for student in ["decent", "random-handout"] {
+        let result = read(&results.join(student).join("result.json"));
+        let turns = result.matches("\"turning-point\"").count();
+        let page = read(&results.join(student).join("report.html"));
+        assert_eq!(page.matches("<li class=\"turn\">").count(), turns, "{page}");
+        assert_eq!(
+            page.matches("<p class=\"turn\">The game turned on move ")
+                .count(),
+            turns
+        );
+        marked += turns;
+    }
+    assert!(marked > 0, "no game of the class had a turning point");
     let before = (index, page);
     std::fs::remove_file(results.join("index.html")).unwrap();
     grader().arg("report").arg(&results).assert().success();

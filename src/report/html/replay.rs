@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 
 use super::{entities, esc, svg};
+use crate::arena::analysis::TurningPoint;
 use crate::arena::game::record::{seconds, Ending, GameRecord};
 use crate::arena::game::registry::{dispatch, MakeBot, Visitor};
 use crate::arena::game::replay::positions;
@@ -14,14 +15,22 @@ use crate::arena::game::ArenaGame;
 /// cannot be drawn.
 #[must_use]
 pub fn section(record: &GameRecord, id: &str, heading: &str) -> String {
+    marked(record, id, heading, None)
+}
+
+/// [`section`] with the game's turning point for the side analysed (from `result.json`) marked in
+/// the move list and said in a line under it.
+#[must_use]
+pub fn marked(record: &GameRecord, id: &str, heading: &str, turn: Option<&TurningPoint>) -> String {
     let v = Section {
         record,
         id,
         heading,
+        turn,
     };
     dispatch(&record.game, v).unwrap_or_else(|e| {
         let why = format!("{e:#}");
-        shell(record, id, heading, None, &why.replace('\n', " "))
+        shell(record, id, heading, None, &why.replace('\n', " "), turn)
     })
 }
 
@@ -44,6 +53,7 @@ struct Section<'a> {
     record: &'a GameRecord,
     id: &'a str,
     heading: &'a str,
+    turn: Option<&'a TurningPoint>,
 }
 
 /// What the script steps through: each position's marks, shades, text alternative and changed cells.
@@ -62,7 +72,7 @@ impl Visitor for Section<'_> {
             Ok(s) => s,
             Err(e) => {
                 let why = format!("cannot replay this record: {e:#}");
-                return shell(r, self.id, self.heading, None, &why);
+                return shell(r, self.id, self.heading, None, &why, self.turn);
             }
         };
         let pictures: Vec<_> = states.iter().map(ArenaGame::picture).collect();
@@ -115,12 +125,19 @@ impl Visitor for Section<'_> {
             ),
             moves: r.moves.len(),
         };
-        shell(r, self.id, self.heading, Some(&drawn), "")
+        shell(r, self.id, self.heading, Some(&drawn), "", self.turn)
     }
 }
 
 /// The section around a drawn board (or, without one, the reason none could be drawn).
-fn shell(r: &GameRecord, id: &str, heading: &str, drawn: Option<&Drawn>, why: &str) -> String {
+fn shell(
+    r: &GameRecord,
+    id: &str,
+    heading: &str,
+    drawn: Option<&Drawn>,
+    why: &str,
+    turn: Option<&TurningPoint>,
+) -> String {
     let mut out = format!("<section class=\"game\" id=\"{}\" tabindex=\"0\"", esc(id));
     if let Some(d) = drawn {
         let _ = write!(out, " data-frames=\"{}\"", d.frames);
@@ -154,14 +171,23 @@ fn shell(r: &GameRecord, id: &str, heading: &str, drawn: Option<&Drawn>, why: &s
         }
     }
     out.push_str("</div>\n<ol class=\"moves\">\n");
-    for m in &r.moves {
+    let turned = turn.map(|t| t.ply);
+    for (k, m) in r.moves.iter().enumerate() {
         let who = r.colours.get(m.side).map_or("?", String::as_str);
+        let class = if turned == Some(k + 1) {
+            " class=\"turn\""
+        } else {
+            ""
+        };
         let _ = write!(
             out,
-            "<li>{} plays <code>{}</code>",
+            "<li{class}>{} plays <code>{}</code>",
             esc(who),
             esc(&m.applied)
         );
+        if turned == Some(k + 1) {
+            out.push_str(" <strong>the turning point</strong>");
+        }
         if m.sent != m.applied {
             let _ = write!(
                 out,
@@ -183,11 +209,15 @@ fn shell(r: &GameRecord, id: &str, heading: &str, drawn: Option<&Drawn>, why: &s
     } else {
         ""
     };
-    let _ = write!(
-        out,
-        "</ol>\n</div>\n<p class=\"end{fault}\">{}</p>\n",
-        esc(&r.summary())
-    );
+    out.push_str("</ol>\n</div>\n");
+    if let Some(t) = turn {
+        let _ = writeln!(
+            out,
+            "<p class=\"turn\">The game turned on {}</p>",
+            esc(&t.sentence())
+        );
+    }
+    let _ = writeln!(out, "<p class=\"end{fault}\">{}</p>", esc(&r.summary()));
     for n in &r.notes {
         let _ = writeln!(out, "<p class=\"mute\">{}</p>", esc(n));
     }
@@ -256,5 +286,30 @@ mod tests {
             "{html}"
         );
         assert!(html.contains("<li>x plays <code>4</code>"), "{html}");
+    }
+
+    #[test]
+    fn the_turning_point_is_marked_in_the_move_list_and_said_under_it() {
+        let turn = TurningPoint {
+            ply: 1,
+            played: "4".into(),
+            before: "drawn".into(),
+            after: "lost".into(),
+            better: vec!["<0>".into()],
+            basis: "exact".into(),
+            search: None,
+        };
+        let html = marked(&game(), "g1", "vs-random 1", Some(&turn));
+        assert!(
+            html.contains(
+                "<li class=\"turn\">x plays <code>4</code> <strong>the turning point</strong>"
+            ),
+            "{html}"
+        );
+        assert!(
+            html.contains("<p class=\"turn\">The game turned on move 1: `4` lost a drawn position; `&lt;0&gt;` held the draw</p>"),
+            "{html}"
+        );
+        assert!(!section(&game(), "g1", "vs-random 1").contains("class=\"turn\""));
     }
 }

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use super::{esc, page, replay, verdict};
+use crate::arena::analysis::TurningPoint;
 use crate::arena::game::record::GameRecord;
 use crate::report::result::{BuildStatus, CaseResult, SubmissionResult};
 use crate::report::{group_cell, points};
@@ -50,6 +51,19 @@ pub fn load_games(dir: &Path) -> (Vec<(String, GameRecord)>, Vec<String>) {
         }
     }
     (games, notes)
+}
+
+/// The turning point `result.json` gives for the game saved as `games/<case>-<game>.json`.
+fn turning_point<'r>(r: &'r SubmissionResult, name: &str) -> Option<&'r TurningPoint> {
+    let (case, game) = name.rsplit_once('-')?;
+    let game: usize = game.parse().ok()?;
+    r.cases
+        .iter()
+        .filter(|c| c.name == case)
+        .flat_map(|c| &c.games)
+        .find(|a| a.game == game)?
+        .turning_point
+        .as_ref()
 }
 
 /// `vs-random-10.json` after `vs-random-9.json`: the stem, then the game number.
@@ -105,10 +119,11 @@ pub fn page_for(
     }
     for (k, (name, record)) in games.iter().enumerate() {
         let heading = format!("{name}: {}", record.summary());
-        b.push_str(&replay::section(
+        b.push_str(&replay::marked(
             record,
             &format!("game-{}", k + 1),
             &heading,
+            turning_point(r, name),
         ));
     }
     for n in notes {
