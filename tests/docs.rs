@@ -3,7 +3,7 @@
 
 use crate::util::{grader, scratch};
 
-const COMMANDS: [&str; 15] = [
+const COMMANDS: [&str; 16] = [
     "solve",
     "run",
     "check",
@@ -19,6 +19,7 @@ const COMMANDS: [&str; 15] = [
     "kit",
     "autograde",
     "similarity",
+    "report",
 ];
 
 #[test]

@@ -21,6 +21,10 @@ pub struct Args {
     /// named on stderr, when the suite plays games).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// Also write the results as a self-contained HTML page (every case, a replay of every game) to
+    /// FILE (default `report.html`).
+    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "report.html")]
+    pub html: Option<PathBuf>,
     #[command(flatten)]
     pub flags: RunFlags,
 }
@@ -62,6 +66,14 @@ pub fn run(args: Args) -> CmdResult {
             .map_err(CliError::internal)?;
         eprintln!("games: {}", dir.display());
     }
+    if let Some(file) = &args.html {
+        let games = page_games(&graded.artifacts);
+        let html = crate::report::html::student::page_for(&graded.result, &games, &[], false);
+        crate::report::write_atomic(file, html.as_bytes())
+            .with_context(|| format!("cannot write `{}`", file.display()))
+            .map_err(CliError::internal)?;
+        eprintln!("page: {}", file.display());
+    }
     let result = graded.result;
     print!(
         "{}",
@@ -77,4 +89,22 @@ pub fn run(args: Args) -> CmdResult {
             Exit::Failure
         },
     )
+}
+
+/// The game records among a check's artifacts (`games/<case>-<k>.json`), in game order, as the page
+/// replays them.
+fn page_games(
+    artifacts: &[crate::report::result::Artifact],
+) -> Vec<(String, crate::arena::game::record::GameRecord)> {
+    let mut games: Vec<_> = artifacts
+        .iter()
+        .filter(|a| a.path.starts_with("games"))
+        .filter_map(|a| {
+            let name = a.path.file_stem()?.to_str()?.to_string();
+            Some((name, serde_json::from_slice(&a.bytes).ok()?))
+        })
+        .collect();
+    games.sort_by_key(|(name, _): &(String, _)| crate::report::html::student::order(name));
+    games.truncate(crate::report::html::student::MAX_GAMES);
+    games
 }

@@ -93,6 +93,9 @@ pub fn class_outcome(
         exit = Exit::Internal;
     }
     eprintln!("results: {}", dir.display());
+    if !results.is_empty() {
+        eprintln!("report: {}", dir.join("index.html").display());
+    }
     exit
 }
 

@@ -120,6 +120,10 @@ fn finish(args: &Args, merged: Merged) -> Result<Exit, CliError> {
             write_error =
                 Some(anyhow::Error::new(e).context(format!("cannot write `{}`", book.display())));
         }
+        // The HTML report, as `grader run`'s class reporter writes it when the class is done.
+        if let Err(e) = crate::report::html::class::write_suite(&out.dir) {
+            write_error.get_or_insert(e);
+        }
         manifest.suite.clone()
     };
     print!("{}", class_table(&title, columns, &results));

@@ -18,6 +18,7 @@ mod golden;
 mod kit;
 mod merge;
 mod play;
+mod report;
 mod run;
 mod similarity;
 #[cfg(not(feature = "student"))]
@@ -47,6 +48,8 @@ pub enum Command {
     Solve(solve::Args),
     /// Grade submissions: `grader run suites/ submissions/` or `grader run suites/NAME STUDENTS/`.
     Run(run::Args),
+    /// Write a suite's HTML report again from its results folder alone (`grader report results/SUITE`).
+    Report(report::Args),
     /// Join the folders of `grader run --shard K/N` (or `grader tournament --shard K/N`) into one run's.
     Merge(merge::Args),
     /// Run a suite's public cases on one submission folder (default `.`) and explain each failure.
@@ -96,6 +99,7 @@ pub fn main() -> ExitCode {
         #[cfg(not(feature = "student"))]
         Command::Solve(args) => solve::run(args),
         Command::Run(args) => run::run(args),
+        Command::Report(args) => report::run(args),
         Command::Merge(args) => merge::run(args),
         Command::Check(args) => check::run(args),
         Command::Doctor(args) => doctor::run(args),

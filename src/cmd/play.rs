@@ -30,6 +30,10 @@ pub struct Args {
     /// Show a saved game record move by move instead of playing.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["games", "show", "records"])]
     pub replay: Option<PathBuf>,
+    /// With `--replay`: write the game as a self-contained HTML page (board, move list, steps) to OUT
+    /// instead of printing it.
+    #[arg(long, value_name = "OUT", requires = "replay")]
+    pub html: Option<PathBuf>,
     /// Games to play; colours alternate, `A` moving first in the first game.
     #[arg(long, default_value_t = 1)]
     pub games: u32,
@@ -53,11 +57,24 @@ pub fn run(args: Args) -> CmdResult {
     if let Some(file) = &args.replay {
         let record = crate::arena::game::replay::load(file).map_err(CliError::usage)?;
         let game = record.game.clone();
-        let text = dispatch(&game, crate::arena::game::replay::Replay { record })
-            .map_err(CliError::usage)?
-            .map_err(|e| {
-                CliError::usage(e.context(format!("cannot replay `{}`", file.display())))
-            })?;
+        let text = dispatch(
+            &game,
+            crate::arena::game::replay::Replay {
+                record: record.clone(),
+            },
+        )
+        .map_err(CliError::usage)?
+        .map_err(|e| CliError::usage(e.context(format!("cannot replay `{}`", file.display()))))?;
+        if let Some(out) = &args.html {
+            let html = crate::report::html::replay::game_page(&record, file);
+            crate::report::write_atomic(out, html.as_bytes())
+                .map_err(|e| {
+                    anyhow::Error::new(e).context(format!("cannot write `{}`", out.display()))
+                })
+                .map_err(CliError::usage)?;
+            println!("{}", out.display());
+            return Ok(Exit::Success);
+        }
         emit(&text);
         return Ok(Exit::Success);
     }

@@ -261,6 +261,9 @@ fn grade_suite(
         }
     }
     reporter.report(&Event::ClassFinished { results: &results });
+    if let Some(e) = reporter.take_error() {
+        write_error.get_or_insert(e);
+    }
     print!(
         "{}",
         class_table(

@@ -58,7 +58,13 @@ pub fn run(args: Args) -> CmdResult {
             CliError::internal(
                 anyhow::Error::new(e).context(format!("cannot write `{}`", csv.display())),
             )
-        })
+        })?;
+        // The class page shows the pairs: one already written is brought up to date.
+        if args.results.join("index.html").is_file() {
+            crate::report::html::class::write_suite(&args.results).map_err(CliError::internal)?;
+            eprintln!("updated {}", args.results.join("index.html").display());
+        }
+        Ok::<(), CliError>(())
     };
     let flagged = class.iter().filter(|(_, n)| !n.is_empty()).count();
     let dolos = dolos_dir();

@@ -53,20 +53,21 @@ pub fn students(dir: &Path) -> anyhow::Result<Vec<(String, PathBuf)>> {
 }
 
 /// Names the grader writes beside the student folders of a suite's results: the gradebook, the class
-/// tournament's ranking and games, a shard's manifest and `grader export`'s files.
+/// tournament's ranking and games, a shard's manifest, `grader export`'s files and the class page.
 const RESERVED: &[&str] = &[
     "grades.csv",
     "tournament.csv",
     "tournament",
     "shard.json",
     "export",
+    "index.html",
 ];
 
 /// The key of a student folder: its name as written in results (`results/<suite>/<key>/`), the
 /// gradebook and `result.json`. Reversible, so two names never share a key: each byte that is not part
 /// of valid UTF-8, each control character (C0, DEL, C1, bidirectional overrides) and each `%` is written
 /// `%XX` (its bytes in hex); a name the grader itself uses beside the folders (`grades.csv`,
-/// `tournament.csv`, `tournament`, `shard.json`, `export`) has its first byte written so. A key longer than a
+/// `tournament.csv`, `tournament`, `shard.json`, `export`, `index.html`) has its first byte written so. A key longer than a
 /// file name may be is cut, and the cut marked with a hash of the whole name (no longer reversible, still distinct).
 #[must_use]
 pub fn student_key(name: &OsStr) -> String {
@@ -236,6 +237,7 @@ mod key_tests {
         assert_eq!(key(b"grades.csv"), "%67rades.csv");
         assert_eq!(key(b"tournament.csv"), "%74ournament.csv");
         assert_eq!(key(b"tournament"), "%74ournament");
+        assert_eq!(key(b"index.html"), "%69ndex.html");
         assert_eq!(key(b"shard.json"), "%73hard.json");
         assert_eq!(key(b"export"), "%65xport");
     }

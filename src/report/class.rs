@@ -1,6 +1,7 @@
 //! A class's results on disk and on the terminal, from grading's events: each `result.json` (with the
 //! files its cases produced) the moment its submission is graded, `grades.csv` rewritten after every
-//! submission so an interrupted run keeps what it did, and the progress bar.
+//! submission so an interrupted run keeps what it did, the progress bar, and at the end the HTML
+//! report (`index.html`, each student's `report.html`).
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -225,7 +226,17 @@ impl Reporter for ClassReporter<'_> {
         match event {
             Event::SubmissionStarted { student, .. } => self.bar.set_message(student.to_string()),
             Event::CaseFinished { .. } => {}
-            Event::ClassFinished { .. } => self.bar.finish_and_clear(),
+            Event::ClassFinished { results } => {
+                self.bar.finish_and_clear();
+                // The HTML report, from the results folder alone (as `grader report` makes it). A
+                // class with no one in it (an empty folder, a shard that drew no student) has none.
+                if results.is_empty() {
+                    return;
+                }
+                if let Err(e) = super::html::class::write_suite(&self.out.dir) {
+                    self.keep(e);
+                }
+            }
             Event::SubmissionFinished {
                 index,
                 result,

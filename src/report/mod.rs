@@ -7,6 +7,7 @@ pub mod events;
 pub mod export;
 pub mod feedback;
 pub mod grid;
+pub mod html;
 pub mod result;
 pub mod search;
 pub mod shard;

@@ -1,12 +1,15 @@
 //! What the arena needs of a game beyond its rules: side names, the protocol's words, a readable board,
 //! the draw tie-break, and what stands in for a move a player spoiled.
 
+pub mod picture;
 pub mod record;
 pub mod registry;
 pub mod replay;
 pub mod seeds;
 
 use reference::{Game, Notation, Player};
+
+use picture::{Picture, Shade, Spot};
 
 /// A game the referee can run. Every method but `name` has a default, so wiring a new game is one `impl`.
 pub trait ArenaGame: Game<Move: Send + Sync> + Notation + Send + Sync + 'static {
@@ -35,6 +38,30 @@ pub trait ArenaGame: Game<Move: Send + Sync> + Notation + Send + Sync + 'static 
     /// A multi-line board for `--show`; the one-line encoding unless the game has something better.
     fn render(&self) -> String {
         self.encode()
+    }
+
+    /// The position as a picture for drawn boards (the HTML report). The default lays the one-line
+    /// encoding out as a row of cells; the seed games draw their real boards.
+    fn picture(&self) -> Picture {
+        let cells: Vec<Spot> = self
+            .encode()
+            .chars()
+            .enumerate()
+            .map(|(i, c)| Spot {
+                x: i as f32 + 0.5,
+                y: 0.5,
+                mark: c,
+                shade: Shade::Plain,
+            })
+            .collect();
+        Picture {
+            width: cells.len().max(1),
+            height: 1,
+            cells,
+            links: Vec::new(),
+            block: 0,
+            round: false,
+        }
     }
 
     /// Who a drawn position favours under the seed's tie-break (UT3: more blocks won, then more corner

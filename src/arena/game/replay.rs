@@ -26,11 +26,54 @@ pub struct Replay {
     pub record: GameRecord,
 }
 
+/// Every position of a record, the opening first, each replayed through the rules from the applied
+/// moves: a record that starts elsewhere, holds an illegal move or disagrees with the rules is refused,
+/// with the move named.
+///
+/// # Errors
+/// The first move or state the rules do not accept.
+pub fn positions<G: ArenaGame>(initial: G, r: &GameRecord) -> anyhow::Result<Vec<G>> {
+    let mut state = initial;
+    if state.encode() != r.initial {
+        bail!(
+            "the record starts from `{}`, not the game's opening `{}`",
+            r.initial,
+            state.encode()
+        );
+    }
+    let mut all = vec![state.clone()];
+    for (k, m) in r.moves.iter().enumerate() {
+        let mv = state
+            .parse_move(&m.applied)
+            .map_err(|why| anyhow::anyhow!("move {} `{}`: {why}", k + 1, m.applied))?;
+        if !state.moves().contains(&mv) {
+            bail!(
+                "move {} `{}` is not legal in `{}`",
+                k + 1,
+                m.applied,
+                state.encode()
+            );
+        }
+        state.apply(mv);
+        if state.encode() != m.state {
+            bail!(
+                "after move {} the record says `{}`, the rules `{}`",
+                k + 1,
+                m.state,
+                state.encode()
+            );
+        }
+        all.push(state.clone());
+    }
+    Ok(all)
+}
+
 impl Visitor for Replay {
     type Out = anyhow::Result<String>;
 
     fn visit<G: ArenaGame>(self, initial: G, _bots: MakeBot<G>) -> anyhow::Result<String> {
         let r = self.record;
+        let states = positions(initial, &r)?;
         let mut out = format!(
             "{} {} vs {} {} (seed {})\n{}\n\n",
             r.colours[0],
@@ -38,37 +81,9 @@ impl Visitor for Replay {
             r.colours[1],
             r.players[1],
             r.seed,
-            initial.render()
+            states[0].render()
         );
-        let mut state = initial;
-        if state.encode() != r.initial {
-            bail!(
-                "the record starts from `{}`, not the game's opening `{}`",
-                r.initial,
-                state.encode()
-            );
-        }
-        for (k, m) in r.moves.iter().enumerate() {
-            let mv = state
-                .parse_move(&m.applied)
-                .map_err(|why| anyhow::anyhow!("move {} `{}`: {why}", k + 1, m.applied))?;
-            if !state.moves().contains(&mv) {
-                bail!(
-                    "move {} `{}` is not legal in `{}`",
-                    k + 1,
-                    m.applied,
-                    state.encode()
-                );
-            }
-            state.apply(mv);
-            if state.encode() != m.state {
-                bail!(
-                    "after move {} the record says `{}`, the rules `{}`",
-                    k + 1,
-                    m.state,
-                    state.encode()
-                );
-            }
+        for (m, state) in r.moves.iter().zip(&states[1..]) {
             let note = m
                 .forfeited
                 .as_ref()

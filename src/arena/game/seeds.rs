@@ -9,6 +9,7 @@ use reference::games::{Oska, OskaMove, Ut3};
 use reference::rng::Rng;
 use reference::{Game, Notation, Player};
 
+use crate::arena::game::picture::{raster_mark, xo, Picture, Shade, Spot};
 use crate::arena::game::ArenaGame;
 use crate::arena::seat::Pick;
 
@@ -55,6 +56,12 @@ impl ArenaGame for TicTacToe {
         grid(&self.encode())
     }
 
+    fn picture(&self) -> Picture {
+        Picture::grid(3, 0, |r, c| {
+            (raster_mark(self.cell(r * 3 + c)), Shade::Plain)
+        })
+    }
+
     /// Cells are numbered 0..8 in raster order: row 1, column 1 is cell 0.
     fn grid_move(&self, row: usize, col: usize) -> Option<String> {
         (row < 3 && col < 3).then(|| (row * 3 + col).to_string())
@@ -94,6 +101,22 @@ impl ArenaGame for Morris {
 
     fn render(&self) -> String {
         grid(&self.encode())
+    }
+
+    /// The board's nine points joined by its orthogonal lines (no diagonals in this Morris).
+    fn picture(&self) -> Picture {
+        let cells = self.cells();
+        let mut p = Picture::grid(3, 0, |r, c| (raster_mark(cells[r * 3 + c]), Shade::Plain));
+        p.round = true;
+        for i in 0..9 {
+            if i % 3 < 2 {
+                p.links.push((i, i + 1));
+            }
+            if i < 6 {
+                p.links.push((i, i + 3));
+            }
+        }
+        p
     }
 }
 
@@ -153,6 +176,18 @@ impl ArenaGame for Sttt {
         out
     }
 
+    /// The 9×9 squares; a won big square's cells shaded by its winner.
+    fn picture(&self) -> Picture {
+        Picture::grid(9, 3, |r, c| {
+            let (big, little) = ((r / 3 * 3 + c / 3) as u8, (r % 3 * 3 + c % 3) as u8);
+            let shade = match self.big_winner(usize::from(big)) {
+                Some(p) => Shade::Won(xo(Some(p))),
+                None => Shade::Plain,
+            };
+            (xo(self.square(Placement { big, little })), shade)
+        })
+    }
+
     /// Handout rule 7: each illegal or ill-formatted placement is ignored and forfeited; the legal
     /// ones of the reply stand, in order (possibly none: the turn passes).
     fn forfeit(&self, reply: &str) -> Option<Turn> {
@@ -205,6 +240,25 @@ impl ArenaGame for Ut3 {
         out
     }
 
+    /// The 81 cells; a won block's cells shaded by its winner, the blocks the side to move may play
+    /// in highlighted (none once the game is over).
+    fn picture(&self) -> Picture {
+        let allowed = if self.outcome().is_some() {
+            0
+        } else {
+            self.allowed_blocks()
+        };
+        Picture::grid(9, 3, |r, c| {
+            let block = r / 3 * 3 + c / 3;
+            let shade = match self.block_winner(block) {
+                Some(p) => Shade::Won(xo(Some(p))),
+                None if allowed >> block & 1 == 1 => Shade::Allowed,
+                None => Shade::Plain,
+            };
+            (xo(self.cell(r, c)), shade)
+        })
+    }
+
     /// 002: "the team with more number of blocks ..., else more corner cells".
     fn tie_break(&self) -> Option<Player> {
         self.draw_tiebreak()
@@ -247,6 +301,10 @@ impl ArenaGame for Oska {
         self.why_not_next(reply)
     }
 
+    fn picture(&self) -> Picture {
+        oska_picture(self)
+    }
+
     /// The rows centred, as the handout draws the board: white (`w`) at the top, black (`b`) below.
     fn render(&self) -> String {
         let rows = self.rows();
@@ -265,6 +323,38 @@ impl ArenaGame for Oska {
             })
             .collect::<Vec<_>>()
             .join("\n")
+    }
+}
+
+/// Oska's rows centred as the handout draws them: white (`w`) at the top, black (`b`) below, each
+/// square a round hole.
+fn oska_picture(g: &Oska) -> Picture {
+    let rows = g.rows();
+    let widest = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let mut cells = Vec::new();
+    for (y, row) in rows.iter().enumerate() {
+        let indent = (widest - row.len()) as f32 / 2.0;
+        for (x, square) in row.iter().enumerate() {
+            let mark = match square {
+                Some(Player::First) => 'w',
+                Some(Player::Second) => 'b',
+                None => ' ',
+            };
+            cells.push(Spot {
+                x: indent + x as f32 + 0.5,
+                y: y as f32 + 0.5,
+                mark,
+                shade: Shade::Plain,
+            });
+        }
+    }
+    Picture {
+        width: widest,
+        height: rows.len(),
+        cells,
+        links: Vec::new(),
+        block: 0,
+        round: true,
     }
 }
 
