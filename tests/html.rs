@@ -199,3 +199,46 @@ fn chromium_steps_a_replay_with_the_keyboard_and_draws_the_class_page() {
     );
     assert!(browser.errors.is_empty(), "{:?}", browser.errors);
 }
+
+/// The shipped Adelaide examples' class page and a wrong trace's student page, in Chromium: the class
+/// page links every example, draws the histogram and the per-case pass rates; `prune-strict`'s page
+/// shows its first divergence side by side. No script error on either.
+#[test]
+fn chromium_draws_the_shipped_examples_class_page_and_a_trace_divergence() {
+    let Some(mut browser) = crate::cdp::Browser::launch() else {
+        return;
+    };
+    let results = crate::examples::graded();
+    let students: Vec<String> = std::fs::read_dir(results)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .filter(|e| e.path().join("result.json").is_file())
+        .map(|e| format!("{}/report.html", e.file_name().to_string_lossy()))
+        .collect();
+    assert!(students.len() > 20, "{students:?}");
+    browser.goto(&format!("file://{}", results.join("index.html").display()));
+    assert_eq!(
+        browser.eval("document.querySelectorAll('svg.hist rect').length > 0"),
+        true
+    );
+    let mut linked: Vec<String> = serde_json::from_value(browser.eval(
+        "JSON.stringify([...new Set(Array.from(document.querySelectorAll('a')).map(a => a.getAttribute('href')).filter(h => h.endsWith('/report.html')))])",
+    ).as_str().map(|s| serde_json::from_str(s).unwrap()).unwrap())
+    .unwrap();
+    linked.sort();
+    let mut students = students;
+    students.sort();
+    assert_eq!(
+        linked, students,
+        "every example linked once from the class page"
+    );
+    assert!(browser.errors.is_empty(), "{:?}", browser.errors);
+    browser.goto(&format!(
+        "file://{}",
+        results.join("prune-strict/report.html").display()
+    ));
+    let rows = browser.eval("document.querySelectorAll('table.trace tbody tr').length");
+    assert!(rows.as_u64().unwrap() > 0, "no divergence table: {rows}");
+    assert!(browser.errors.is_empty(), "{:?}", browser.errors);
+    assert!(browser.screenshot().starts_with("iVBORw0KGgo"));
+}

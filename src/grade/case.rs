@@ -765,12 +765,13 @@ fn judge_file(
                             (v.credit * 100.0).round()
                         )];
                         d.push(format!("against the expected trace: {}", mismatch.summary));
-                        // Where its search parts from the reference's, when a node only one visits.
+                        // The first divergence with the lines before it (`line N: …`), and where its
+                        // search parts from the reference's, when a node only one visits.
                         d.extend(
                             mismatch
                                 .details
                                 .iter()
-                                .filter(|l| l.contains("your search "))
+                                .filter(|l| l.starts_with("line ") || l.contains("your search "))
                                 .cloned(),
                         );
                         d
