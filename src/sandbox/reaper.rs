@@ -32,29 +32,59 @@ struct Proc {
     sid: libc::pid_t,
 }
 
-fn processes() -> BTreeMap<libc::pid_t, Proc> {
+/// `me` and its descendants, read by following each thread's `children` file down from `me`: a few
+/// reads after each run, where a scan of `/proc` reads every process of a busy machine. Every process
+/// when the kernel has no `children` files.
+fn processes(me: libc::pid_t) -> BTreeMap<libc::pid_t, Proc> {
     let mut out = BTreeMap::new();
-    let Ok(dir) = std::fs::read_dir("/proc") else {
-        return out;
-    };
-    for entry in dir.flatten() {
-        let Some(pid) = entry.file_name().to_str().and_then(|s| s.parse().ok()) else {
+    let mut queue = vec![me];
+    while let Some(pid) = queue.pop() {
+        if out.contains_key(&pid) {
+            continue;
+        }
+        let Some(proc) = stat(pid) else { continue };
+        out.insert(pid, proc);
+        let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
             continue;
         };
-        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
-            continue;
-        };
-        // The command name may hold spaces and parentheses: fields start after the last ')'.
-        let Some((_, rest)) = stat.rsplit_once(')') else {
-            continue;
-        };
-        let f: Vec<&str> = rest.split_whitespace().collect();
-        let num = |i: usize| f.get(i).and_then(|v| v.parse().ok());
-        if let (Some(ppid), Some(pgid), Some(sid)) = (num(1), num(2), num(3)) {
-            out.insert(pid, Proc { ppid, pgid, sid });
+        for task in tasks.flatten() {
+            match std::fs::read_to_string(task.path().join("children")) {
+                Ok(children) => queue.extend(
+                    children
+                        .split_whitespace()
+                        .filter_map(|c| c.parse::<libc::pid_t>().ok()),
+                ),
+                Err(e) if pid == me && e.kind() == std::io::ErrorKind::NotFound => {
+                    return every_process()
+                }
+                Err(_) => {}
+            }
         }
     }
     out
+}
+
+fn every_process() -> BTreeMap<libc::pid_t, Proc> {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return BTreeMap::new();
+    };
+    dir.flatten()
+        .filter_map(|entry| entry.file_name().to_str()?.parse().ok())
+        .filter_map(|pid| Some((pid, stat(pid)?)))
+        .collect()
+}
+
+fn stat(pid: libc::pid_t) -> Option<Proc> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name may hold spaces and parentheses: fields start after the last ')'.
+    let (_, rest) = stat.rsplit_once(')')?;
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let num = |i: usize| f.get(i).and_then(|v| v.parse().ok());
+    Some(Proc {
+        ppid: num(1)?,
+        pgid: num(2)?,
+        sid: num(3)?,
+    })
 }
 
 /// The escaped children of `me` and all their descendants, deepest last.
@@ -95,7 +125,7 @@ pub fn sweep() -> usize {
     let me = std::process::id() as libc::pid_t;
     let mut killed = 0;
     for _ in 0..5 {
-        let table = processes();
+        let table = processes(me);
         let victims = {
             let live = super::cleanup::live();
             let victims = escaped(&table, me, &live);
@@ -152,5 +182,23 @@ mod tests {
         let mut swept = escaped(&table, me, &live);
         swept.sort();
         assert_eq!(swept, [300, 301, 400]);
+    }
+
+    #[test]
+    fn the_family_holds_the_grader_and_its_children() {
+        let me = std::process::id() as libc::pid_t;
+        let mut child = std::process::Command::new("sleep")
+            .arg("5")
+            .spawn()
+            .unwrap();
+        let table = processes(me);
+        let _ = child.kill();
+        let _ = child.wait();
+        assert!(table.contains_key(&me));
+        let pid = child.id() as libc::pid_t;
+        assert_eq!(table.get(&pid).map(|p| p.ppid), Some(me), "{table:?}");
+        assert!(table
+            .keys()
+            .all(|&p| p == me || table.contains_key(&table[&p].ppid)));
     }
 }
