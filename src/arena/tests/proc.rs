@@ -24,7 +24,7 @@ fn player(dir: &Path, name: &str, on_turn: &str) -> PersistentSeat {
 
 /// Plays `seat` as o against a script. Faulty players get a short clock so the test is quick; the good
 /// one a long clock, so a loaded machine cannot make it time out.
-fn against_script(seat: &mut PersistentSeat, limit: Duration) -> (GameRecord, Duration) {
+pub(super) fn against_script(seat: &mut PersistentSeat, limit: Duration) -> (GameRecord, Duration) {
     let policy = Policy {
         limit: Some(limit),
         ..Policy::default()

@@ -30,19 +30,7 @@ fn persistent(on_turn: &str) -> (GameRecord, Duration) {
     );
     let spec = sh_program(dir.path(), "p.sh", &script, &[], Stdin::Piped);
     let mut seat = PersistentSeat::new(basic(), spec, LONG);
-    let policy = Policy {
-        limit: Some(LONG),
-        ..Policy::default()
-    };
-    let mut other = ScriptSeat::new(vec![Reply::Line("1".into())]);
-    let who = Match {
-        players: ["script".into(), "process".into()],
-        seed: 3,
-    };
-    let t = Instant::now();
-    let seats: [&mut dyn Seat<Race>; 2] = [&mut other, &mut seat];
-    let r = play(Race::new(), seats, &who, &policy, &mut |_, _| {});
-    (r, t.elapsed())
+    super::proc::against_script(&mut seat, LONG)
 }
 
 #[test]
