@@ -2,9 +2,10 @@
 //!
 //! Run with `cargo bench --bench grading` (release build). Needs the example submissions (or a folder of
 //! them as the first argument). Prints numbers and ratios; the targets are overhead ≤ 1.5× and
-//! speed-up ≥ 1.7× on two idle cores. Then the waiting side (`waiting_benches`): a dialogue program
+//! speed-up ≥ 1.8× on two idle cores. Then the waiting side (`waiting_benches`): a dialogue program
 //! that waits for input the grader does not send is recognised in under 1 s per game, and the hostile
-//! class is graded in under 240 s; `cargo bench --bench grading -- --waiting` runs only those.
+//! class is graded in under 240 s. `cargo bench --bench grading -- --overhead`, `-- --parallel` or
+//! `-- --waiting` runs only that part.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -14,7 +15,7 @@ use grader::config::Config;
 use grader::grade::class::grade_class;
 use grader::grade::names::concrete_args;
 use grader::grade::pipeline::grade;
-use grader::grade::wire::environment;
+use grader::grade::wire::{environment, Environment};
 use grader::report::class::{ClassReporter, Outputs};
 use grader::sandbox::Tier;
 use grader::suite::{oracle, Suite};
@@ -69,7 +70,7 @@ fn direct_run_times(example: &Path, suite: &Suite, scratch: &Path) -> f64 {
 
 fn main() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    if std::env::args().any(|a| a == "--waiting") {
+    if only("--waiting") {
         waiting_benches(&root);
         return;
     }
@@ -93,7 +94,26 @@ fn main() {
     .unwrap();
     let env = environment(Tier::Basic, false).unwrap_or_else(|e| panic!("{e:?}"));
     let scratch = tempfile::tempdir().unwrap();
+    if !only("--parallel") {
+        overhead(&env, &suite, &examples, scratch.path());
+    }
+    if only("--overhead") {
+        return;
+    }
+    parallel(&env, suite, &examples, scratch.path());
+    if only("--parallel") {
+        return;
+    }
+    waiting_benches(&root);
+}
 
+/// Whether the command line asks for `flag`'s part alone.
+fn only(flag: &str) -> bool {
+    std::env::args().any(|a| a == flag)
+}
+
+/// 1. Overhead: the whole pipeline on the correct C example against its own build and run times.
+fn overhead(env: &Environment, suite: &Suite, examples: &Path, scratch: &Path) {
     // 1. Overhead: the whole pipeline on the correct C example against its own build and run times.
     let mut best: Option<(f64, f64, f64, f64)> = None;
     for round in 0..3 {
@@ -101,10 +121,10 @@ fn main() {
         let r = grade(
             &env.sandbox,
             &*env.prepare,
-            &suite,
+            suite,
             "c-correct",
             &examples.join("c-correct"),
-            &scratch.path().join(format!("o{round}")),
+            &scratch.join(format!("o{round}")),
             &|_| true,
             &mut |_| {},
         )
@@ -126,7 +146,7 @@ fn main() {
 
     // The same 22 runs done by hand (`./tictactoe.bin ARGS` from a shell, spawn to reap): the program's
     // own run time as its author would measure it, without any grader around it.
-    let direct = direct_run_times(&examples.join("c-correct"), &suite, scratch.path());
+    let direct = direct_run_times(&examples.join("c-correct"), suite, scratch);
     println!(
         "overhead: correct C example, whole suite ({} cases), best of 3",
         suite.cases().count()
@@ -147,8 +167,10 @@ fn main() {
         "  ratio, runs + judging / runs by hand {:.2}× (target ≤ 1.5×)",
         case_phase / direct
     );
+}
 
-    // 2. Parallel speed-up: 20 submissions (copies of the C examples), --jobs 1 against --jobs 2.
+/// 2. Parallel speed-up: 20 submissions (copies of the C examples), --jobs 1 against --jobs 2.
+fn parallel(env: &Environment, suite: Suite, examples: &Path, scratch: &Path) {
     let names = [
         "c-correct",
         "post-order",
@@ -163,7 +185,7 @@ fn main() {
         .copied()
         .filter(|n| examples.join(n).is_dir())
         .collect();
-    let class_dir = scratch.path().join("class");
+    let class_dir = scratch.join("class");
     let mut class = Vec::new();
     for i in 0..20 {
         let name = format!("s{i:02}-{}", available[i % available.len()]);
@@ -174,10 +196,12 @@ fn main() {
         class.push((name.clone(), class_dir.join(&name)));
     }
     let suite = Arc::new(suite);
-    let mut times = Vec::new();
-    for jobs in [1, 2] {
+    // Each twice, alternating, the best kept: the first class graded also warms the disk cache and the
+    // compilers, which would otherwise count against `--jobs 1` alone.
+    let mut times = [f64::INFINITY; 2];
+    for (round, jobs) in [1, 2, 1, 2].into_iter().enumerate() {
         let out = Outputs {
-            dir: scratch.path().join(format!("results-{jobs}")),
+            dir: scratch.join(format!("results-{round}")),
         };
         let started = Instant::now();
         let bounds = Config::load(None).unwrap().scratch;
@@ -198,10 +222,10 @@ fn main() {
         assert!(error.is_none(), "{error:?}");
         assert_eq!(results.len(), 20);
         println!("class of 20, --jobs {jobs}: {secs:.2} s");
-        times.push(secs);
+        times[jobs - 1] = times[jobs - 1].min(secs);
     }
     println!(
-        "  speed-up --jobs 2 / --jobs 1: {:.2}× (target ≥ 1.7× on two idle cores)",
+        "  speed-up --jobs 2 / --jobs 1, best of 2 each: {:.2}× (target ≥ 1.8× on two idle cores)",
         times[0] / times[1]
     );
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -213,8 +237,6 @@ fn main() {
             .collect::<Vec<_>>()
             .join(" ")
     );
-
-    waiting_benches(&root);
 }
 
 #[path = "../tests/attackers.rs"]

@@ -96,9 +96,26 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
         })
 }
 
+/// `d` in whole milliseconds, rounded to the nearest (a half rounds up): what result.json records, so
+/// that a sum of many short runs is not biased low as truncation would make it (22 runs of 0.9 ms each
+/// are 20 ms, not 0).
+#[must_use]
+pub fn nearest_ms(d: Duration) -> u64 {
+    u64::try_from((d.as_micros() + 500) / 1000).unwrap_or(u64::MAX)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn milliseconds_round_to_the_nearest() {
+        assert_eq!(nearest_ms(Duration::from_micros(900)), 1);
+        assert_eq!(nearest_ms(Duration::from_micros(1499)), 1);
+        assert_eq!(nearest_ms(Duration::from_micros(1500)), 2);
+        assert_eq!(nearest_ms(Duration::from_micros(499)), 0);
+        assert_eq!(nearest_ms(Duration::MAX), u64::MAX);
+    }
 
     #[test]
     fn durations_and_sizes() {

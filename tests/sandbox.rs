@@ -280,6 +280,67 @@ fn memory_watch_stops_a_hog() {
     assert_eq!(out.limit, Some(LimitHit::Memory), "{out:?}");
 }
 
+/// A file without `#!` runs under `/bin/sh`, as `execvp` runs it; an empty `PATH` entry is the working
+/// directory, searched in order; the program starts with no signal ignored or blocked (the grader
+/// ignores SIGPIPE), and leads a process group of its own.
+#[test]
+fn basic_starts_programs_as_execvp_would_with_signals_reset() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = crate::util::scratch();
+    let script = dir.path().join("probe");
+    std::fs::write(
+        &script,
+        "grep -E '^Sig(Ign|Blk)' /proc/$$/status\necho $$ $(cut -d' ' -f5 /proc/$$/stat)\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    // The first directory has a `probe` it may not run: the search goes on, as execvp's does.
+    let first = dir.path().join("first");
+    std::fs::create_dir(&first).unwrap();
+    std::fs::write(first.join("probe"), "echo wrong\n").unwrap();
+    std::fs::set_permissions(first.join("probe"), std::fs::Permissions::from_mode(0o644)).unwrap();
+    let mut spec = sh(dir.path(), "");
+    spec.program = "probe".into();
+    spec.args = Vec::new();
+    spec.env = vec![(
+        OsString::from("PATH"),
+        OsString::from(format!("/nonexistent:{}::/usr/bin:/bin", first.display())),
+    )];
+    let out = run(&spec);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status, Status::Exited(0), "{out:?}");
+    assert!(
+        text.contains("SigIgn:\t0000000000000000") && text.contains("SigBlk:\t0000000000000000"),
+        "{text}"
+    );
+    let last = text.lines().last().unwrap();
+    let (pid, pgid) = last.split_once(' ').unwrap();
+    assert_eq!(pid, pgid, "the program leads its own process group: {text}");
+}
+
+/// What cannot start says why, as `Command::spawn` would: a program on no `PATH` entry is not found, a
+/// working directory that is not there is named by its error.
+#[test]
+fn basic_start_failures_are_sandbox_errors() {
+    let dir = crate::util::scratch();
+    let mut spec = sh(dir.path(), "");
+    spec.program = "no-such-program-anywhere".into();
+    match BasicSandbox.run(&spec) {
+        Err(sandbox::SandboxError::Spawn { source, .. }) => {
+            assert_eq!(source.kind(), std::io::ErrorKind::NotFound, "{source}");
+        }
+        other => panic!("{other:?}"),
+    }
+    let mut spec = sh(&dir.path().join("gone"), "echo hi");
+    spec.program = "/bin/sh".into();
+    match BasicSandbox.run(&spec) {
+        Err(sandbox::SandboxError::Spawn { source, .. }) => {
+            assert_eq!(source.kind(), std::io::ErrorKind::NotFound, "{source}");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
 #[test]
 fn missing_program_is_a_sandbox_error() {
     let dir = crate::util::scratch();

@@ -202,8 +202,8 @@ pub fn run_case_within(
             return (result, Vec::new());
         }
     };
-    result.cpu_ms = outcome.cpu.as_millis() as u64;
-    result.wall_ms = outcome.wall.as_millis() as u64;
+    result.cpu_ms = crate::units::nearest_ms(outcome.cpu);
+    result.wall_ms = crate::units::nearest_ms(outcome.wall);
     result.peak_memory = outcome.peak_memory;
     if let Some((verdict, summary)) = run_failure(&outcome, &judged) {
         result.verdict = verdict;

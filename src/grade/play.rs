@@ -98,7 +98,7 @@ impl<'a> Games<'a> {
                 return (result, Vec::new());
             }
         };
-        result.wall_ms = started.elapsed().as_millis() as u64;
+        result.wall_ms = crate::units::nearest_ms(started.elapsed());
         // What the submission's program used over the games: CPU summed, the highest peak memory (both
         // seats when it plays itself).
         for (k, (_, used)) in played.iter().enumerate() {

@@ -51,9 +51,9 @@ pub fn run_position(
             result.credit = asked.credit;
             result.summary = asked.summary;
             result.details = asked.details;
-            result.wall_ms = asked.took.as_millis() as u64;
+            result.wall_ms = crate::units::nearest_ms(asked.took);
             if let Some(used) = asked.used {
-                result.cpu_ms = u64::try_from(used.cpu.as_millis()).unwrap_or(u64::MAX);
+                result.cpu_ms = crate::units::nearest_ms(used.cpu);
                 result.peak_memory = used.peak_memory;
             }
         }

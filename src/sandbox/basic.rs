@@ -13,10 +13,7 @@ impl BasicSandbox {
     /// Starts `spec` and hands back the concrete process (for tiers that build on this one).
     pub fn spawn_group(&self, spec: &Spec) -> Result<GroupProcess, SandboxError> {
         super::reaper::enable();
-        let mut cmd = process::command(spec);
-        process::apply_rlimits(&mut cmd, process::rlimits(&spec.limits));
-        process::die_with_parent(&mut cmd);
-        process::spawn(cmd, spec)
+        process::spawn_limited(spec, process::rlimits(&spec.limits))
     }
 }
 

@@ -16,6 +16,8 @@ pub mod linux;
 pub mod process;
 pub mod reaper;
 pub mod scratch;
+#[cfg(target_os = "linux")]
+mod vfork;
 pub mod watch;
 
 pub use basic::{BasicSandbox, NoSandbox};

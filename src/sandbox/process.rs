@@ -20,9 +20,19 @@ type Resource = libc::c_int;
 /// One resource limit, computed before the fork so the child only makes the `setrlimit` call.
 #[derive(Clone, Copy, Debug)]
 pub struct Rlimit {
-    resource: Resource,
+    pub(super) resource: Resource,
     soft: libc::rlim_t,
     hard: libc::rlim_t,
+}
+
+impl Rlimit {
+    /// What `setrlimit` takes.
+    pub(super) fn value(&self) -> libc::rlimit {
+        libc::rlimit {
+            rlim_cur: self.soft,
+            rlim_max: self.hard,
+        }
+    }
 }
 
 /// The rlimits of the `basic` tier for `limits`, clamped to the grader's own hard limits (an
@@ -144,6 +154,35 @@ pub fn die_with_parent(cmd: &mut Command) {
     }
     #[cfg(not(target_os = "linux"))]
     let _ = cmd;
+}
+
+/// Starts `spec` under `limits` in a process group of its own, dying with the grader: on Linux by
+/// `clone(CLONE_VM | CLONE_VFORK)` (`vfork.rs`), elsewhere by [`command`] with the limits applied
+/// before exec.
+pub fn spawn_limited(spec: &Spec, limits: Vec<Rlimit>) -> Result<GroupProcess, SandboxError> {
+    #[cfg(target_os = "linux")]
+    {
+        let (pid, pipes) =
+            super::vfork::spawn(spec, limits).map_err(|source| SandboxError::Spawn {
+                program: spec.program.to_string_lossy().into_owned(),
+                source,
+            })?;
+        super::cleanup::live().insert(pid);
+        Ok(GroupProcess {
+            pid,
+            pipes,
+            status: None,
+            final_usage: None,
+            group_alive: true,
+        })
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let mut cmd = command(spec);
+        apply_rlimits(&mut cmd, limits);
+        die_with_parent(&mut cmd);
+        spawn(cmd, spec)
+    }
 }
 
 /// Spawns `cmd` (built by [`command`]) and takes over its pid and pipes.
