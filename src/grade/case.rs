@@ -91,6 +91,29 @@ pub fn needs_rerun(result: &CaseResult) -> bool {
     }
 }
 
+/// Whether a time-limited run used its CPU far past the limit: at least three quarters of the way from
+/// the limit to the [`backstop`] (10.75 s for a 10 s limit), beyond what a busy machine adds to a run's
+/// CPU time.
+#[must_use]
+pub fn far_over(verdict: Verdict, cpu_ms: u64, limit: &CpuLimit) -> bool {
+    let limit_ms = limit.ms;
+    let margin = backstop(Duration::from_millis(limit_ms)).as_millis() as u64 - limit_ms;
+    verdict == Verdict::TimeLimit && cpu_ms >= limit_ms + margin * 3 / 4
+}
+
+/// Whether both runs of a case run twice were far over its limit ([`far_over`]): the machine does not
+/// explain that program's time, and its later cases over the limit are not run twice (the pipeline).
+#[must_use]
+pub fn over_twice(result: &CaseResult) -> bool {
+    match (&result.rerun, &result.cpu_limit) {
+        (Some(r), Some(limit)) => {
+            far_over(r.first_verdict, r.first_cpu_ms, limit)
+                && far_over(r.second_verdict, r.second_cpu_ms, limit)
+        }
+        _ => false,
+    }
+}
+
 /// Of two runs of one case, the one that used less CPU decides (the first on a tie): a deterministic
 /// rule that never lets the machine's slow moment cost the student. The kept result says it was rerun.
 #[must_use]

@@ -5,7 +5,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::case::{keep_faster, needs_rerun, run_case, Program};
+use super::case::{far_over, keep_faster, needs_rerun, over_twice, run_case, Program};
 use super::integrity::{self, FirstRun};
 use super::names::{Names, Purpose};
 use super::play::Games;
@@ -159,6 +159,9 @@ pub fn grade(
             }
             // The integrity check runs once, on the first case it suits (`grade::integrity`).
             let mut checked = false;
+            // The first case far over its CPU limit in both of its runs: once there is one, a later
+            // case far over the limit keeps its one run (the machine does not explain this program).
+            let mut slow: Option<String> = None;
             let cases = selected
                 .iter()
                 .enumerate()
@@ -204,9 +207,20 @@ pub fn grade(
                                 ),
                                 None => Names::as_written(),
                             };
-                            let (first, stdout) =
+                            let (mut first, stdout) =
                                 run_case(&**sandbox, suite, group, case, &program, &dir, &names);
-                            if needs_rerun(&first) {
+                            let confirmed = slow.as_ref().filter(|_| {
+                                first
+                                    .cpu_limit
+                                    .as_ref()
+                                    .is_some_and(|l| far_over(first.verdict, first.cpu_ms, l))
+                            });
+                            if let Some(earlier) = confirmed {
+                                first.details.push(format!(
+                                    "not run a second time: case `{earlier}` was already far over its CPU limit in both of its runs, which a busy machine does not explain"
+                                ));
+                                first
+                            } else if needs_rerun(&first) {
                                 // Near or over its CPU limit: once more, in a fresh folder; the
                                 // faster run decides (docs in `keep_faster`).
                                 let again = scratch.join(format!("case-{i}-again"));
@@ -216,7 +230,11 @@ pub fn grade(
                                 // Never `std::fs::remove_dir_all`: it recurses, and a program's deep chain of folders
                                 // overflows the grading thread's stack.
                                 let _ = crate::sandbox::scratch::remove_tree(&again);
-                                keep_faster(first, second)
+                                let kept = keep_faster(first, second);
+                                if slow.is_none() && over_twice(&kept) {
+                                    slow = Some(format!("{}/{}", group.name, case.name));
+                                }
+                                kept
                             } else {
                                 if !checked && integrity::candidate(case, &first) {
                                     checked = true;

@@ -519,12 +519,30 @@ fn a_time_limit_says_what_was_measured_over_which_limit() {
         ),
         (Verdict::TimeLimit, Verdict::TimeLimit, "first")
     );
+    // Just over the limit: every case runs twice.
+    assert!(r.cases.iter().all(|c| c.rerun.is_some()));
     let r = grade("stopped");
     assert_eq!(r.cases[0].verdict, Verdict::TimeLimit);
     assert_eq!(
         r.cases[0].summary,
         "your program used 11.02 s of CPU time, over the 10 s limit and was stopped"
     );
+}
+
+/// Once one case was far over its CPU limit in both of its runs, a later case far over the limit keeps
+/// its one run and says why: a program that loops forever costs one confirmation, not every case twice.
+#[test]
+fn a_program_far_over_its_limit_twice_is_not_run_twice_again() {
+    let r = grade("stopped");
+    assert_eq!(verdicts(&r), [Verdict::TimeLimit; 3]);
+    assert!(r.cases[0].rerun.is_some());
+    for case in &r.cases[1..] {
+        assert_eq!(case.rerun, None, "{}", case.name);
+        assert_eq!(
+            case.details.last().map(String::as_str),
+            Some("not run a second time: case `words/abc` was already far over its CPU limit in both of its runs, which a busy machine does not explain"),
+        );
+    }
 }
 
 #[test]
