@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use super::common::{class_outcome, environment_for, jobs, load_config, RunFlags};
 use super::exit::{CliError, CmdResult, Exit};
 use crate::config::Config;
-use crate::grade::class::{self, grade_class, students};
+use crate::grade::class::{self, grade_class_sharing, students, Slots};
 use crate::grade::fingerprint;
 use crate::grade::shard::Shard;
 use crate::grade::tournament;
@@ -61,12 +61,50 @@ pub fn run(args: Args) -> CmdResult {
     let suites: Vec<&Suite> = plan.iter().map(|(s, _)| s).collect();
     crate::doctor::require(&suites, args.flags.allow_missing)?;
     let env = environment_for(args.flags.sandbox.as_deref(), &config, false)?;
+    // Every suite's class at once in `jobs` shared slots (a class whose last submissions take long
+    // leaves its cores to the next), then suite by suite, in order, the tournament and the table.
+    let slots = Slots::new(jobs);
+    let outs: Vec<SuiteOut> = plan.iter().map(|(s, _)| SuiteOut::new(&args, s)).collect();
+    let classes: Vec<Result<ClassGraded, CliError>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = plan
+            .iter()
+            .zip(&outs)
+            .map(|((suite, students_dir), o)| {
+                let (args, config, env, slots) = (&args, &config, &env, &slots);
+                scope.spawn(move || grade_suite(args, config, env, slots, suite, students_dir, o))
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| {
+                w.join().unwrap_or_else(|_| {
+                    Err(CliError::internal(anyhow::anyhow!(
+                        "grading a class stopped unexpectedly (a bug in the grader)"
+                    )))
+                })
+            })
+            .collect()
+    });
     let mut exit = Exit::Success;
-    for (suite, students_dir) in &plan {
-        let graded = grade_suite(&args, &config, &env, jobs, suite, students_dir)?;
-        exit = exit.max(graded);
+    let mut failed = None;
+    for (((suite, students_dir), o), class) in plan.iter().zip(&outs).zip(classes) {
+        // A suite that could not be graded is said at the end: the others' results still count.
+        match class {
+            Ok(class) => match finish_suite(&args, &env, jobs, suite, students_dir, o, class) {
+                Ok(finished) => exit = exit.max(finished),
+                Err(e) => {
+                    failed.get_or_insert(e);
+                }
+            },
+            Err(e) => {
+                failed.get_or_insert(e);
+            }
+        }
     }
-    Ok(exit)
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(exit),
+    }
 }
 
 /// Every suite with the folder of its students, loaded before anything runs: a broken suite is bad
@@ -113,21 +151,55 @@ fn plan(args: &Args, config: &Config) -> Result<Vec<(Suite, PathBuf)>, CliError>
     Ok(plan)
 }
 
-/// Grades one suite's class (and plays its class tournament), prints its table, and says how it went:
-/// `Internal` when a result could not be written or the machine failed a case.
-fn grade_suite(
+/// What a suite's grading writes to and whether it plays a tournament, settled before any class is
+/// graded (the class reporter borrows it while the classes are graded side by side).
+struct SuiteOut {
+    out: Outputs,
+    tournament: bool,
+    play: bool,
+    columns: crate::report::Columns,
+}
+
+impl SuiteOut {
+    fn new(args: &Args, suite: &Suite) -> SuiteOut {
+        let tournament =
+            !args.no_tournament && suite.arena.as_ref().is_some_and(|a| a.marks.is_some());
+        // A shard sees part of the class: `grader merge` plays the tournament over all of it.
+        let play = tournament && args.shard.is_none();
+        SuiteOut {
+            out: Outputs {
+                dir: args.out.join(&suite.name),
+            },
+            tournament,
+            play,
+            columns: class::columns(suite, play),
+        }
+    }
+}
+
+/// A suite's class as graded, before its tournament and table ([`finish_suite`]).
+struct ClassGraded<'a> {
+    class: Vec<(String, PathBuf)>,
+    whole: usize,
+    current: HashMap<String, SubmissionResult>,
+    graded: Vec<SubmissionResult>,
+    write_error: Option<anyhow::Error>,
+    reporter: ClassReporter<'a>,
+}
+
+/// Grades one suite's class in the shared `slots` (writing each result as it comes).
+fn grade_suite<'a>(
     args: &Args,
     config: &Config,
     env: &Environment,
-    jobs: usize,
+    slots: &Slots,
     suite: &Suite,
     students_dir: &Path,
-) -> Result<Exit, CliError> {
+    o: &'a SuiteOut,
+) -> Result<ClassGraded<'a>, CliError> {
     let mut class = students(students_dir)?;
     let whole = class.len();
-    let out = Outputs {
-        dir: args.out.join(&suite.name),
-    };
+    let out = &o.out;
     if let Some(shard) = args.shard {
         class.retain(|(_, dir)| shard.contains(dir.file_name().unwrap_or_default()));
         clear_manifest(&out.dir).map_err(CliError::internal)?;
@@ -138,22 +210,20 @@ fn grade_suite(
         );
     }
     eprintln!(
-        "grading `{}`: {} submissions × {} cases, sandbox {}, {jobs} jobs",
+        "grading `{}`: {} submissions × {} cases, sandbox {}, {} jobs",
         suite.name,
         class.len(),
         suite.cases().count(),
-        env.sandbox.tier()
+        env.sandbox.tier(),
+        slots.count()
     );
-    let tournament = !args.no_tournament && suite.arena.as_ref().is_some_and(|a| a.marks.is_some());
-    // A shard sees part of the class: `grader merge` plays the tournament over all of it.
-    let play = tournament && args.shard.is_none();
-    let columns = class::columns(suite, play);
+    let tournament = o.tournament;
     let keys: Vec<&str> = class.iter().map(|(k, _)| k.as_str()).collect();
     // A shard's gradebook holds its share only; the merge keeps the earlier rows.
     let earlier = if args.shard.is_some() {
         Vec::new()
     } else {
-        earlier_results(&out, &suite.name, &keys)
+        earlier_results(out, &suite.name, &keys)
     };
     if !earlier.is_empty() {
         eprintln!(
@@ -175,8 +245,8 @@ fn grade_suite(
         .iter()
         .filter_map(|(k, dir)| Some((k.clone(), fingerprint::submission(part.as_ref()?, dir)?)))
         .collect();
-    let mut current = if args.resume {
-        current(&out, &suite.name, &class, &prints, play)
+    let current = if args.resume {
+        current(out, &suite.name, &class, &prints, o.play)
     } else {
         HashMap::new()
     };
@@ -196,21 +266,52 @@ fn grade_suite(
         .into_iter()
         .chain(current.values().cloned())
         .collect();
-    let reporter = ClassReporter::new(&out, &columns, to_grade.len())
+    let reporter = ClassReporter::new(out, &o.columns, to_grade.len())
         .keeping(kept)
         .fingerprints(prints);
-    let (graded, mut write_error) = match grade_class(
+    let (graded, write_error) = match grade_class_sharing(
         &env.sandbox,
         &*env.prepare,
         suite,
         &to_grade,
-        jobs,
+        slots,
         config.scratch,
         &reporter,
     ) {
         Ok(results) => (results, reporter.take_error()),
         Err(e) => (Vec::new(), Some(e)),
     };
+    Ok(ClassGraded {
+        class,
+        whole,
+        current,
+        graded,
+        write_error,
+        reporter,
+    })
+}
+
+/// Plays a graded class's tournament, writes its gradebook (and a shard's manifest), prints its table,
+/// and says how it went: `Internal` when a result could not be written or the machine failed a case.
+fn finish_suite(
+    args: &Args,
+    env: &Environment,
+    jobs: usize,
+    suite: &Suite,
+    students_dir: &Path,
+    o: &SuiteOut,
+    graded: ClassGraded,
+) -> Result<Exit, CliError> {
+    let ClassGraded {
+        class,
+        whole,
+        mut current,
+        graded,
+        mut write_error,
+        reporter,
+    } = graded;
+    let (out, play, tournament, columns) = (&o.out, o.play, o.tournament, &o.columns);
+    let keys: Vec<&str> = class.iter().map(|(k, _)| k.as_str()).collect();
     // Every result in student order, the current ones where they were not graded again.
     let mut graded = graded.into_iter();
     let mut results: Vec<SubmissionResult> = class
@@ -268,7 +369,7 @@ fn grade_suite(
         "{}",
         class_table(
             &format!("{} ({})", suite.title, suite.name),
-            &columns,
+            columns,
             &results
         )
     );

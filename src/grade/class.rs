@@ -155,12 +155,84 @@ pub fn grade_class(
     bounds: Bounds,
     reporter: &dyn Reporter,
 ) -> anyhow::Result<Vec<SubmissionResult>> {
+    let slots = Slots::new(jobs);
+    grade_class_sharing(sandbox, prepare, suite, students, &slots, bounds, reporter)
+}
+
+/// How many submissions are graded at once across classes graded side by side (`grader run` over
+/// several suites): a worker holds a slot for each submission it grades, so the classes together never
+/// grade more than the slots at once, and a class whose last submissions take long leaves the other
+/// cores to the next class instead of idle.
+#[derive(Debug)]
+pub struct Slots {
+    free: Mutex<usize>,
+    freed: std::sync::Condvar,
+    count: usize,
+}
+
+impl Slots {
+    #[must_use]
+    pub fn new(count: usize) -> Slots {
+        let count = count.max(1);
+        Slots {
+            free: Mutex::new(count),
+            freed: std::sync::Condvar::new(),
+            count,
+        }
+    }
+
+    /// How many submissions may be graded at once.
+    #[must_use]
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    /// Waits for a free slot and holds it until the guard is dropped.
+    pub fn take(&self) -> Slot<'_> {
+        let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
+        while *free == 0 {
+            free = self.freed.wait(free).unwrap_or_else(|e| e.into_inner());
+        }
+        *free -= 1;
+        Slot { slots: self }
+    }
+}
+
+/// A slot of [`Slots`], given back when dropped.
+#[derive(Debug)]
+pub struct Slot<'a> {
+    slots: &'a Slots,
+}
+
+impl Drop for Slot<'_> {
+    fn drop(&mut self) {
+        let mut free = self.slots.free.lock().unwrap_or_else(|e| e.into_inner());
+        *free += 1;
+        self.slots.freed.notify_one();
+    }
+}
+
+/// [`grade_class`] with its submissions graded in `slots` shared with other classes: as many workers as
+/// there are slots, each holding one while it grades a submission.
+///
+/// # Errors
+/// The scratch folder cannot be made (nothing is graded).
+pub fn grade_class_sharing(
+    sandbox: &Arc<dyn Sandbox>,
+    prepare: &dyn Prepare,
+    suite: &Suite,
+    students: &[(String, PathBuf)],
+    slots: &Slots,
+    bounds: Bounds,
+    reporter: &dyn Reporter,
+) -> anyhow::Result<Vec<SubmissionResult>> {
     let next = AtomicUsize::new(0);
     let done: Mutex<Vec<Option<SubmissionResult>>> = Mutex::new(vec![None; students.len()]);
     let scratch_root = Scratch::new().context("cannot make a scratch folder")?;
     std::thread::scope(|scope| {
-        for _ in 0..jobs.clamp(1, students.len().max(1)) {
+        for _ in 0..slots.count.clamp(1, students.len().max(1)) {
             scope.spawn(|| loop {
+                let _slot = slots.take();
                 let i = next.fetch_add(1, Ordering::SeqCst);
                 let Some((name, dir)) = students.get(i) else {
                     break;

@@ -677,3 +677,73 @@ fn a_case_that_fails_on_stdout_never_says_its_trace_earned_credit() {
         c.details
     );
 }
+
+/// Counts the submissions being prepared at once, and the most there ever were.
+struct CountingBuild {
+    now: std::sync::atomic::AtomicUsize,
+    most: std::sync::atomic::AtomicUsize,
+}
+
+impl Prepare for CountingBuild {
+    fn prepare(&self, _: &dyn Sandbox, _: &Suite, _: &Path, _: &Path) -> Prepared {
+        use std::sync::atomic::Ordering::SeqCst;
+        let now = self.now.fetch_add(1, SeqCst) + 1;
+        self.most.fetch_max(now, SeqCst);
+        std::thread::sleep(Duration::from_millis(20));
+        self.now.fetch_sub(1, SeqCst);
+        Prepared::NoLanguage {
+            message: "no files".into(),
+        }
+    }
+}
+
+/// Classes graded side by side in shared slots never grade more submissions at once than there are
+/// slots, however many workers each class has, and each class still gets every result in its order.
+#[test]
+fn classes_side_by_side_share_their_slots() {
+    use super::class::{grade_class_sharing, Slots};
+    use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
+    let dir = tempfile::tempdir().unwrap();
+    let suite_dir = dir.path().join("rev");
+    std::fs::create_dir_all(&suite_dir).unwrap();
+    std::fs::write(suite_dir.join("suite.toml"), SUITE).unwrap();
+    let suite = Suite::load(&suite_dir, &Config::load(None).unwrap(), Arc::new(Rev)).unwrap();
+    let sandbox = Arc::new(Scripted) as Arc<dyn Sandbox>;
+    let build = CountingBuild {
+        now: AtomicUsize::new(0),
+        most: AtomicUsize::new(0),
+    };
+    let class: Vec<(String, std::path::PathBuf)> = (0..4)
+        .map(|i| (format!("s{i}"), dir.path().to_path_buf()))
+        .collect();
+    for slots in [1, 2] {
+        build.most.store(0, SeqCst);
+        let shared = Slots::new(slots);
+        let results: Vec<Vec<String>> = std::thread::scope(|s| {
+            let classes: Vec<_> = (0..3)
+                .map(|_| {
+                    s.spawn(|| {
+                        grade_class_sharing(
+                            &sandbox,
+                            &build,
+                            &suite,
+                            &class,
+                            &shared,
+                            Config::load(None).unwrap().scratch,
+                            &crate::report::events::Silent,
+                        )
+                        .unwrap()
+                        .into_iter()
+                        .map(|r| r.student)
+                        .collect()
+                    })
+                })
+                .collect();
+            classes.into_iter().map(|c| c.join().unwrap()).collect()
+        });
+        assert_eq!(build.most.load(SeqCst), slots, "{slots} slot(s)");
+        for students in results {
+            assert_eq!(students, ["s0", "s1", "s2", "s3"]);
+        }
+    }
+}

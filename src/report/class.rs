@@ -159,7 +159,11 @@ impl<'a> ClassReporter<'a> {
     #[must_use]
     pub fn new(out: &'a Outputs, columns: &'a Columns, students: usize) -> ClassReporter<'a> {
         let bar = if std::io::stderr().is_terminal() && students > 1 {
-            let bar = indicatif::ProgressBar::new(students as u64);
+            // One set of bars for the classes graded side by side (`grader run` over several suites).
+            static BARS: std::sync::OnceLock<indicatif::MultiProgress> = std::sync::OnceLock::new();
+            let bar = BARS
+                .get_or_init(indicatif::MultiProgress::new)
+                .add(indicatif::ProgressBar::new(students as u64));
             bar.set_style(
                 indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} {elapsed} {msg}")
                     .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
