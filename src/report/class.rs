@@ -266,6 +266,11 @@ impl Reporter for ClassReporter<'_> {
                     self.keep(e);
                 }
                 self.bar.inc(1);
+                // The whole class graded: its bar goes at once, not when its table is printed (classes
+                // graded side by side finish at other times).
+                if self.bar.length().is_some_and(|n| self.bar.position() >= n) {
+                    self.bar.finish_and_clear();
+                }
             }
             Event::Warning { message } => self.bar.suspend(|| eprintln!("warning: {message}")),
             Event::Remarked { results } => {
