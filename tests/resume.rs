@@ -70,6 +70,28 @@ fn resume_grades_only_what_changed_and_keeps_the_rest_byte_for_byte() {
     let book = read(&results.join("grades.csv"));
     assert_eq!(book.lines().count(), 4, "{book}");
 
+    // Playing every game of a case whose first two ended in the same fault can change a result: with
+    // `GRADER_REPLAY_FAULTS` set, nothing graded without it is current.
+    let mut copy = std::process::Command::new("cp");
+    copy.arg("-r").arg(&out).arg(dir.path().join("copied"));
+    assert!(copy.status().unwrap().success());
+    let replayed = crate::util::grader()
+        .arg("run")
+        .arg(&suite)
+        .arg(&class)
+        .arg("--out")
+        .arg(dir.path().join("copied"))
+        .arg("--resume")
+        .env("GRADER_REPLAY_FAULTS", "1")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&replayed.stderr);
+    assert_eq!(replayed.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("resume: 0 of 3 submissions are current"),
+        "{stderr}"
+    );
+
     // Other settings make every result stale.
     let basic = crate::util::grader()
         .arg("run")

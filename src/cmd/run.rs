@@ -233,12 +233,13 @@ fn grade_suite<'a>(
     }
     // What each result is graded from: everything that decides it but `--jobs` and the shard.
     let settings = format!(
-        "{:?}\ntier {}\ntournament {tournament}",
+        "{:?}\ntier {}\ntournament {tournament}\nsame fault, no replay {}",
         Config {
             jobs: 0,
             ..config.clone()
         },
-        env.sandbox.tier()
+        env.sandbox.tier(),
+        crate::grade::samefault::enabled()
     );
     let part = fingerprint::suite_part(&suite.dir, &settings);
     let prints: HashMap<String, String> = class
