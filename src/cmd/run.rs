@@ -89,13 +89,8 @@ pub fn run(args: Args) -> CmdResult {
     let mut failed = None;
     for (((suite, students_dir), o), class) in plan.iter().zip(&outs).zip(classes) {
         // A suite that could not be graded is said at the end: the others' results still count.
-        match class {
-            Ok(class) => match finish_suite(&args, &env, jobs, suite, students_dir, o, class) {
-                Ok(finished) => exit = exit.max(finished),
-                Err(e) => {
-                    failed.get_or_insert(e);
-                }
-            },
+        match class.and_then(|c| finish_suite(&args, &env, jobs, suite, students_dir, o, c)) {
+            Ok(finished) => exit = exit.max(finished),
             Err(e) => {
                 failed.get_or_insert(e);
             }

@@ -162,19 +162,8 @@ pub fn die_with_parent(cmd: &mut Command) {
 pub fn spawn_limited(spec: &Spec, limits: Vec<Rlimit>) -> Result<GroupProcess, SandboxError> {
     #[cfg(target_os = "linux")]
     {
-        let (pid, pipes) =
-            super::vfork::spawn(spec, limits).map_err(|source| SandboxError::Spawn {
-                program: spec.program.to_string_lossy().into_owned(),
-                source,
-            })?;
-        super::cleanup::live().insert(pid);
-        Ok(GroupProcess {
-            pid,
-            pipes,
-            status: None,
-            final_usage: None,
-            group_alive: true,
-        })
+        let (pid, pipes) = super::vfork::spawn(spec, limits).map_err(|e| spawn_error(spec, e))?;
+        Ok(GroupProcess::adopt(pid, pipes))
     }
     #[cfg(not(target_os = "linux"))]
     {
@@ -187,10 +176,7 @@ pub fn spawn_limited(spec: &Spec, limits: Vec<Rlimit>) -> Result<GroupProcess, S
 
 /// Spawns `cmd` (built by [`command`]) and takes over its pid and pipes.
 pub fn spawn(mut cmd: Command, spec: &Spec) -> Result<GroupProcess, SandboxError> {
-    let mut child = cmd.spawn().map_err(|source| SandboxError::Spawn {
-        program: spec.program.to_string_lossy().into_owned(),
-        source,
-    })?;
+    let mut child = cmd.spawn().map_err(|e| spawn_error(spec, e))?;
     let pid = child.id() as libc::pid_t;
     // From here on we wait with wait4 (for the child's own rusage); `std::process::Child` never reaps on
     // drop, so dropping it only closes the handles we did not take.
@@ -207,18 +193,21 @@ pub fn spawn(mut cmd: Command, spec: &Spec) -> Result<GroupProcess, SandboxError
         .take()
         .map(|s| File::from(std::os::fd::OwnedFd::from(s)));
     drop(child);
-    super::cleanup::live().insert(pid);
-    Ok(GroupProcess {
+    Ok(GroupProcess::adopt(
         pid,
-        pipes: Pipes {
+        Pipes {
             stdin,
             stdout,
             stderr,
         },
-        status: None,
-        final_usage: None,
-        group_alive: true,
-    })
+    ))
+}
+
+fn spawn_error(spec: &Spec, source: io::Error) -> SandboxError {
+    SandboxError::Spawn {
+        program: spec.program.to_string_lossy().into_owned(),
+        source,
+    }
 }
 
 /// A child that leads its own process group.
@@ -236,6 +225,19 @@ pub struct GroupProcess {
 }
 
 impl GroupProcess {
+    /// Takes over a child just started as the leader of its own group: tracked for the interrupt
+    /// clean-up from here on.
+    fn adopt(pid: libc::pid_t, pipes: Pipes) -> GroupProcess {
+        super::cleanup::live().insert(pid);
+        GroupProcess {
+            pid,
+            pipes,
+            status: None,
+            final_usage: None,
+            group_alive: true,
+        }
+    }
+
     /// The leader's pid (also the process group id).
     pub fn pid(&self) -> libc::pid_t {
         self.pid
