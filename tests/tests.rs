@@ -19,6 +19,7 @@ mod html;
 mod morris;
 mod oska;
 mod oska_examples;
+mod pace;
 mod play;
 mod position;
 mod resume;

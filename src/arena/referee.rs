@@ -1,7 +1,7 @@
 //! The referee: plays one game between two seats under a suite's policy, owns the clock, and always
 //! returns a record. A seat can make it wait no longer than the per-move limit plus the margin.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use reference::{Outcome, Player};
 
@@ -10,6 +10,7 @@ use crate::arena::game::record::{Ending, GameRecord, GameResult, MoveRecord};
 use crate::arena::game::ArenaGame;
 use crate::arena::seat::ReplyForm;
 use crate::arena::seat::{Reply, Seat, Start};
+use crate::sandbox::pace;
 use crate::sandbox::Usage;
 
 /// The margin added to every per-move limit by default: scheduler noise and pipe latency on a loaded
@@ -98,12 +99,12 @@ fn start_both<G: ArenaGame>(
             seed: who.seed,
             limit: policy.limit,
         };
-        let asked = Instant::now();
+        let asked = pace::now();
         if let Err(reply) = seat.start(&start) {
             // Starting has no per-move limit: a timeout here is the seat's own startup wait.
             let why = match reply {
-                Reply::Timeout => format!("timed out after {}", seconds(asked.elapsed())),
-                other => fault_words(&other, policy, asked.elapsed()),
+                Reply::Timeout => format!("timed out after {}", seconds(pace::since(asked))),
+                other => fault_words(&other, policy, pace::since(asked)),
             };
             failed.push((i, format!("{} failed to start: {why}", colours[i])));
         }
@@ -260,10 +261,10 @@ pub fn play_measured<G: ArenaGame>(
                 );
             }
 
-            let asked = Instant::now();
+            let asked = pace::now();
             let deadline = policy.deadline().filter(|_| seats[i].clocked());
             let reply = seats[i].request(&state, last.as_deref(), deadline);
-            let took = asked.elapsed().saturating_sub(seats[i].unclocked());
+            let took = pace::since(asked).saturating_sub(seats[i].unclocked());
             // A program proven to wait for input would never have answered: that stays what it was,
             // however late a loaded machine saw it, so the reason is the same at every run.
             let over = deadline.is_some_and(|d| took > d) && !matches!(reply, Reply::Waiting(_));

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use super::common::{class_outcome, environment_for, jobs, load_config, RunFlags};
 use super::exit::{CliError, CmdResult, Exit};
 use crate::config::Config;
-use crate::grade::class::{self, grade_class_sharing, students, Slots};
+use crate::grade::class::{self, grade_class_sharing, lend_cap, students};
 use crate::grade::fingerprint;
 use crate::grade::shard::Shard;
 use crate::grade::tournament;
@@ -19,8 +19,10 @@ use crate::report::events::{Event, Reporter};
 use crate::report::result::SubmissionResult;
 use crate::report::shard::{clear_manifest, write_manifest, Manifest};
 use crate::report::table::class_table;
+use crate::sandbox::pace::Cores;
 use crate::suite::validate::discover;
 use crate::suite::{oracle, Suite};
+use std::sync::Arc;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -63,7 +65,9 @@ pub fn run(args: Args) -> CmdResult {
     let env = environment_for(args.flags.sandbox.as_deref(), &config, false)?;
     // Every suite's class at once in `jobs` shared slots (a class whose last submissions take long
     // leaves its cores to the next), then suite by suite, in order, the tournament and the table.
-    let slots = Slots::new(jobs);
+    // A slot whose program sleeps is lent to the next submission (`sandbox::pace`).
+    let most_memory = suites.iter().map(|s| s.limits.memory).max().unwrap_or(0);
+    let slots = Cores::new(jobs, lend_cap(jobs, most_memory));
     let outs: Vec<SuiteOut> = plan.iter().map(|(s, _)| SuiteOut::new(&args, s)).collect();
     let classes: Vec<Result<ClassGraded, CliError>> = std::thread::scope(|scope| {
         let workers: Vec<_> = plan
@@ -187,7 +191,7 @@ fn grade_suite<'a>(
     args: &Args,
     config: &Config,
     env: &Environment,
-    slots: &Slots,
+    slots: &Arc<Cores>,
     suite: &Suite,
     students_dir: &Path,
     o: &'a SuiteOut,

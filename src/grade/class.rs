@@ -14,6 +14,7 @@ use super::pipeline::{grade, Prepare};
 use crate::report::events::{Event, Reporter};
 use crate::report::result::SubmissionResult;
 use crate::report::Columns;
+use crate::sandbox::pace::{Cores, Pacer};
 use crate::sandbox::scratch::{Bounds, Scratch};
 use crate::sandbox::{Sandbox, Tier};
 use crate::suite::Suite;
@@ -142,7 +143,8 @@ pub fn columns(suite: &Suite, tournament: bool) -> Columns {
 
 /// Grades every student with `jobs` threads, each in a scratch folder of its own (under `full`, a tmpfs
 /// capped to `bounds`) removed once graded, telling `reporter` of each case and submission as it
-/// finishes. Returns the results in student order.
+/// finishes. Returns the results in student order. A worker whose program sleeps lends its slot
+/// (`sandbox::pace`), up to `jobs` lent at once.
 ///
 /// # Errors
 /// The scratch folder cannot be made (nothing is graded).
@@ -155,65 +157,34 @@ pub fn grade_class(
     bounds: Bounds,
     reporter: &dyn Reporter,
 ) -> anyhow::Result<Vec<SubmissionResult>> {
-    let slots = Slots::new(jobs);
-    grade_class_sharing(sandbox, prepare, suite, students, &slots, bounds, reporter)
+    let cores = Cores::new(jobs, lend_cap(jobs, suite.limits.memory));
+    grade_class_sharing(sandbox, prepare, suite, students, &cores, bounds, reporter)
 }
 
-/// How many submissions are graded at once across classes graded side by side (`grader run` over
-/// several suites): a worker holds a slot for each submission it grades, so the classes together never
-/// grade more than the slots at once, and a class whose last submissions take long leaves the other
-/// cores to the next class instead of idle.
-#[derive(Debug)]
-pub struct Slots {
-    free: Mutex<usize>,
-    freed: std::sync::Condvar,
-    count: usize,
-}
-
-impl Slots {
-    #[must_use]
-    pub fn new(count: usize) -> Slots {
-        let count = count.max(1);
-        Slots {
-            free: Mutex::new(count),
-            freed: std::sync::Condvar::new(),
-            count,
-        }
+/// How many slots may be lent at once (each admits one more submission while another's program
+/// sleeps): as many as there are slots, while the memory available holds every admitted submission at
+/// its memory limit (`memory`, bytes); none when `GRADER_NO_LEND` is set.
+#[must_use]
+pub fn lend_cap(jobs: usize, memory: u64) -> usize {
+    if std::env::var_os("GRADER_NO_LEND").is_some() {
+        return 0;
     }
-
-    /// How many submissions may be graded at once.
-    #[must_use]
-    pub fn count(&self) -> usize {
-        self.count
-    }
-
-    /// Waits for a free slot and holds it until the guard is dropped.
-    pub fn take(&self) -> Slot<'_> {
-        let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
-        while *free == 0 {
-            free = self.freed.wait(free).unwrap_or_else(|e| e.into_inner());
-        }
-        *free -= 1;
-        Slot { slots: self }
-    }
+    let available = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|m| {
+            m.lines()
+                .find_map(|l| l.strip_prefix("MemAvailable:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        })
+        .map(|kib| kib * 1024);
+    let fits = available.map_or(0, |a| a / memory.max(1));
+    let fits = usize::try_from(fits).unwrap_or(usize::MAX);
+    jobs.min(fits.saturating_sub(jobs))
 }
 
-/// A slot of [`Slots`], given back when dropped.
-#[derive(Debug)]
-pub struct Slot<'a> {
-    slots: &'a Slots,
-}
-
-impl Drop for Slot<'_> {
-    fn drop(&mut self) {
-        let mut free = self.slots.free.lock().unwrap_or_else(|e| e.into_inner());
-        *free += 1;
-        self.slots.freed.notify_one();
-    }
-}
-
-/// [`grade_class`] with its submissions graded in `slots` shared with other classes: as many workers as
-/// there are slots, each holding one while it grades a submission.
+/// [`grade_class`] with its submissions graded in `cores` shared with other classes: as many workers as
+/// there can be submissions at once (`Cores::most`), each holding a slot while it grades a submission
+/// (lent while its program sleeps).
 ///
 /// # Errors
 /// The scratch folder cannot be made (nothing is graded).
@@ -222,7 +193,7 @@ pub fn grade_class_sharing(
     prepare: &dyn Prepare,
     suite: &Suite,
     students: &[(String, PathBuf)],
-    slots: &Slots,
+    cores: &Arc<Cores>,
     bounds: Bounds,
     reporter: &dyn Reporter,
 ) -> anyhow::Result<Vec<SubmissionResult>> {
@@ -230,9 +201,9 @@ pub fn grade_class_sharing(
     let done: Mutex<Vec<Option<SubmissionResult>>> = Mutex::new(vec![None; students.len()]);
     let scratch_root = Scratch::new().context("cannot make a scratch folder")?;
     std::thread::scope(|scope| {
-        for _ in 0..slots.count.clamp(1, students.len().max(1)) {
+        for _ in 0..cores.most().clamp(1, students.len().max(1)) {
             scope.spawn(|| loop {
-                let _slot = slots.take();
+                let _slot = Pacer::enter(cores);
                 let i = next.fetch_add(1, Ordering::SeqCst);
                 let Some((name, dir)) = students.get(i) else {
                     break;

@@ -698,10 +698,12 @@ impl Prepare for CountingBuild {
 }
 
 /// Classes graded side by side in shared slots never grade more submissions at once than there are
-/// slots, however many workers each class has, and each class still gets every result in its order.
+/// slots, however many workers each class has (twice the slots, for lending), while no program sleeps;
+/// and each class still gets every result in its order.
 #[test]
 fn classes_side_by_side_share_their_slots() {
-    use super::class::{grade_class_sharing, Slots};
+    use super::class::grade_class_sharing;
+    use crate::sandbox::pace::Cores;
     use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
     let dir = tempfile::tempdir().unwrap();
     let suite_dir = dir.path().join("rev");
@@ -718,7 +720,7 @@ fn classes_side_by_side_share_their_slots() {
         .collect();
     for slots in [1, 2] {
         build.most.store(0, SeqCst);
-        let shared = Slots::new(slots);
+        let shared = Cores::new(slots, slots);
         let results: Vec<Vec<String>> = std::thread::scope(|s| {
             let classes: Vec<_> = (0..3)
                 .map(|_| {

@@ -2,7 +2,7 @@
 //! one `turn`, or one per-move run), then judging the reply and the files it wrote.
 
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::arena::game::record::seconds;
 use crate::arena::game::ArenaGame;
@@ -13,6 +13,7 @@ use crate::untrusted::{self, OutputFileError};
 
 use super::visited;
 use super::{judge, Judged, Want};
+use crate::sandbox::pace;
 
 /// A file the program writes during its move, and how it is checked.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,14 +67,15 @@ pub fn ask<G: ArenaGame>(
         seed,
         limit: policy.limit,
     };
-    let asked = Instant::now();
+    let asked = pace::now();
     let reply = match seat.start(&start) {
         Err(fault) => fault,
         Ok(()) => {
             let deadline = policy.deadline().filter(|_| seat.clocked());
             let reply = seat.request(state, None, deadline);
             // A program proven to wait for input stays so, however late a loaded machine saw it.
-            if deadline.is_some_and(|d| asked.elapsed() > d) && !matches!(reply, Reply::Waiting(_))
+            if deadline.is_some_and(|d| pace::since(asked) > d)
+                && !matches!(reply, Reply::Waiting(_))
             {
                 Reply::Timeout
             } else {
@@ -81,7 +83,7 @@ pub fn ask<G: ArenaGame>(
             }
         }
     };
-    let took = asked.elapsed();
+    let took = pace::since(asked);
     seat.finish("position case: one move asked", None);
     let stderr = seat.stderr_tail();
     let printed_nothing = matches!(&reply, Reply::Line(text) if text.trim().is_empty());

@@ -15,6 +15,8 @@ use std::io::{self, Read, Write};
 use std::os::fd::AsRawFd;
 use std::time::{Duration, Instant};
 
+use super::pace;
+
 use super::{LimitHit, Outcome, Running, SandboxError, Spec, Status, Stdin, Watch};
 
 /// Between SIGTERM at the wall limit and SIGKILL of the whole group.
@@ -36,7 +38,7 @@ const CHUNK: usize = 64 * 1024;
 /// `Stdin::Bytes` is written and then closed; `Stdin::Piped` is closed at once (nobody is there to
 /// write it); `Stdin::Null` needs nothing. Wall time is measured from the call.
 pub fn drive(mut running: Box<dyn Running>, spec: &Spec) -> Result<Outcome, SandboxError> {
-    let start = Instant::now();
+    let start = pace::now();
     let limits = &spec.limits;
     let cap = usize::try_from(limits.output).unwrap_or(usize::MAX);
     let mut stdin = match &spec.stdin {
@@ -68,16 +70,18 @@ pub fn drive(mut running: Box<dyn Running>, spec: &Spec) -> Result<Outcome, Sand
     let mut sampled_at = start;
     let mut idle = IDLE_FIRST;
     let mut watch = limits.idle.map(|l| Watch::new(Some(l)));
+    // Wall time is this thread's program clock: time stopped for want of a core is not on it.
+    let mut pace = pace::Wait::start();
 
     loop {
         if status.is_none() {
             status = running.try_wait()?;
             if status.is_some() {
-                ended_at = Some(Instant::now());
+                ended_at = Some(pace::now());
                 stdin = None;
             }
         }
-        let now = Instant::now();
+        let now = pace::now();
         let wake_by = if let Some(ended) = ended_at {
             if stdout.done() && stderr.done() || now >= ended + DRAIN_GRACE {
                 break;
@@ -121,6 +125,9 @@ pub fn drive(mut running: Box<dyn Running>, spec: &Spec) -> Result<Outcome, Sand
                 stdin = None;
                 continue;
             }
+            if terminated_at.is_none() {
+                pace.look(&mut *running);
+            }
             match terminated_at {
                 Some(at) => at + TERM_GRACE,
                 None => deadline,
@@ -161,7 +168,8 @@ pub fn drive(mut running: Box<dyn Running>, spec: &Spec) -> Result<Outcome, Sand
         }
     }
 
-    let ended_at = ended_at.unwrap_or_else(Instant::now);
+    pace.done(None);
+    let ended_at = ended_at.unwrap_or_else(pace::now);
     let status = status.unwrap_or(Status::Signaled(libc::SIGKILL));
     let usage = running.usage();
     if limit.is_none() {

@@ -12,6 +12,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use super::drive::{poll, set_nonblocking};
+use super::pace;
 use super::watch::{Stall, Watch, CHECK_EVERY};
 use super::{LimitHit, Limits, Running};
 
@@ -86,15 +87,21 @@ impl LineReader {
         deadline: Option<Instant>,
         awaited: &mut Awaited<'_>,
     ) -> io::Result<Answer> {
-        loop {
-            match self.read_line(Some(awaited.slice(deadline)))? {
-                ReadLine::Timeout if deadline.is_none_or(|d| Instant::now() < d) => {}
-                other => return Ok(Answer::Read(other)),
+        let mut pace = pace::Wait::start();
+        let answer = loop {
+            match self.read_line(Some(awaited.slice(deadline, &pace))) {
+                Ok(ReadLine::Timeout) if deadline.is_none_or(|d| pace::now() < d) => {}
+                Ok(other) => break Ok(Answer::Read(other)),
+                Err(e) => break Err(e),
             }
-            if let Some(stall) = awaited.stalled(&self.file)? {
-                return Ok(Answer::Stalled(stall));
+            match awaited.stalled(&self.file) {
+                Ok(Some(stall)) => break Ok(Answer::Stalled(stall)),
+                Ok(None) => pace.look(&mut *awaited.running),
+                Err(e) => break Err(e),
             }
-        }
+        };
+        pace.done(Some(&mut *awaited.running));
+        answer
     }
 
     /// Bytes received but not yet returned as a line.
@@ -123,8 +130,8 @@ pub struct Awaited<'a> {
 
 impl Awaited<'_> {
     /// The end of the next wait: the deadline, or the next look at the program if that comes first.
-    fn slice(&self, deadline: Option<Instant>) -> Instant {
-        let next = Instant::now() + CHECK_EVERY;
+    fn slice(&self, deadline: Option<Instant>, pace: &pace::Wait) -> Instant {
+        let next = pace::now() + CHECK_EVERY.min(pace.every());
         deadline.map_or(next, |d| d.min(next))
     }
 
@@ -134,7 +141,7 @@ impl Awaited<'_> {
         let Some(stall) = self.watch.check(&mut *self.running, Some(self.stdin)) else {
             return Ok(None);
         };
-        if wait(output, libc::POLLIN, Some(Instant::now()))? {
+        if wait(output, libc::POLLIN, Some(pace::now()))? {
             return Ok(None);
         }
         Ok(Some(stall))
@@ -148,17 +155,24 @@ pub fn wait_awaiting(
     deadline: Option<Instant>,
     awaited: &mut Awaited<'_>,
 ) -> io::Result<Result<bool, Stall>> {
-    loop {
-        if wait(file, libc::POLLIN, Some(awaited.slice(deadline)))? {
-            return Ok(Ok(true));
+    let mut pace = pace::Wait::start();
+    let answer = loop {
+        match wait(file, libc::POLLIN, Some(awaited.slice(deadline, &pace))) {
+            Ok(true) => break Ok(Ok(true)),
+            Ok(false) => {}
+            Err(e) => break Err(e),
         }
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            return Ok(Ok(false));
+        if deadline.is_some_and(|d| pace::now() >= d) {
+            break Ok(Ok(false));
         }
-        if let Some(stall) = awaited.stalled(file)? {
-            return Ok(Err(stall));
+        match awaited.stalled(file) {
+            Ok(Some(stall)) => break Ok(Err(stall)),
+            Ok(None) => pace.look(&mut *awaited.running),
+            Err(e) => break Err(e),
         }
-    }
+    };
+    pace.done(Some(&mut *awaited.running));
+    answer
 }
 
 /// What one write produced.
@@ -202,7 +216,7 @@ pub(crate) fn wait(
         let timeout = match deadline {
             None => -1,
             Some(d) => {
-                let left = d.saturating_duration_since(Instant::now());
+                let left = d.saturating_duration_since(pace::now());
                 if left.is_zero() {
                     0
                 } else {
@@ -228,7 +242,7 @@ pub(crate) fn wait(
         if n > 0 {
             return Ok(true);
         }
-        if deadline.is_some_and(|d| Instant::now() >= d) {
+        if deadline.is_some_and(|d| pace::now() >= d) {
             return Ok(false);
         }
     }
@@ -302,7 +316,7 @@ pub fn over_limit(
     limits: &Limits,
     started: Instant,
 ) -> Option<LimitHit> {
-    if started.elapsed() > limits.wall {
+    if pace::since(started) > limits.wall {
         return Some(LimitHit::Wall);
     }
     let usage = running.usage();

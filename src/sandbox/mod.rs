@@ -13,6 +13,7 @@ pub mod files;
 pub mod line;
 #[cfg(target_os = "linux")]
 pub mod linux;
+pub mod pace;
 pub mod process;
 pub mod reaper;
 pub mod scratch;
@@ -222,6 +223,17 @@ pub trait Running: Send {
     /// (`watch.rs`); empty where the tier cannot tell, which turns that detection off.
     fn pids(&self) -> Vec<i32> {
         Vec::new()
+    }
+    /// Stops (`true`) or continues (`false`) every process of the run, for a worker waiting for a core
+    /// (`pace.rs`). False where the tier cannot, which leaves the program running.
+    fn suspend(&mut self, stop: bool) -> bool {
+        let pids = self.pids();
+        let signal = if stop { libc::SIGSTOP } else { libc::SIGCONT };
+        for &pid in &pids {
+            // SAFETY: kill has no memory-safety preconditions; the pids are the run's own.
+            unsafe { libc::kill(pid, signal) };
+        }
+        !pids.is_empty()
     }
 }
 

@@ -372,6 +372,15 @@ impl Running for GroupProcess {
         }
         super::watch::group_pids(self.pid)
     }
+
+    fn suspend(&mut self, stop: bool) -> bool {
+        if self.status.is_some() {
+            return false;
+        }
+        let signal = if stop { libc::SIGSTOP } else { libc::SIGCONT };
+        // SAFETY: the group our unreaped leader leads; one call reaches every member at once.
+        unsafe { libc::killpg(self.pid, signal) == 0 }
+    }
 }
 
 impl Drop for GroupProcess {

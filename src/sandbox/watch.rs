@@ -35,6 +35,7 @@
 use std::fs::File;
 use std::time::{Duration, Instant};
 
+use super::pace;
 use super::Running;
 
 /// How often a waiting run is looked at.
@@ -75,7 +76,7 @@ impl Watch {
     /// A watch from now; `idle` is the run's idle limit (`None`: only deadlocks are recognised).
     #[must_use]
     pub fn new(idle: Option<Duration>) -> Watch {
-        let now = Instant::now();
+        let now = pace::now();
         Watch {
             idle,
             cpu: Duration::ZERO,
@@ -89,7 +90,7 @@ impl Watch {
 
     /// Starts the idle clock again (the grader just gave the program something to do).
     pub fn reset(&mut self) {
-        let now = Instant::now();
+        let now = pace::now();
         self.since = now;
         self.blocked = None;
         self.asleep = false;
@@ -98,7 +99,7 @@ impl Watch {
     /// Looks at the run (at most every [`CHECK_EVERY`]). `stdin` is the grader's end of the pipe the
     /// program reads, when the grader is now waiting for its answer; `None` when nobody writes to it.
     pub fn check(&mut self, running: &mut dyn Running, stdin: Option<&File>) -> Option<Stall> {
-        let now = Instant::now();
+        let now = pace::now();
         if now < self.next {
             return None;
         }
@@ -142,6 +143,33 @@ impl Watch {
             _ => None,
         }
     }
+}
+
+/// Whether every thread of every process of the run sleeps (state `S`; zombies count as asleep):
+/// `None` where the tier cannot tell or a process just ended.
+#[cfg(target_os = "linux")]
+#[must_use]
+pub fn asleep(running: &dyn Running) -> Option<bool> {
+    let pids = running.pids();
+    if pids.is_empty() {
+        return None;
+    }
+    for pid in pids {
+        for task in std::fs::read_dir(format!("/proc/{pid}/task")).ok()? {
+            let stat = std::fs::read_to_string(task.ok()?.path().join("stat")).ok()?;
+            match stat.rsplit_once(')')?.1.split_whitespace().next()? {
+                "S" | "Z" | "X" => {}
+                _ => return Some(false),
+            }
+        }
+    }
+    Some(true)
+}
+
+#[cfg(not(target_os = "linux"))]
+#[must_use]
+pub fn asleep(_running: &dyn Running) -> Option<bool> {
+    None
 }
 
 /// What one look at every thread of a run found.

@@ -17,6 +17,7 @@ use crate::sandbox::{Running, Sandbox, Spec, Stall, Status, Watch};
 
 use crate::arena::game::ArenaGame;
 use crate::arena::seat::{Reply, Seat, Start};
+use crate::sandbox::pace;
 
 /// Longest reply line kept; more without a newline is a flood.
 pub const LINE_CAP: usize = 64 * 1024;
@@ -201,7 +202,7 @@ impl<G: ArenaGame> Seat<G> for PersistentSeat {
             .limit
             .map_or_else(|| "none".to_string(), |l| l.as_millis().to_string());
         let hello = format!("game\t{}\t{}\t{limit}", start.game, start.side_name);
-        match self.exchange(&hello, Some(Instant::now() + self.startup)) {
+        match self.exchange(&hello, Some(pace::now() + self.startup)) {
             Reply::Line(text) if text.trim() == "ready" => Ok(()),
             // The program's own account of why it cannot play (the UT3 adapter's "your file `x.py`
             // could not be loaded: ..."): said as it is, without the protocol around it.
@@ -236,7 +237,7 @@ impl<G: ArenaGame> Seat<G> for PersistentSeat {
         let side = G::side_name(state.to_move());
         let last = last.unwrap_or(G::no_move());
         let line = format!("turn\t{side}\t{last}\t{}", state.encode());
-        let reply = self.exchange(&line, deadline.map(|d| Instant::now() + d));
+        let reply = self.exchange(&line, deadline.map(|d| pace::now() + d));
         if !matches!(reply, Reply::Line(_)) {
             self.stop();
         }
@@ -246,7 +247,7 @@ impl<G: ArenaGame> Seat<G> for PersistentSeat {
     fn finish(&mut self, summary: &str, _unseen: Option<&str>) -> Option<String> {
         if let Some(live) = self.live.as_mut() {
             let line = format!("end\t{summary}\n");
-            let soon = Some(Instant::now() + Duration::from_millis(20));
+            let soon = Some(pace::now() + Duration::from_millis(20));
             let _ = write_all(&mut live.stdin, line.as_bytes(), soon);
         }
         self.stop();

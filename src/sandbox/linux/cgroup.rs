@@ -265,6 +265,16 @@ impl Cgroup {
         procs(&self.dirs[0])
     }
 
+    /// Freezes (`true`) or thaws the group through cgroup v2's `cgroup.freeze`; false under v1.
+    pub fn freeze(&self, on: bool) -> bool {
+        self.version == Version::V2
+            && write(
+                &self.dirs[0].join("cgroup.freeze"),
+                if on { "1" } else { "0" },
+            )
+            .is_ok()
+    }
+
     /// SIGKILLs everything in the group, repeating while new processes appear (a fork bomb races).
     pub fn kill_all(&self) {
         if self.version == Version::V2 && write(&self.dirs[0].join("cgroup.kill"), "1").is_ok() {

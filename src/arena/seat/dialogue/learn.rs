@@ -11,6 +11,7 @@ use crate::arena::seat::dialogue::convention::{self, FirstQuestion, Format};
 use crate::arena::seat::Reply;
 
 use super::{fill, quote, DialogueSeat, Hit, Miss, Probe};
+use crate::sandbox::pace;
 
 /// What the program printed when it stopped for input, or ended.
 enum Turn {
@@ -264,7 +265,7 @@ impl DialogueSeat {
     ) -> Reply {
         self.unclocked = Duration::ZERO;
         let allowed = deadline.unwrap_or(self.script.expect_timeout);
-        let waits = Some(Instant::now() + allowed);
+        let waits = Some(pace::now() + allowed);
         self.turned = true;
         let filled_now = filled(state);
         let Some(theirs) = last else {
@@ -334,7 +335,7 @@ impl DialogueSeat {
             vec![format!("`{}`", fill(&self.script.send, state, theirs))]
         };
         for format in formats {
-            let began = Instant::now();
+            let began = pace::now();
             let text = self.typed(format, state, theirs);
             if let Err(f) = self.send(&text, waits) {
                 return self.fail(f);
@@ -379,7 +380,7 @@ impl DialogueSeat {
                 )));
             }
             // A form it did not take is the grader's trial, not the program's thinking time.
-            let spent = began.elapsed();
+            let spent = pace::since(began);
             self.unclocked += spent;
             waits = waits.map(|w| w + spent);
         }
@@ -432,9 +433,9 @@ impl DialogueSeat {
             } else {
                 (probe.send.clone(), probe.about.clone())
             };
-            let began = Instant::now();
+            let began = pace::now();
             let probed = self.probe(&text, &about);
-            let spent = began.elapsed();
+            let spent = pace::since(began);
             self.unclocked += spent;
             *waits = waits.map(|w| w + spent);
             probed?;
@@ -445,7 +446,7 @@ impl DialogueSeat {
     /// Types one invalid input and checks that the program asks for the move again. `Err` ends the game.
     fn probe(&mut self, text: &str, about: &str) -> Result<(), Reply> {
         let waited = self.script.expect_timeout;
-        let deadline = Some(Instant::now() + waited);
+        let deadline = Some(pace::now() + waited);
         let (outcome, detail) = match self.send(text, deadline) {
             Err(fault) => (
                 ProbeOutcome::Fault,

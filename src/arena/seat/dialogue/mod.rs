@@ -22,6 +22,7 @@ use crate::arena::game::record::{Fact, GameRecord, GameResult, Side};
 use crate::arena::game::ArenaGame;
 use crate::arena::seat::persistent::{closed, spawn_piped};
 use crate::arena::seat::{Reply, Seat, Start};
+use crate::sandbox::pace;
 use convention::Learned;
 
 pub mod convention;
@@ -468,7 +469,7 @@ impl<G: ArenaGame> Seat<G> for DialogueSeat {
         };
         for (k, step) in self.script.opening.clone().iter().enumerate() {
             let waited = self.script.expect_timeout;
-            let deadline = Some(Instant::now() + waited);
+            let deadline = Some(pace::now() + waited);
             // The first question may instead ask whether the user plays first (a convention of the
             // program's own, learned: only the opening marks depend on the handout's question).
             let mut patterns = vec![&step.expect];
@@ -518,7 +519,7 @@ impl<G: ArenaGame> Seat<G> for DialogueSeat {
         }
         self.unclocked = Duration::ZERO;
         let allowed = deadline.unwrap_or(self.script.expect_timeout);
-        let mut waits = Some(Instant::now() + allowed);
+        let mut waits = Some(pace::now() + allowed);
         let first = !self.turned;
         self.turned = true;
         let (prompt, reply) = (self.script.prompt.clone(), self.script.reply.clone());
@@ -667,7 +668,7 @@ impl<G: ArenaGame> Seat<G> for DialogueSeat {
         let end = self.script.end.clone()?;
         self.live.as_ref()?;
         let waited = self.script.expect_timeout;
-        let deadline = Some(Instant::now() + waited);
+        let deadline = Some(pace::now() + waited);
         let (prompt, reply) = (self.script.prompt.clone(), self.script.reply.clone());
         // A program on its own conventions is read by its board: its move lines are not the script's.
         let reply = if self.board { prompt.clone() } else { reply };

@@ -1,0 +1,361 @@
+//! Waiting does not hold a core: a grading worker lends its core while the program it waits for sleeps,
+//! so another submission is graded meanwhile, and a program that wakes while its core is lent is stopped
+//! until a core is free, its clock stopped with it.
+//!
+//! The pieces:
+//! - [`Cores`]: the slots shared by every worker of a run (`--jobs`), plus a cap on how many may be lent
+//!   at once (each lent slot admits one more submission, with its memory).
+//! - [`Pacer`]: the slot one worker holds, installed for the worker's thread by [`Pacer::enter`]. Every
+//!   wait for a program on that thread (`drive.rs`, `line.rs`) lends and reclaims through it.
+//! - [`now`]: the thread's clock for every program deadline and every timing of a program (move limits,
+//!   wall limits, idle limits, "answered in"). It is the monotonic clock less the time the thread's
+//!   programs spent stopped for want of a core; without a pacer it is the monotonic clock.
+//!
+//! Why verdicts do not depend on scheduling: a program only runs while its worker holds a slot, except
+//! for the moment between its waking and the next look ([`LENT_LOOK`]), and the time it is stopped for
+//! want of a slot is not on its clock. Lending only happens inside a wait, while every thread of the
+//! program sleeps and its CPU time stands still for [`LEND_AFTER`]; the grader's own work for a
+//! submission (judging, the benchmark bots' moves) is always done holding the slot.
+//!
+//! What a program can notice: its own reading of the time jumps across a stop (a search that times
+//! itself then sees less time than it had). Only a program that slept first, and woke while another
+//! submission held every core, is ever stopped.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+use super::Running;
+
+/// How long a program must sleep (every thread asleep, CPU time still) before its slot is lent.
+pub const LEND_AFTER: Duration = Duration::from_millis(150);
+/// How often a program whose slot is lent is looked at (its CPU time and its threads' states).
+pub const LENT_LOOK: Duration = Duration::from_millis(10);
+/// How often a program that holds its slot is looked at for sleep.
+const LOOK: Duration = Duration::from_millis(50);
+
+/// The slots of a run: how many submissions are graded at once, and how many more may be admitted
+/// while others wait.
+#[derive(Debug)]
+pub struct Cores {
+    state: Mutex<State>,
+    changed: Condvar,
+    count: usize,
+    lend_cap: usize,
+}
+
+#[derive(Debug)]
+struct State {
+    free: usize,
+    lent: usize,
+    /// Workers waiting to take back a slot they lent: they go before any new submission.
+    reclaiming: usize,
+}
+
+impl Cores {
+    /// `count` slots (at least one); at most `lend_cap` lent at once (0: never lent).
+    #[must_use]
+    pub fn new(count: usize, lend_cap: usize) -> Arc<Cores> {
+        let count = count.max(1);
+        Arc::new(Cores {
+            state: Mutex::new(State {
+                free: count,
+                lent: 0,
+                reclaiming: 0,
+            }),
+            changed: Condvar::new(),
+            count,
+            lend_cap,
+        })
+    }
+
+    /// How many submissions are graded at once while none waits.
+    #[must_use]
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    /// The most submissions ever graded at once: the slots and those lent.
+    #[must_use]
+    pub fn most(&self) -> usize {
+        self.count + self.lend_cap
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Waits for a free slot (after every worker taking back a lent one) and holds it.
+    fn take(&self) {
+        let mut state = self.lock();
+        while state.free == 0 || state.reclaiming > 0 {
+            state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
+        }
+        state.free -= 1;
+    }
+
+    fn give(&self) {
+        self.lock().free += 1;
+        self.changed.notify_all();
+    }
+
+    fn lend(&self) -> bool {
+        let mut state = self.lock();
+        if state.lent >= self.lend_cap {
+            return false;
+        }
+        state.lent += 1;
+        state.free += 1;
+        drop(state);
+        self.changed.notify_all();
+        true
+    }
+
+    fn try_reclaim(&self) -> bool {
+        let mut state = self.lock();
+        if state.free == 0 {
+            return false;
+        }
+        state.free -= 1;
+        state.lent -= 1;
+        true
+    }
+
+    fn reclaim(&self) {
+        let mut state = self.lock();
+        state.reclaiming += 1;
+        while state.free == 0 {
+            state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
+        }
+        state.free -= 1;
+        state.lent -= 1;
+        state.reclaiming -= 1;
+        drop(state);
+        // New submissions waited for this reclaim.
+        self.changed.notify_all();
+    }
+}
+
+/// One worker's slot, and the clock of the programs it runs.
+#[derive(Debug)]
+pub struct Pacer {
+    cores: Arc<Cores>,
+    lent: Cell<bool>,
+    /// Time the worker's programs spent stopped for want of a slot.
+    stopped: Cell<Duration>,
+}
+
+thread_local! {
+    static CURRENT: RefCell<Option<Rc<Pacer>>> = const { RefCell::new(None) };
+}
+
+/// Holds a worker's slot while it lives; gives it back and uninstalls the pacer when dropped.
+#[derive(Debug)]
+pub struct Entered {
+    pacer: Rc<Pacer>,
+}
+
+impl Drop for Entered {
+    fn drop(&mut self) {
+        CURRENT.with(|c| c.borrow_mut().take());
+        if !self.pacer.lent.get() {
+            self.pacer.cores.give();
+        } else {
+            // Only a wait lends, and every wait takes its slot back before it returns; a panic in
+            // between leaves it lent, which counts it back.
+            let mut state = self.pacer.cores.lock();
+            state.lent -= 1;
+        }
+    }
+}
+
+impl Pacer {
+    /// Waits for a slot and installs a pacer holding it for this thread until the guard is dropped.
+    #[must_use]
+    pub fn enter(cores: &Arc<Cores>) -> Entered {
+        cores.take();
+        let pacer = Rc::new(Pacer {
+            cores: Arc::clone(cores),
+            lent: Cell::new(false),
+            stopped: Cell::new(Duration::ZERO),
+        });
+        CURRENT.with(|c| *c.borrow_mut() = Some(Rc::clone(&pacer)));
+        Entered { pacer }
+    }
+}
+
+fn current() -> Option<Rc<Pacer>> {
+    CURRENT.with(|c| c.borrow().clone())
+}
+
+/// This thread's clock for programs: the monotonic clock less the time its programs were stopped for
+/// want of a core (see the module's docs). Use it for every deadline and every timing of a program.
+#[must_use]
+pub fn now() -> Instant {
+    let real = Instant::now();
+    match current() {
+        Some(p) => real.checked_sub(p.stopped.get()).unwrap_or(real),
+        None => real,
+    }
+}
+
+/// `now() - earlier`, never negative.
+#[must_use]
+pub fn since(earlier: Instant) -> Duration {
+    now().saturating_duration_since(earlier)
+}
+
+/// How long this thread's programs have been stopped for want of a core so far.
+#[must_use]
+pub fn stopped() -> Duration {
+    current().map_or(Duration::ZERO, |p| p.stopped.get())
+}
+
+/// One wait for a program on a thread that may have a pacer: call [`Wait::look`] at least every
+/// [`Wait::every`] while waiting, and [`Wait::done`] when the wait is over (the program answered,
+/// ended or ran out of time), before the grader computes anything.
+#[derive(Debug)]
+pub struct Wait {
+    pacer: Option<Rc<Pacer>>,
+    cpu: Option<Duration>,
+    /// When the CPU time was last seen to move (real time).
+    still_since: Instant,
+    next: Instant,
+}
+
+impl Wait {
+    #[must_use]
+    pub fn start() -> Wait {
+        let now = Instant::now();
+        Wait {
+            pacer: current().filter(|p| p.cores.lend_cap > 0),
+            cpu: None,
+            still_since: now,
+            next: now,
+        }
+    }
+
+    /// The longest the caller should wait before the next [`Wait::look`].
+    #[must_use]
+    pub fn every(&self) -> Duration {
+        match &self.pacer {
+            Some(p) if p.lent.get() => LENT_LOOK,
+            Some(_) => LOOK,
+            None => Duration::MAX,
+        }
+    }
+
+    /// Looks at the program: lends the slot when it sleeps, takes it back when it wakes (stopping
+    /// the program, and its clock, until a slot is free).
+    pub fn look(&mut self, running: &mut dyn Running) {
+        let Some(pacer) = self.pacer.clone() else {
+            return;
+        };
+        let now = Instant::now();
+        if now < self.next {
+            return;
+        }
+        let cpu = running.usage().cpu;
+        let moved = self.cpu.replace(cpu).is_some_and(|was| was != cpu);
+        if moved {
+            self.still_since = now;
+        }
+        if pacer.lent.get() {
+            self.next = now + LENT_LOOK;
+            if moved || super::watch::asleep(&*running) != Some(true) {
+                self.reclaim(&pacer, Some(running));
+                self.still_since = Instant::now();
+            }
+            return;
+        }
+        self.next = now + LOOK;
+        if now >= self.still_since + LEND_AFTER
+            && super::watch::asleep(&*running) == Some(true)
+            && pacer.cores.lend()
+        {
+            pacer.lent.set(true);
+            self.next = now + LENT_LOOK;
+        }
+    }
+
+    /// The wait is over: the slot is taken back (the program, if it still runs, stopped meanwhile).
+    pub fn done(mut self, running: Option<&mut dyn Running>) {
+        if let Some(pacer) = self.pacer.take() {
+            if pacer.lent.get() {
+                self.reclaim(&pacer, running);
+            }
+        }
+    }
+
+    fn reclaim(&self, pacer: &Pacer, running: Option<&mut dyn Running>) {
+        if pacer.cores.try_reclaim() {
+            pacer.lent.set(false);
+            return;
+        }
+        let stopped_at = Instant::now();
+        let stopped = running.map(|r| (r.suspend(true), r)).filter(|(ok, _)| *ok);
+        pacer.cores.reclaim();
+        pacer.lent.set(false);
+        pacer
+            .stopped
+            .set(pacer.stopped.get() + stopped_at.elapsed());
+        if let Some((_, running)) = stopped {
+            running.suspend(false);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lent_slots_admit_others_and_reclaims_go_first() {
+        let cores = Cores::new(1, 1);
+        // Worker 1 grades, sleeps and lends; worker 2 is admitted on the lent slot; no more is lent.
+        cores.take();
+        assert!(cores.lend());
+        cores.take();
+        assert!(!cores.lend());
+        assert!(!cores.try_reclaim());
+        let order = Arc::new(Mutex::new(Vec::new()));
+        std::thread::scope(|s| {
+            let (c, o) = (Arc::clone(&cores), Arc::clone(&order));
+            // Worker 3, a new submission, starts waiting once worker 1's reclaim is queued.
+            let newcomer = s.spawn(move || {
+                while c.lock().reclaiming == 0 {
+                    std::thread::yield_now();
+                }
+                c.take();
+                o.lock().unwrap().push("new");
+                c.give();
+            });
+            let (c, o) = (Arc::clone(&cores), Arc::clone(&order));
+            let reclaimer = s.spawn(move || {
+                c.reclaim();
+                o.lock().unwrap().push("reclaim");
+                c.give();
+            });
+            while cores.lock().reclaiming == 0 {
+                std::thread::yield_now();
+            }
+            std::thread::sleep(Duration::from_millis(20));
+            // Worker 2 finishes: its slot goes to worker 1, then worker 3.
+            cores.give();
+            reclaimer.join().unwrap();
+            newcomer.join().unwrap();
+        });
+        assert_eq!(*order.lock().unwrap(), ["reclaim", "new"]);
+        let state = cores.lock();
+        assert_eq!((state.free, state.lent, state.reclaiming), (1, 0, 0));
+    }
+
+    #[test]
+    fn without_a_pacer_the_clock_is_the_monotonic_one() {
+        let before = Instant::now();
+        let now = now();
+        assert!(now >= before && now <= Instant::now());
+        assert_eq!(stopped(), Duration::ZERO);
+    }
+}

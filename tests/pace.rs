@@ -1,0 +1,174 @@
+//! Waiting does not hold a core (`sandbox::pace`): a sleeping program's slot admits another submission,
+//! and a program that wakes while its slot is lent is stopped until one is free, off its clock, so its
+//! verdict is the one it would have had alone.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use grader::grade::wire::environment;
+use grader::sandbox::line::{Answer, Awaited};
+use grader::sandbox::pace::{self, Cores, Pacer};
+use grader::sandbox::{self, LineReader, ReadLine, Sandbox, Spec, Stdin, Tier, Watch};
+
+/// Sleeps 0.4 s, then uses 0.3 s of CPU: 0.7 s alone, under a 1.2 s wall limit.
+const SLEEP_THEN_WORK: &str = "import sys, time\n\
+    sys.stdin.readline()\n\
+    time.sleep(0.4)\n\
+    t = time.process_time()\n\
+    while time.process_time() - t < 0.3:\n    pass\n\
+    print('done', flush=True)\n";
+
+/// How long the other submission holds the only slot once it has it.
+const HOLD: Duration = Duration::from_millis(1500);
+const WALL: Duration = Duration::from_millis(1200);
+
+fn spec(dir: &std::path::Path, stdin: Stdin) -> Spec {
+    let mut limits = grader::config::Config::load(None).unwrap().limits;
+    limits.wall = WALL;
+    limits.cpu = Duration::from_secs(5);
+    Spec {
+        program: "python3".into(),
+        args: vec!["-c".into(), SLEEP_THEN_WORK.into()],
+        workdir: dir.to_path_buf(),
+        env: Vec::new(),
+        stdin,
+        limits,
+        read_only: Vec::new(),
+    }
+}
+
+fn sandboxes() -> Vec<(Tier, Arc<dyn Sandbox>)> {
+    let mut out = Vec::new();
+    for tier in [Tier::Basic, Tier::Full] {
+        match environment(tier, false) {
+            Ok(env) => out.push((tier, env.sandbox)),
+            Err(_) => println!("skipped under {tier:?}: the tier is not available here"),
+        }
+    }
+    out
+}
+
+/// One slot, lendable once. Worker A runs `program` (which sleeps first); worker B waits for a slot,
+/// which it can only get from A's lending, and holds it for [`HOLD`]. Returns what A's program gave,
+/// A's clock reading for the run, how long A's programs were stopped, and whether B got the slot
+/// while A's program was still running.
+fn lend_and_wake<T: Send>(program: impl FnOnce() -> T + Send) -> (T, Duration, Duration, bool) {
+    let cores = Cores::new(1, 1);
+    let a_done = AtomicBool::new(false);
+    let b_in_while_a_ran = Mutex::new(None);
+    std::thread::scope(|s| {
+        let _a_slot = Pacer::enter(&cores);
+        s.spawn(|| {
+            let _b_slot = Pacer::enter(&cores);
+            *b_in_while_a_ran.lock().unwrap() = Some(!a_done.load(Ordering::SeqCst));
+            std::thread::sleep(HOLD);
+        });
+        let asked = pace::now();
+        let out = program();
+        let took = pace::since(asked);
+        a_done.store(true, Ordering::SeqCst);
+        let stopped = pace::stopped();
+        let admitted = b_in_while_a_ran.lock().unwrap().unwrap_or(false);
+        (out, took, stopped, admitted)
+    })
+}
+
+#[test]
+fn a_run_woken_while_its_core_is_lent_is_stopped_off_its_clock() {
+    let dir = crate::util::scratch();
+    for (tier, sandbox) in sandboxes() {
+        let started = Instant::now();
+        let (outcome, took, stopped, admitted) =
+            lend_and_wake(|| sandbox.run(&spec(dir.path(), Stdin::Bytes(b"go\n".to_vec()))));
+        let outcome = outcome.expect("the sandbox runs");
+        assert!(
+            admitted,
+            "{tier:?}: the sleeping run's slot admitted the other"
+        );
+        // Alone it takes 0.7 s; here the other held the only core for 1.5 s of it.
+        assert!(
+            started.elapsed() > WALL,
+            "{tier:?}: {:?}",
+            started.elapsed()
+        );
+        assert!(
+            stopped >= Duration::from_millis(700),
+            "{tier:?}: {stopped:?}"
+        );
+        assert_eq!(outcome.limit, None, "{tier:?}: {outcome:?}");
+        assert_eq!(outcome.stdout, b"done\n", "{tier:?}");
+        assert!(
+            outcome.wall < WALL && took < WALL,
+            "{tier:?}: {outcome:?} {took:?}"
+        );
+    }
+}
+
+#[test]
+fn an_answer_awaited_while_the_core_is_lent_keeps_its_clock() {
+    let dir = crate::util::scratch();
+    for (tier, sandbox) in sandboxes() {
+        let started = Instant::now();
+        let (read, took, stopped, admitted) = lend_and_wake(|| {
+            let mut running = sandbox.spawn(&spec(dir.path(), Stdin::Piped)).unwrap();
+            let mut stdin = running.take_stdin().unwrap();
+            let mut stdout = LineReader::new(running.take_stdout().unwrap(), 1 << 10);
+            let deadline = Some(pace::now() + WALL);
+            sandbox::write_all(&mut stdin, b"go\n", deadline).unwrap();
+            let mut awaited = Awaited {
+                running: &mut *running,
+                stdin: &stdin,
+                watch: &mut Watch::new(None),
+            };
+            let read = stdout.read_line_awaiting(deadline, &mut awaited).unwrap();
+            running.kill();
+            read
+        });
+        assert!(
+            admitted,
+            "{tier:?}: the sleeping program's slot admitted the other"
+        );
+        assert!(
+            started.elapsed() > WALL,
+            "{tier:?}: {:?}",
+            started.elapsed()
+        );
+        assert!(
+            stopped >= Duration::from_millis(700),
+            "{tier:?}: {stopped:?}"
+        );
+        assert_eq!(
+            read,
+            Answer::Read(ReadLine::Line(b"done".to_vec())),
+            "{tier:?}"
+        );
+        assert!(took < WALL, "{tier:?}: {took:?}");
+    }
+}
+
+/// Without lending (no lend cap) the same program keeps its slot: nothing is stopped, and the other
+/// worker only starts once it is done.
+#[test]
+fn with_no_lending_a_sleeping_run_keeps_its_core() {
+    let dir = crate::util::scratch();
+    let sandbox: Arc<dyn Sandbox> = Arc::new(sandbox::BasicSandbox);
+    let cores = Cores::new(1, 0);
+    let a_done = AtomicBool::new(false);
+    let order = std::thread::scope(|s| {
+        let a_slot = Pacer::enter(&cores);
+        let b = s.spawn(|| {
+            let _b_slot = Pacer::enter(&cores);
+            a_done.load(Ordering::SeqCst)
+        });
+        let outcome = sandbox
+            .run(&spec(dir.path(), Stdin::Bytes(b"go\n".to_vec())))
+            .unwrap();
+        assert_eq!(outcome.stdout, b"done\n");
+        assert_eq!(pace::stopped(), Duration::ZERO);
+        a_done.store(true, Ordering::SeqCst);
+        drop(a_slot);
+        b.join().unwrap()
+    });
+    assert!(order, "the other worker waited for the slot");
+}
