@@ -5,7 +5,9 @@
 //! speed-up ≥ 1.8× on two idle cores. Then the waiting side (`waiting_benches`): a dialogue program
 //! that waits for input the grader does not send is recognised in under 1 s per game, and the hostile
 //! class is graded in under 240 s. `cargo bench --bench grading -- --overhead`, `-- --parallel` or
-//! `-- --waiting` runs only that part.
+//! `-- --waiting` runs only that part. `-- --examples` (not in the default run: 4 minutes) times the
+//! README's main command with slot lending off and on (`GRADER_NO_LEND`), checks the gradebooks agree,
+//! and gives the ratio against the measured time before this work.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -70,6 +72,10 @@ fn direct_run_times(example: &Path, suite: &Suite, scratch: &Path) -> f64 {
 
 fn main() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    if only("--examples") {
+        examples_lending(&root);
+        return;
+    }
     if only("--waiting") {
         waiting_benches(&root);
         return;
@@ -410,5 +416,51 @@ fn hostile_class_time(root: &Path, jobs: usize) {
         "hostile class ({} hand-ins), --jobs {jobs}: {secs:.1} s (target < 240 s; ratio {:.2}×)",
         class.len(),
         secs / 240.0
+    );
+}
+
+/// The README's main command (`grader run suites/ examples/submissions/`) built in release, with lending
+/// off and then on: the time of each, the gradebooks byte for byte equal, and the speed-up against the
+/// examples' time measured before waiting stopped holding cores (214.7 s at 0d25349, 2 idle cores).
+fn examples_lending(root: &Path) {
+    const BEFORE: f64 = 214.7;
+    let grader = env!("CARGO_BIN_EXE_grader");
+    let time = |lend: bool| -> (f64, Vec<(String, Vec<u8>)>) {
+        let out = tempfile::tempdir().unwrap();
+        let mut command = std::process::Command::new(grader);
+        command
+            .args(["run", "suites/", "examples/submissions/", "--out"])
+            .arg(out.path())
+            .current_dir(root)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
+        if !lend {
+            command.env("GRADER_NO_LEND", "1");
+        }
+        let started = Instant::now();
+        let status = command.status().expect("grader runs");
+        let secs = started.elapsed().as_secs_f64();
+        assert!(status.code().is_some_and(|c| c <= 1), "{status:?}");
+        let mut books: Vec<(String, Vec<u8>)> = std::fs::read_dir(out.path())
+            .unwrap()
+            .filter_map(Result::ok)
+            .filter_map(|e| {
+                let book = std::fs::read(e.path().join("grades.csv")).ok()?;
+                Some((e.file_name().to_string_lossy().into_owned(), book))
+            })
+            .collect();
+        books.sort();
+        (secs, books)
+    };
+    let (off, books_off) = time(false);
+    let (on, books_on) = time(true);
+    assert_eq!(books_off.len(), 5, "five gradebooks");
+    assert!(books_off == books_on, "the gradebooks differ with lending");
+    println!("examples, lending off: {off:.1} s");
+    println!("examples, lending on:  {on:.1} s (the five gradebooks identical)");
+    println!("lending off / on: {:.2}x", off / on);
+    println!(
+        "measured before ({BEFORE} s) / now: {:.2}x (target: at least 2x)",
+        BEFORE / on
     );
 }

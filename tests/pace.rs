@@ -172,3 +172,28 @@ fn with_no_lending_a_sleeping_run_keeps_its_core() {
     });
     assert!(order, "the other worker waited for the slot");
 }
+
+/// A program with two threads asleep on timers is never lent its core: stopped when one woke, the
+/// other's timer would run on off its clock (a free sleep). So the other worker waits.
+#[test]
+fn a_program_sleeping_on_two_timers_keeps_its_core() {
+    let dir = crate::util::scratch();
+    for (tier, sandbox) in sandboxes() {
+        let mut two_timers = spec(dir.path(), Stdin::Null);
+        two_timers.args = vec![
+            "-c".into(),
+            "import threading, time\n\
+             t = threading.Thread(target=time.sleep, args=(0.8,))\n\
+             t.start()\n\
+             time.sleep(0.8)\n\
+             t.join()\n\
+             print('done', flush=True)\n"
+                .into(),
+        ];
+        let (outcome, _, stopped, admitted) = lend_and_wake(|| sandbox.run(&two_timers));
+        let outcome = outcome.expect("the sandbox runs");
+        assert_eq!(outcome.stdout, b"done\n", "{tier:?}: {outcome:?}");
+        assert!(!admitted, "{tier:?}: the slot was lent");
+        assert_eq!(stopped, Duration::ZERO, "{tier:?}");
+    }
+}

@@ -17,6 +17,11 @@
 //! program sleeps and its CPU time stands still for [`LEND_AFTER`]; the grader's own work for a
 //! submission (judging, the benchmark bots' moves) is always done holding the slot.
 //!
+//! Timers run on while a program is stopped, so a stop is only taken off the clock of a program with
+//! no thread asleep on one: a slot is lent only while at most one thread sleeps on a timer (the sleep
+//! that will wake it) and every other in a wait only the run can end, and a program that, when stopped,
+//! has a thread on a timer keeps the stop on its clock (a contrivance that costs only itself).
+//!
 //! What a program can notice: its own reading of the time jumps across a stop (a search that times
 //! itself then sees less time than it had). Only a program that slept first, and woke while another
 //! submission held every core, is ever stopped.
@@ -32,6 +37,9 @@ use super::Running;
 pub const LEND_AFTER: Duration = Duration::from_millis(150);
 /// How often a program whose slot is lent is looked at (its CPU time and its threads' states).
 pub const LENT_LOOK: Duration = Duration::from_millis(10);
+/// CPU time a program whose slot is lent may use (in bursts, asleep at every look) before it is
+/// taken to be awake.
+pub const LENT_CPU: Duration = Duration::from_millis(10);
 /// How often a program that holds its slot is looked at for sleep.
 const LOOK: Duration = Duration::from_millis(50);
 
@@ -221,6 +229,8 @@ pub struct Wait {
     cpu: Option<Duration>,
     /// When the CPU time was last seen to move (real time).
     still_since: Instant,
+    /// The CPU time when the slot was lent.
+    cpu_at_lend: Duration,
     next: Instant,
 }
 
@@ -232,6 +242,7 @@ impl Wait {
             pacer: current().filter(|p| p.cores.lend_cap > 0),
             cpu: None,
             still_since: now,
+            cpu_at_lend: Duration::ZERO,
             next: now,
         }
     }
@@ -263,18 +274,30 @@ impl Wait {
         }
         if pacer.lent.get() {
             self.next = now + LENT_LOOK;
-            if moved || super::watch::asleep(&*running) != Some(true) {
+            // Woken: a thread that runs, or CPU time used since the slot was lent (a program that
+            // works in bursts too short to be seen running); a burst that ends asleep again is let be.
+            let sleep = super::watch::sleep_of(&*running);
+            let used = cpu.saturating_sub(self.cpu_at_lend);
+            let woke = match sleep {
+                Some(s) => !s.asleep || used > LENT_CPU,
+                None => moved,
+            };
+            if woke {
                 self.reclaim(&pacer, Some(running));
                 self.still_since = Instant::now();
             }
             return;
         }
         self.next = now + LOOK;
+        // Lent only while at most one thread waits on a timer (the sleep itself) and every other in a
+        // wait only the run can end: when it wakes, the thread that woke is the one that slept, and no
+        // timer of the run runs on while it is stopped.
         if now >= self.still_since + LEND_AFTER
-            && super::watch::asleep(&*running) == Some(true)
+            && super::watch::sleep_of(&*running).is_some_and(|s| s.asleep && s.timed <= 1)
             && pacer.cores.lend()
         {
             pacer.lent.set(true);
+            self.cpu_at_lend = cpu;
             self.next = now + LENT_LOOK;
         }
     }
@@ -293,13 +316,22 @@ impl Wait {
             pacer.lent.set(false);
             return;
         }
+        // Off the clock only when no thread of the program sleeps on a timer, which would run on
+        // while it is stopped (a thread that starts a timed wait the moment another wakes is a
+        // contrivance that costs the program itself: its stop stays on its clock).
+        let off_clock = match &running {
+            Some(r) => super::watch::sleep_of(&**r).is_some_and(|s| s.timed == 0),
+            None => true,
+        };
         let stopped_at = Instant::now();
         let stopped = running.map(|r| (r.suspend(true), r)).filter(|(ok, _)| *ok);
         pacer.cores.reclaim();
         pacer.lent.set(false);
-        pacer
-            .stopped
-            .set(pacer.stopped.get() + stopped_at.elapsed());
+        if off_clock {
+            pacer
+                .stopped
+                .set(pacer.stopped.get() + stopped_at.elapsed());
+        }
         if let Some((_, running)) = stopped {
             running.suspend(false);
         }

@@ -145,30 +145,58 @@ impl Watch {
     }
 }
 
-/// Whether every thread of every process of the run sleeps (state `S`; zombies count as asleep):
-/// `None` where the tier cannot tell or a process just ended.
+/// What the threads of a run are doing, for lending its core (`pace.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sleep {
+    /// Every thread of every process sleeps (state `S`; zombies count as asleep).
+    pub asleep: bool,
+    /// Sleeping threads in a wait that ends by itself (a timer, a timed futex, `poll` with a timeout)
+    /// or one the watch cannot vouch for: their clocks run on while the run is stopped.
+    pub timed: usize,
+}
+
+/// What every thread of the run is doing: `None` where the tier cannot tell or a process just ended.
 #[cfg(target_os = "linux")]
 #[must_use]
-pub fn asleep(running: &dyn Running) -> Option<bool> {
+pub fn sleep_of(running: &dyn Running) -> Option<Sleep> {
     let pids = running.pids();
     if pids.is_empty() {
         return None;
     }
+    let mut sleep = Sleep {
+        asleep: true,
+        timed: 0,
+    };
     for pid in pids {
         for task in std::fs::read_dir(format!("/proc/{pid}/task")).ok()? {
-            let stat = std::fs::read_to_string(task.ok()?.path().join("stat")).ok()?;
+            let dir = task.ok()?.path();
+            let stat = std::fs::read_to_string(dir.join("stat")).ok()?;
             match stat.rsplit_once(')')?.1.split_whitespace().next()? {
-                "S" | "Z" | "X" => {}
-                _ => return Some(false),
+                "S" => {}
+                "Z" | "X" => continue,
+                _ => {
+                    sleep.asleep = false;
+                    continue;
+                }
+            }
+            let call = std::fs::read_to_string(dir.join("syscall")).ok()?;
+            let mut fields = call.split_whitespace();
+            let nr: i64 = fields.next()?.parse().ok()?;
+            let args: Vec<u64> = fields
+                .take(6)
+                .filter_map(|a| u64::from_str_radix(a.trim_start_matches("0x"), 16).ok())
+                .collect();
+            if classify(nr, &args) == Call::Other {
+                sleep.timed += 1;
             }
         }
     }
-    Some(true)
+    Some(sleep)
 }
 
 #[cfg(not(target_os = "linux"))]
 #[must_use]
-pub fn asleep(_running: &dyn Running) -> Option<bool> {
+pub fn sleep_of(_running: &dyn Running) -> Option<Sleep> {
     None
 }
 
