@@ -84,6 +84,31 @@ fn the_suites_layout_finds_students_under_the_suite_name() {
     );
 }
 
+/// Classes are graded side by side, but what each grades is said on stderr suite by suite, in order.
+#[test]
+fn a_folder_of_suites_says_what_it_grades_in_suite_order() {
+    let dir = scratch();
+    for suite in ["adelaide-2021-a1", "wpi-2000-ttt"] {
+        let student = dir.path().join("submissions").join(suite).join("alone");
+        std::fs::create_dir_all(&student).unwrap();
+        std::fs::write(student.join("tictactoe.py"), "pass\n").unwrap();
+    }
+    let run = grader()
+        .arg("run")
+        .arg(repo().join("suites"))
+        .arg(dir.path().join("submissions"))
+        .arg("--out")
+        .arg(dir.path().join("results"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    let said: Vec<&str> = stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix("grading `")?.split('`').next())
+        .collect();
+    assert_eq!(said, ["adelaide-2021-a1", "wpi-2000-ttt"], "{stderr}");
+}
+
 #[test]
 fn nothing_to_grade_is_bad_input() {
     let dir = scratch();

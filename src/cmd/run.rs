@@ -69,13 +69,21 @@ pub fn run(args: Args) -> CmdResult {
     let most_memory = suites.iter().map(|s| s.limits.memory).max().unwrap_or(0);
     let slots = Cores::new(jobs, lend_cap(jobs, most_memory));
     let outs: Vec<SuiteOut> = plan.iter().map(|(s, _)| SuiteOut::new(&args, s)).collect();
+    // What each class grades is settled (and said on stderr) suite by suite, in order, first.
+    let prepared: Vec<Result<Prepared, CliError>> = plan
+        .iter()
+        .zip(&outs)
+        .map(|((suite, students_dir), o)| {
+            prepare_suite(&args, &config, &env, slots.count(), suite, students_dir, o)
+        })
+        .collect();
     let classes: Vec<Result<ClassGraded, CliError>> = std::thread::scope(|scope| {
         let workers: Vec<_> = plan
             .iter()
-            .zip(&outs)
-            .map(|((suite, students_dir), o)| {
-                let (args, config, env, slots) = (&args, &config, &env, &slots);
-                scope.spawn(move || grade_suite(args, config, env, slots, suite, students_dir, o))
+            .zip(prepared)
+            .map(|((suite, _), prepared)| {
+                let (config, env, slots) = (&config, &env, &slots);
+                scope.spawn(move || prepared.map(|p| grade_suite(config, env, slots, suite, p)))
             })
             .collect();
         workers
@@ -186,16 +194,27 @@ struct ClassGraded<'a> {
     reporter: ClassReporter<'a>,
 }
 
-/// Grades one suite's class in the shared `slots` (writing each result as it comes).
-fn grade_suite<'a>(
+/// A class ready to grade: its students, those whose result is current, those to grade, and the
+/// reporter that writes the results.
+struct Prepared<'a> {
+    class: Vec<(String, PathBuf)>,
+    whole: usize,
+    current: HashMap<String, SubmissionResult>,
+    to_grade: Vec<(String, PathBuf)>,
+    reporter: ClassReporter<'a>,
+}
+
+/// Settles what one suite's class grades (its shard, the earlier rows kept, the current results
+/// `--resume` skips), saying so on stderr.
+fn prepare_suite<'a>(
     args: &Args,
     config: &Config,
     env: &Environment,
-    slots: &Arc<Cores>,
+    jobs: usize,
     suite: &Suite,
     students_dir: &Path,
     o: &'a SuiteOut,
-) -> Result<ClassGraded<'a>, CliError> {
+) -> Result<Prepared<'a>, CliError> {
     let mut class = students(students_dir)?;
     let whole = class.len();
     let out = &o.out;
@@ -214,7 +233,7 @@ fn grade_suite<'a>(
         class.len(),
         suite.cases().count(),
         env.sandbox.tier(),
-        slots.count()
+        jobs
     );
     let tournament = o.tournament;
     let keys: Vec<&str> = class.iter().map(|(k, _)| k.as_str()).collect();
@@ -269,6 +288,30 @@ fn grade_suite<'a>(
     let reporter = ClassReporter::new(out, &o.columns, to_grade.len())
         .keeping(kept)
         .fingerprints(prints);
+    Ok(Prepared {
+        class,
+        whole,
+        current,
+        to_grade,
+        reporter,
+    })
+}
+
+/// Grades one prepared class in the shared `slots` (writing each result as it comes).
+fn grade_suite<'a>(
+    config: &Config,
+    env: &Environment,
+    slots: &Arc<Cores>,
+    suite: &Suite,
+    prepared: Prepared<'a>,
+) -> ClassGraded<'a> {
+    let Prepared {
+        class,
+        whole,
+        current,
+        to_grade,
+        reporter,
+    } = prepared;
     let (graded, write_error) = match grade_class_sharing(
         &env.sandbox,
         &*env.prepare,
@@ -281,14 +324,14 @@ fn grade_suite<'a>(
         Ok(results) => (results, reporter.take_error()),
         Err(e) => (Vec::new(), Some(e)),
     };
-    Ok(ClassGraded {
+    ClassGraded {
         class,
         whole,
         current,
         graded,
         write_error,
         reporter,
-    })
+    }
 }
 
 /// Plays a graded class's tournament, writes its gradebook (and a shard's manifest), prints its table,
