@@ -74,6 +74,24 @@ fn lend_and_wake<T: Send>(program: impl FnOnce() -> T + Send) -> (T, Duration, D
     })
 }
 
+/// The sleeping program's slot admitted the other worker, and, woken while the other held the only
+/// core (alone it takes 0.7 s; the other held the core for 1.5 s of it), it was stopped.
+fn lent_then_stopped(tier: Tier, admitted: bool, started: Instant, stopped: Duration) {
+    assert!(
+        admitted,
+        "{tier:?}: the sleeping program's slot admitted the other"
+    );
+    assert!(
+        started.elapsed() > WALL,
+        "{tier:?}: {:?}",
+        started.elapsed()
+    );
+    assert!(
+        stopped >= Duration::from_millis(700),
+        "{tier:?}: {stopped:?}"
+    );
+}
+
 #[test]
 fn a_run_woken_while_its_core_is_lent_is_stopped_off_its_clock() {
     let dir = crate::util::scratch();
@@ -82,20 +100,7 @@ fn a_run_woken_while_its_core_is_lent_is_stopped_off_its_clock() {
         let (outcome, took, stopped, admitted) =
             lend_and_wake(|| sandbox.run(&spec(dir.path(), Stdin::Bytes(b"go\n".to_vec()))));
         let outcome = outcome.expect("the sandbox runs");
-        assert!(
-            admitted,
-            "{tier:?}: the sleeping run's slot admitted the other"
-        );
-        // Alone it takes 0.7 s; here the other held the only core for 1.5 s of it.
-        assert!(
-            started.elapsed() > WALL,
-            "{tier:?}: {:?}",
-            started.elapsed()
-        );
-        assert!(
-            stopped >= Duration::from_millis(700),
-            "{tier:?}: {stopped:?}"
-        );
+        lent_then_stopped(tier, admitted, started, stopped);
         assert_eq!(outcome.limit, None, "{tier:?}: {outcome:?}");
         assert_eq!(outcome.stdout, b"done\n", "{tier:?}");
         assert!(
@@ -125,19 +130,7 @@ fn an_answer_awaited_while_the_core_is_lent_keeps_its_clock() {
             running.kill();
             read
         });
-        assert!(
-            admitted,
-            "{tier:?}: the sleeping program's slot admitted the other"
-        );
-        assert!(
-            started.elapsed() > WALL,
-            "{tier:?}: {:?}",
-            started.elapsed()
-        );
-        assert!(
-            stopped >= Duration::from_millis(700),
-            "{tier:?}: {stopped:?}"
-        );
+        lent_then_stopped(tier, admitted, started, stopped);
         assert_eq!(
             read,
             Answer::Read(ReadLine::Line(b"done".to_vec())),

@@ -227,14 +227,18 @@ pub trait Running: Send {
     /// Stops (`true`) or continues (`false`) every process of the run, for a worker waiting for a core
     /// (`pace.rs`). False where the tier cannot, which leaves the program running.
     fn suspend(&mut self, stop: bool) -> bool {
-        let pids = self.pids();
-        let signal = if stop { libc::SIGSTOP } else { libc::SIGCONT };
-        for &pid in &pids {
-            // SAFETY: kill has no memory-safety preconditions; the pids are the run's own.
-            unsafe { libc::kill(pid, signal) };
-        }
-        !pids.is_empty()
+        signal_each(&self.pids(), stop)
     }
+}
+
+/// Stops (`SIGSTOP`) or continues (`SIGCONT`) each of a run's processes; false when there are none.
+pub(crate) fn signal_each(pids: &[i32], stop: bool) -> bool {
+    let signal = if stop { libc::SIGSTOP } else { libc::SIGCONT };
+    for &pid in pids {
+        // SAFETY: kill has no memory-safety preconditions; the pids are the run's own.
+        unsafe { libc::kill(pid, signal) };
+    }
+    !pids.is_empty()
 }
 
 /// Spawns programs under a tier's isolation.

@@ -179,13 +179,7 @@ pub fn sleep_of(running: &dyn Running) -> Option<Sleep> {
                     continue;
                 }
             }
-            let call = std::fs::read_to_string(dir.join("syscall")).ok()?;
-            let mut fields = call.split_whitespace();
-            let nr: i64 = fields.next()?.parse().ok()?;
-            let args: Vec<u64> = fields
-                .take(6)
-                .filter_map(|a| u64::from_str_radix(a.trim_start_matches("0x"), 16).ok())
-                .collect();
+            let (nr, args) = syscall_of(&dir)?;
             if classify(nr, &args) == Call::Other {
                 sleep.timed += 1;
             }
@@ -255,13 +249,7 @@ fn look(running: &mut dyn Running, stdin: Option<&File>) -> Option<Seen> {
                     return Some(seen);
                 }
             }
-            let call = std::fs::read_to_string(dir.join("syscall")).ok()?;
-            let mut fields = call.split_whitespace();
-            let nr: i64 = fields.next()?.parse().ok()?;
-            let args: Vec<u64> = fields
-                .take(6)
-                .filter_map(|a| u64::from_str_radix(a.trim_start_matches("0x"), 16).ok())
-                .collect();
+            let (nr, args) = syscall_of(&dir)?;
             let fd_target = |fd: u64| {
                 std::fs::read_link(format!("/proc/{pid}/fd/{fd}"))
                     .ok()
@@ -285,6 +273,19 @@ fn look(running: &mut dyn Running, stdin: Option<&File>) -> Option<Seen> {
 #[cfg(not(target_os = "linux"))]
 fn look(_running: &mut dyn Running, _stdin: Option<&File>) -> Option<Seen> {
     None
+}
+
+/// The system call a thread sleeps in and its arguments, from `/proc/PID/task/TID/syscall` (`dir`).
+#[cfg(target_os = "linux")]
+fn syscall_of(dir: &std::path::Path) -> Option<(i64, Vec<u64>)> {
+    let call = std::fs::read_to_string(dir.join("syscall")).ok()?;
+    let mut fields = call.split_whitespace();
+    let nr: i64 = fields.next()?.parse().ok()?;
+    let args = fields
+        .take(6)
+        .filter_map(|a| u64::from_str_radix(a.trim_start_matches("0x"), 16).ok())
+        .collect();
+    Some((nr, args))
 }
 
 /// What a sleeping thread waits in, as far as a deadlock is concerned.

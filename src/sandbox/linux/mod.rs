@@ -667,15 +667,7 @@ impl Running for FullRunning {
             return false;
         }
         // The cgroup's freezer stops every process at once, unseen by them; signals where it is missing.
-        self.group.freeze(stop) || {
-            let signal = if stop { libc::SIGSTOP } else { libc::SIGCONT };
-            let pids = self.group.pids();
-            for &pid in &pids {
-                // SAFETY: kill has no memory-safety preconditions; the pids are the run's cgroup's.
-                unsafe { libc::kill(pid, signal) };
-            }
-            !pids.is_empty()
-        }
+        self.group.freeze(stop) || crate::sandbox::signal_each(&self.group.pids(), stop)
     }
 }
 
