@@ -1,6 +1,7 @@
 //! Isolation cost: the median spawn-to-reap of `/bin/true` for a bare `std::process::Command`, the
 //! `basic` tier and the `full` tier (namespaces, minimal root, cgroup, seccomp), and the ratio full/bare.
-//! Target on the development machine: full ≤ 3 ms and ≤ 4× bare. Run with `cargo bench --bench isolation`.
+//! Target on the development machine: full ≤ 3 ms and ≤ 4× bare, also with runs 30 ms apart. Run with
+//! `cargo bench --bench isolation`.
 
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -32,12 +33,18 @@ fn spec(workdir: &std::path::Path) -> Spec {
 
 /// The median and the 90th percentile of `n` timed calls, after a few untimed ones (first-run costs:
 /// the pools' threads starting, the page cache).
-fn timed(n: usize, mut f: impl FnMut()) -> (Duration, Duration) {
+fn timed(n: usize, f: impl FnMut()) -> (Duration, Duration) {
+    timed_apart(n, Duration::ZERO, f)
+}
+
+/// [`timed`] with an untimed `pause` before each call.
+fn timed_apart(n: usize, pause: Duration, mut f: impl FnMut()) -> (Duration, Duration) {
     for _ in 0..n.min(10) {
         f();
     }
     let mut times: Vec<Duration> = (0..n)
         .map(|_| {
+            std::thread::sleep(pause);
             let t = Instant::now();
             f();
             t.elapsed()
@@ -101,7 +108,20 @@ fn full(n: usize, spec: &Spec, bare: Duration) {
             let run = timed(n, || {
                 assert_eq!(full.run(&spec).unwrap().status, Status::Exited(0));
             });
+            // Runs in a grading are tens of milliseconds apart (the program runs, the grader judges):
+            // a start that waits for the kernel (an RCU grace period, as moving a process into a cgroup
+            // v1 by its pid does) pays that wait at every run there, which back-to-back runs hide.
+            let apart = timed_apart(n, Duration::from_millis(30), || {
+                let mut r = full.start(&spec).unwrap();
+                assert_eq!(r.wait().unwrap(), Status::Exited(0));
+            });
             line("full (spawn)", spawn, bare, "");
+            line(
+                "full, apart",
+                apart,
+                bare,
+                "   (spawn, 30 ms between runs, as in a grading)",
+            );
             line(
                 "full (run)",
                 run,
@@ -125,11 +145,14 @@ fn full(n: usize, spec: &Spec, bare: Duration) {
             );
             let verdict = |ok: bool| if ok { "PASS" } else { "MISS" };
             println!(
-                "target, full (spawn) median ≤ 3 ms: {} ({:.3} ms); ≤ 4x bare: {} ({:.2}x)",
+                "target, full (spawn) median ≤ 3 ms: {} ({:.3} ms); ≤ 4x bare: {} ({:.2}x); \
+                 30 ms apart ≤ 3 ms: {} ({:.3} ms)",
                 verdict(ms(spawn.0) <= 3.0),
                 ms(spawn.0),
                 verdict(ms(spawn.0) / ms(bare) <= 4.0),
-                ms(spawn.0) / ms(bare)
+                ms(spawn.0) / ms(bare),
+                verdict(ms(apart.0) <= 3.0),
+                ms(apart.0),
             );
         }
         Err(e) => println!("  full           unavailable: {e}"),

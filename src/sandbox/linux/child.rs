@@ -17,8 +17,11 @@ const MOVE_MOUNT_F_EMPTY_PATH: libc::c_uint = 0x4;
 pub const FD_ERROR: libc::c_int = 3;
 pub const FD_STATUS: libc::c_int = 4;
 pub const FD_SYNC: libc::c_int = 5;
-/// The run's memory `cgroup.procs`, opened by the grader, when the program joins it itself.
-pub const FD_MEMCG: libc::c_int = 6;
+/// The run's memory, pids and cpuacct `tasks` files (cgroup v1), opened by the grader: the program
+/// joins the first, the init the other two, each writing `0` (see `Plan::join_self`).
+pub const FD_MEMORY_TASKS: libc::c_int = 6;
+pub const FD_PIDS_TASKS: libc::c_int = 7;
+pub const FD_CPUACCT_TASKS: libc::c_int = 8;
 
 /// Where a child failed, written with the errno to the error pipe.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,7 +111,7 @@ fn check(r: libc::c_int, stage: Stage) {
     }
 }
 
-/// Puts the descriptors the child keeps (7 fixed ones, then the run's mount trees) at fixed numbers and
+/// Puts the descriptors the child keeps (9 fixed ones, then the run's mount trees) at fixed numbers and
 /// closes every other one: a copy of another run's pipe kept open here would hold that run's output open.
 ///
 /// # Safety
@@ -130,7 +133,14 @@ unsafe fn arrange_fds(fds: &[libc::c_int]) {
             unsafe { libc::_exit(126) };
         }
     }
-    for fd in [FD_ERROR, FD_STATUS, FD_SYNC, FD_MEMCG] {
+    for fd in [
+        FD_ERROR,
+        FD_STATUS,
+        FD_SYNC,
+        FD_MEMORY_TASKS,
+        FD_PIDS_TASKS,
+        FD_CPUACCT_TASKS,
+    ] {
         unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) };
     }
     unsafe { libc::syscall(libc::SYS_close_range, fds.len() as u32, u32::MAX, 0u32) };
@@ -193,6 +203,15 @@ pub unsafe fn init(plan: &Plan, fds: &[libc::c_int]) -> ! {
         let mut go = 0u8;
         if libc::read(FD_SYNC, (&mut go as *mut u8).cast(), 1) != 1 {
             fail(Stage::Sync);
+        }
+        // cgroup v1: into the run's pids and cpuacct groups, a single thread moving itself (the
+        // program joins the memory group; see `Plan::join_self`).
+        if plan.join_self {
+            for fd in [FD_PIDS_TASKS, FD_CPUACCT_TASKS] {
+                if libc::write(fd, c"0".as_ptr().cast(), 1) != 1 {
+                    fail(Stage::Cgroup);
+                }
+            }
         }
         // This copy of the grader holds the grader's memory: no core dumps, and not readable through
         // /proc by the program.
@@ -382,7 +401,7 @@ unsafe fn program(plan: &Plan) -> ! {
         libc::close(FD_STATUS);
         // Into the run's memory cgroup before anything of the program runs, when the init cannot be
         // there (it shares the grader's memory: the OOM killer, choosing it, would kill the grader).
-        if plan.join_memory && libc::write(FD_MEMCG, c"0".as_ptr().cast(), 1) != 1 {
+        if plan.join_self && libc::write(FD_MEMORY_TASKS, c"0".as_ptr().cast(), 1) != 1 {
             fail(Stage::Cgroup);
         }
         // The init reset every signal (the grader ignores SIGPIPE, and an ignored signal would stay

@@ -255,15 +255,24 @@ impl FullSandbox {
         // would copy the page tables of the whole grader at every run, milliseconds once a grading has
         // grown. Sharing the grader's memory, it must stay out of the run's memory group (the OOM killer
         // would pick it, and with it every process sharing its memory: the grader); the program joins
-        // that group itself. On v2, whose single group the program cannot join by itself, a fork.
-        let memcg = group
-            .memory_procs()
+        // that group itself. On v1 the init and the program join their groups themselves, each a single
+        // thread writing `0` to a `tasks` file (`Cgroup::join_files`: no grace period to wait out). On
+        // v2, whose single group the program cannot join by itself, a fork the grader moves.
+        let joins = group
+            .join_files()
             .transpose()
-            .map_err(io_err("opening the run's memory cgroup"))?;
-        plan.join_memory = memcg.is_some();
-        let stack = match memcg {
+            .map_err(io_err("opening the run's cgroup files"))?;
+        plan.join_self = joins.is_some();
+        let stack = match joins {
             Some(_) => Some(InitStack::new().map_err(io_err("mapping the sandbox init's stack"))?),
             None => None,
+        };
+        // Unused without groups to join: any open descriptor keeps the numbering.
+        let join_fd = |i: usize| {
+            joins
+                .as_ref()
+                .and_then(|j| j.get(i))
+                .map_or(stdin_r.as_raw_fd(), |f| f.as_raw_fd())
         };
         let fds: Vec<libc::c_int> = [
             stdin_r.as_raw_fd(),
@@ -272,10 +281,9 @@ impl FullSandbox {
             error_w.as_raw_fd(),
             status_w.as_raw_fd(),
             sync_r.as_raw_fd(),
-            // Unused without a memory group to join: any open descriptor keeps the numbering.
-            memcg
-                .as_ref()
-                .map_or(stdin_r.as_raw_fd(), |m| m.as_raw_fd()),
+            join_fd(0),
+            join_fd(1),
+            join_fd(2),
         ]
         .into_iter()
         .chain(trees.iter().map(|t| t.as_raw_fd()))
@@ -343,7 +351,7 @@ impl FullSandbox {
             return Err(spawn_err(io::Error::from_raw_os_error(-pid)));
         }
         drop((
-            stdin_r, stdout_w, stderr_w, error_w, status_w, sync_r, trees, memcg,
+            stdin_r, stdout_w, stderr_w, error_w, status_w, sync_r, trees, joins,
         ));
         // SAFETY: plain syscall on our child (it does the same itself; whichever runs first wins).
         unsafe { libc::setpgid(pid, pid) };
@@ -368,16 +376,17 @@ impl FullSandbox {
             .map_err(io_err("writing the uid map"))?;
         std::fs::write(format!("/proc/{pid}/gid_map"), &map)
             .map_err(io_err("writing the gid map"))?;
-        // The init mounts the run's paths while the grader puts it in its group (a dear write on cgroup
-        // v1); it forks the program only at the second byte.
+        // The init mounts the run's paths while the grader puts it in its group (v2: a dear write, which
+        // waits out a grace period); it forks the program only at the second byte.
         let mut sync = File::from(sync_w);
         sync.write_all(&[1])
             .map_err(io_err("starting the sandbox init"))?;
-        running
-            .group
-            .add_except_memory(pid)
-            .unwrap_or_else(|| running.group.add(pid))
-            .map_err(|e| spawn_err(io::Error::other(e)))?;
+        if !plan.join_self {
+            running
+                .group
+                .add(pid)
+                .map_err(|e| spawn_err(io::Error::other(e)))?;
+        }
         sync.write_all(&[2])
             .map_err(io_err("starting the sandbox init"))?;
         drop(sync);

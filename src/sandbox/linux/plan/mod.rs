@@ -40,9 +40,9 @@ const DEVICES: &[&str] = &["null", "zero", "full", "random", "urandom"];
 /// namespace (so nothing is ever mounted on the host).
 pub const ROOT: &str = "/tmp/.grader-sandbox-root";
 
-/// The descriptor number, in a run's init, of the first mount tree the grader cloned for it (0–6 are
+/// The descriptor number, in a run's init, of the first mount tree the grader cloned for it (0–8 are
 /// taken, see `child`).
-pub const FIRST_SOURCE_FD: usize = 7;
+pub const FIRST_SOURCE_FD: usize = 9;
 
 /// At most this many trees a run (its working directory and its own read-only paths).
 pub const MAX_TREES: usize = 32;
@@ -128,9 +128,10 @@ pub struct Plan {
     pub program_stack: Vec<u8>,
     /// The highest capability number this kernel knows: the bounding set is emptied up to it.
     pub cap_last: libc::c_int,
-    /// Whether the program joins the run's memory cgroup itself (through `child::FD_MEMCG`) before
-    /// `execve`: when its init shares the grader's memory and so stays out of that group.
-    pub join_memory: bool,
+    /// Whether the init joins the run's pids and cpuacct groups itself (`child::FD_PIDS_TASKS`,
+    /// `child::FD_CPUACCT_TASKS`) and the program its memory group (`child::FD_MEMORY_TASKS`) before
+    /// `execve`: cgroup v1, whose init shares the grader's memory and so stays out of that group.
+    pub join_self: bool,
 }
 
 /// `/proc/sys/kernel/cap_last_cap`, read once; 63 (every possible bit) when unreadable.
@@ -634,7 +635,7 @@ impl Plan {
             // Not zeroed: filling it would fault in every page, and the program touches only its top.
             program_stack: Vec::with_capacity(PROGRAM_STACK),
             cap_last: cap_last(),
-            join_memory: false,
+            join_self: false,
         })
     }
 }
