@@ -5,9 +5,9 @@
 //! speed-up ≥ 1.8× on two idle cores. Then the waiting side (`waiting_benches`): a dialogue program
 //! that waits for input the grader does not send is recognised in under 1 s per game, and the hostile
 //! class is graded in under 240 s. `cargo bench --bench grading -- --overhead`, `-- --parallel` or
-//! `-- --waiting` runs only that part. `-- --examples` (not in the default run: 4 minutes) times the
-//! README's main command with slot lending off and on (`GRADER_NO_LEND`), checks the gradebooks agree,
-//! and gives the ratio against the grader when this work began (00a090a).
+//! `-- --waiting` runs only that part. `-- --examples` (not in the default run: 7 minutes) times the
+//! README's main command with slot lending off once and on three times (`GRADER_NO_LEND`), checks the
+//! gradebooks agree, and gives the ratio against the grader when this work began (00a090a).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -420,7 +420,7 @@ fn hostile_class_time(root: &Path, jobs: usize) {
 }
 
 /// The README's main command (`grader run suites/ examples/submissions/`) built in release, with lending
-/// off and then on: the time of each, the gradebooks byte for byte equal, and the speed-up against the
+/// off once and then on three times: the times, the gradebooks byte for byte equal, and the speed-up against the
 /// grader as it was when grading time was taken up (00a090a: 208.8 s on 2 idle cores, the same
 /// gradebooks as now).
 fn examples_lending(root: &Path) {
@@ -454,14 +454,24 @@ fn examples_lending(root: &Path) {
         (secs, books)
     };
     let (off, books_off) = time(false);
-    let (on, books_on) = time(true);
+    // Three runs with lending: which long hand-in starts when varies from run to run (by seconds).
+    let mut on = Vec::new();
+    for _ in 0..3 {
+        let (secs, books_on) = time(true);
+        assert!(books_off == books_on, "the gradebooks differ with lending");
+        on.push(secs);
+    }
+    on.sort_by(f64::total_cmp);
+    let (best, median, worst) = (on[0], on[1], on[2]);
     assert_eq!(books_off.len(), 5, "five gradebooks");
-    assert!(books_off == books_on, "the gradebooks differ with lending");
     println!("examples, lending off: {off:.1} s");
-    println!("examples, lending on:  {on:.1} s (the five gradebooks identical)");
-    println!("lending off / on: {:.2}x", off / on);
     println!(
-        "00a090a ({BEFORE} s) / now: {:.2}x (target: at least 2x)",
-        BEFORE / on
+        "examples, lending on:  {best:.1} / {median:.1} / {worst:.1} s (min / median / max of 3; the five gradebooks identical)"
+    );
+    println!("lending off / on (median): {:.2}x", off / median);
+    println!(
+        "00a090a ({BEFORE} s) / now: {:.2}x median, {:.2}x worst (target: at least 2x)",
+        BEFORE / median,
+        BEFORE / worst
     );
 }
