@@ -16,9 +16,10 @@ use std::time::Instant;
 use grader::config::Config;
 use grader::grade::class::grade_class;
 use grader::grade::names::concrete_args;
-use grader::grade::pipeline::grade;
+use grader::grade::pipeline::{grade, Rooms};
 use grader::grade::wire::{environment, Environment};
 use grader::report::class::{ClassReporter, Outputs};
+use grader::sandbox::scratch::Scratch;
 use grader::sandbox::Tier;
 use grader::suite::{oracle, Suite};
 
@@ -122,7 +123,9 @@ fn only(flag: &str) -> bool {
 fn overhead(env: &Environment, suite: &Suite, examples: &Path, scratch: &Path) {
     // 1. Overhead: the whole pipeline on the correct C example against its own build and run times.
     let mut best: Option<(f64, f64, f64, f64)> = None;
+    let rooms = Scratch::new().expect("a scratch folder");
     for round in 0..3 {
+        let rooms = Rooms::new(&rooms, &format!("o{round}"), None).expect("a scratch folder");
         let started = Instant::now();
         let r = grade(
             &env.sandbox,
@@ -130,7 +133,7 @@ fn overhead(env: &Environment, suite: &Suite, examples: &Path, scratch: &Path) {
             suite,
             "c-correct",
             &examples.join("c-correct"),
-            &scratch.join(format!("o{round}")),
+            &rooms,
             &|_| true,
             &mut |_| {},
         )

@@ -13,9 +13,10 @@ use grader::arena::referee::{play, Match};
 use grader::arena::seat::players::{Entrant, Kind, Maker};
 use grader::build::{BuildOutcome, Recipe};
 use grader::config::Config;
-use grader::grade::pipeline::grade;
+use grader::grade::pipeline::{grade, Rooms};
 use grader::grade::play::{game_seed, my_side};
 use grader::grade::wire::environment;
+use grader::sandbox::scratch::Scratch;
 use grader::sandbox::Tier;
 use grader::suite::{oracle, Kind as CaseKind, Suite};
 use reference::games::tictactoe::TicTacToe;
@@ -30,12 +31,13 @@ fn main() {
     .unwrap();
     let good = root.join("tests/fixtures/play-ttt-class/good");
     let env = environment(Tier::Basic, false).unwrap();
-    let scratch = tempfile::tempdir().unwrap();
+    let scratch = Scratch::new().unwrap();
 
     // End to end, best of 3.
     let mut graded_best = Duration::MAX;
     let mut games = 0;
     for i in 0..3 {
+        let rooms = Rooms::new(&scratch, &format!("g{i}"), None).unwrap();
         let started = Instant::now();
         let g = grade(
             &env.sandbox,
@@ -43,7 +45,7 @@ fn main() {
             &suite,
             "good",
             &good,
-            &scratch.path().join(format!("g{i}")),
+            &rooms,
             &|_| true,
             &mut |_| {},
         );

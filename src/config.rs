@@ -122,8 +122,8 @@ pub struct Config {
     pub jobs: usize,
     /// The weakest sandbox `run` accepts without `--sandbox`.
     pub sandbox: Tier,
-    /// What one submission's scratch folder (its build and its runs' working folders) may hold: under
-    /// `full`, the caps of the tmpfs it sits on.
+    /// What a submission's scratch folder (its build) and each of its runs' working folders may hold:
+    /// under `full`, the caps of the tmpfs each sits on.
     pub scratch: Bounds,
     /// `[toolchains] python2`: the Python 2 interpreter, resolved from the file's folder; `None` to
     /// look on `PATH` and in pyenv's versions folder.

@@ -117,8 +117,7 @@ pub fn grade_folder(
         .context("cannot make a scratch folder")
         .map_err(CliError::internal)?;
     let bounded = (env.sandbox.tier() == crate::sandbox::Tier::Full).then_some(config.scratch);
-    let work = scratch
-        .sub("s", bounded)
+    let rooms = crate::grade::pipeline::Rooms::new(&scratch, "s", bounded)
         .context("cannot make a scratch folder")
         .map_err(CliError::internal)?;
     Ok(crate::grade::pipeline::grade(
@@ -127,7 +126,7 @@ pub fn grade_folder(
         suite,
         student,
         dir,
-        &work,
+        &rooms,
         which,
         &mut |_| {},
     ))

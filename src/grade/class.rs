@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 
 use anyhow::Context;
 
-use super::pipeline::{grade, Prepare};
+use super::pipeline::{grade, Prepare, Rooms};
 use crate::report::events::{Event, Reporter};
 use crate::report::result::SubmissionResult;
 use crate::report::Columns;
@@ -213,17 +213,14 @@ pub fn grade_class_sharing(
                     student: name,
                 });
                 let bounded = (sandbox.tier() == Tier::Full).then_some(bounds);
-                // Should the folder not be made, the build's own attempt reports why.
-                let scratch = scratch_root
-                    .sub(&format!("s{i}"), bounded)
-                    .unwrap_or_else(|_| scratch_root.path().join(format!("s{i}")));
+                let rooms = Rooms::or_unmade(&scratch_root, &format!("s{i}"), bounded);
                 let graded = grade(
                     sandbox,
                     prepare,
                     suite,
                     name,
                     dir,
-                    &scratch,
+                    &rooms,
                     &|_| true,
                     &mut |case| {
                         reporter.report(&Event::CaseFinished {
@@ -235,7 +232,7 @@ pub fn grade_class_sharing(
                 );
                 // What the program left cannot stop the class: a tree that will not go is reported and
                 // left for the end of the run (or the next grader's sweep).
-                if let Err(e) = scratch_root.release(&scratch) {
+                if let Err(e) = scratch_root.release(rooms.base()) {
                     reporter.report(&Event::Warning {
                         message: format!("{e:#}"),
                     });

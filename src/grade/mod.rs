@@ -1,5 +1,6 @@
 //! Grading: runs a suite's cases on submissions, judges them, applies the rubric.
 
+pub mod ahead;
 pub mod case;
 pub mod class;
 pub mod classevent;

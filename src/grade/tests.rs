@@ -271,19 +271,28 @@ fn grade(program: &'static str) -> crate::report::result::SubmissionResult {
 }
 
 fn grade_suite(text: &str, program: &'static str) -> crate::report::result::SubmissionResult {
+    grade_on(text, program, Arc::new(Scripted))
+}
+
+fn grade_on(
+    text: &str,
+    program: &'static str,
+    sandbox: Arc<dyn Sandbox>,
+) -> crate::report::result::SubmissionResult {
     let dir = tempfile::tempdir().unwrap();
     let suite_dir = dir.path().join("rev");
     std::fs::create_dir_all(&suite_dir).unwrap();
     std::fs::write(suite_dir.join("suite.toml"), text).unwrap();
     let suite = Suite::load(&suite_dir, &Config::load(None).unwrap(), Arc::new(Rev)).unwrap();
-    let scratch = dir.path().join("scratch");
+    let scratch = crate::sandbox::scratch::Scratch::new().unwrap();
+    let rooms = super::pipeline::Rooms::new(&scratch, "s", None).unwrap();
     super::pipeline::grade(
-        &(Arc::new(Scripted) as Arc<dyn Sandbox>),
+        &sandbox,
         &FakeBuild(program),
         &suite,
         program,
         dir.path(),
-        &scratch,
+        &rooms,
         &|_| true,
         &mut |_| {},
     )
@@ -748,4 +757,60 @@ fn classes_side_by_side_share_their_slots() {
             assert_eq!(students, ["s0", "s1", "s2", "s3"]);
         }
     }
+}
+
+/// [`Scripted`], each run taking 30 ms, counting how many run at once.
+#[derive(Default)]
+struct AtOnce {
+    now: std::sync::atomic::AtomicUsize,
+    most: std::sync::atomic::AtomicUsize,
+}
+
+impl Sandbox for AtOnce {
+    fn tier(&self) -> Tier {
+        Tier::None
+    }
+    fn spawn(&self, spec: &Spec) -> Result<Box<dyn Running>, SandboxError> {
+        Scripted.spawn(spec)
+    }
+    fn run(&self, spec: &Spec) -> Result<Outcome, SandboxError> {
+        use std::sync::atomic::Ordering::SeqCst;
+        let now = self.now.fetch_add(1, SeqCst) + 1;
+        self.most.fetch_max(now, SeqCst);
+        std::thread::sleep(Duration::from_millis(30));
+        let outcome = Scripted.run(spec);
+        self.now.fetch_sub(1, SeqCst);
+        outcome
+    }
+}
+
+/// With slots free, helpers make the first runs of a submission's later run cases while its worker
+/// makes its own (`grade::ahead`); the result is the worker's alone, byte for byte: second runs, the
+/// rule for a program far over its limit twice, and the integrity check on the first case it suits.
+#[test]
+fn cases_run_ahead_on_free_slots_give_the_results_of_one_worker() {
+    use crate::sandbox::pace::{Cores, Pacer};
+    let cores = Cores::new(3, 0);
+    let mut most = 0;
+    for program in [
+        "good",
+        "stopped",
+        "near-limit",
+        "by-folder",
+        "crash",
+        "sleeps",
+    ] {
+        let alone = grade(program);
+        let at_once = Arc::new(AtOnce::default());
+        let helped = {
+            let _slot = Pacer::enter(&cores);
+            grade_on(SUITE, program, at_once.clone())
+        };
+        assert_eq!(alone.to_json(), helped.to_json(), "{program}");
+        most = most.max(at_once.most.load(std::sync::atomic::Ordering::SeqCst));
+    }
+    // Three run cases, three slots: some ran at once.
+    assert!(most >= 2, "at most {most} run at once");
+    // Every helper gave its slot back.
+    assert_eq!(cores.free(), 3);
 }

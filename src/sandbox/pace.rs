@@ -28,6 +28,7 @@
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
@@ -59,6 +60,10 @@ struct State {
     lent: usize,
     /// Workers waiting to take back a slot they lent: they go before any new submission.
     reclaiming: usize,
+    /// Workers waiting to take back a slot they gave to those ([`yield_slot`]): before new ones too.
+    returning: usize,
+    /// Slots taken back by reclaiming workers so far.
+    served: u64,
 }
 
 impl Cores {
@@ -71,6 +76,8 @@ impl Cores {
                 free: count,
                 lent: 0,
                 reclaiming: 0,
+                returning: 0,
+                served: 0,
             }),
             changed: Condvar::new(),
             count,
@@ -82,6 +89,12 @@ impl Cores {
     #[must_use]
     pub fn count(&self) -> usize {
         self.count
+    }
+
+    /// Slots free now (for tests).
+    #[must_use]
+    pub fn free(&self) -> usize {
+        self.lock().free
     }
 
     /// The most submissions ever graded at once: the slots and those lent.
@@ -97,10 +110,32 @@ impl Cores {
     /// Waits for a free slot (after every worker taking back a lent one) and holds it.
     fn take(&self) {
         let mut state = self.lock();
-        while state.free == 0 || state.reclaiming > 0 {
+        while state.free == 0 || state.reclaiming > 0 || state.returning > 0 {
             state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
         }
         state.free -= 1;
+    }
+
+    /// [`Cores::take`], unless `quit` is set first (looked at whenever the slots change, and at
+    /// [`Cores::wake`]): whether a slot was taken.
+    fn take_unless(&self, quit: &AtomicBool) -> bool {
+        let mut state = self.lock();
+        loop {
+            if quit.load(Ordering::SeqCst) {
+                return false;
+            }
+            if state.free > 0 && state.reclaiming == 0 && state.returning == 0 {
+                state.free -= 1;
+                return true;
+            }
+            state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    /// Wakes every worker waiting for a slot, to look again at what it waits for.
+    pub fn wake(&self) {
+        let _state = self.lock();
+        self.changed.notify_all();
     }
 
     fn give(&self) {
@@ -120,6 +155,26 @@ impl Cores {
         true
     }
 
+    /// [`yield_slot`]: gives the slot to a reclaiming worker, if one waits, and takes one back once
+    /// one was served, ahead of new submissions.
+    fn hand_over(&self) {
+        let mut state = self.lock();
+        if state.reclaiming == 0 {
+            return;
+        }
+        let served = state.served;
+        state.free += 1;
+        state.returning += 1;
+        self.changed.notify_all();
+        while state.served == served || state.free == 0 {
+            state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
+        }
+        state.free -= 1;
+        state.returning -= 1;
+        drop(state);
+        self.changed.notify_all();
+    }
+
     fn try_reclaim(&self) -> bool {
         let mut state = self.lock();
         if state.free == 0 {
@@ -131,16 +186,25 @@ impl Cores {
     }
 
     fn reclaim(&self) {
+        self.take_back(true);
+    }
+
+    /// Waits for a free slot ahead of new submissions and holds it: one this worker lent (`lent`), or
+    /// one it gave up while it waited for work of another ([`without_slot`]).
+    fn take_back(&self, lent: bool) {
         let mut state = self.lock();
         state.reclaiming += 1;
         while state.free == 0 {
             state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
         }
         state.free -= 1;
-        state.lent -= 1;
+        if lent {
+            state.lent -= 1;
+        }
         state.reclaiming -= 1;
+        state.served += 1;
         drop(state);
-        // New submissions waited for this reclaim.
+        // New submissions (and a worker that handed its slot over) waited for this.
         self.changed.notify_all();
     }
 }
@@ -183,6 +247,10 @@ impl Pacer {
     #[must_use]
     pub fn enter(cores: &Arc<Cores>) -> Entered {
         cores.take();
+        Pacer::install(cores)
+    }
+
+    fn install(cores: &Arc<Cores>) -> Entered {
         let pacer = Rc::new(Pacer {
             cores: Arc::clone(cores),
             lent: Cell::new(false),
@@ -191,6 +259,49 @@ impl Pacer {
         CURRENT.with(|c| *c.borrow_mut() = Some(Rc::clone(&pacer)));
         Entered { pacer }
     }
+
+    /// [`Pacer::enter`], unless `quit` is set before a slot is free (set it, then [`Cores::wake`]).
+    #[must_use]
+    pub fn enter_unless(cores: &Arc<Cores>, quit: &AtomicBool) -> Option<Entered> {
+        if !cores.take_unless(quit) {
+            return None;
+        }
+        Some(Pacer::install(cores))
+    }
+}
+
+/// Between two pieces of work (a submission's cases), hands this thread's slot to a worker waiting to
+/// take back one it lent (a program that woke, stopped until a slot is free), and waits to take one
+/// back in turn, ahead of new submissions. A woken program's turn is usually short (a move, then asleep
+/// again); without this it would wait for a whole submission to end. Nothing is stopped here: only
+/// the order of waiting work changes, never a verdict.
+pub fn yield_slot() {
+    let Some(pacer) = current() else {
+        return;
+    };
+    if !pacer.lent.get() {
+        pacer.cores.hand_over();
+    }
+}
+
+/// Runs `wait` (a wait for work another thread does, no program of this thread's running) with this
+/// thread's slot given up meanwhile, then takes one back ahead of new submissions: a worker waiting
+/// for its helpers never holds a core idle, nor one a stopped program needs.
+pub fn without_slot<R>(wait: impl FnOnce() -> R) -> R {
+    let Some(pacer) = current().filter(|p| !p.lent.get()) else {
+        return wait();
+    };
+    pacer.cores.give();
+    let out = wait();
+    pacer.cores.take_back(false);
+    out
+}
+
+/// The slots this thread's pacer holds one of: a worker grading a submission may let helpers take
+/// others for that submission's work. `None` without a pacer.
+#[must_use]
+pub fn cores() -> Option<Arc<Cores>> {
+    current().map(|p| Arc::clone(&p.cores))
 }
 
 fn current() -> Option<Rc<Pacer>> {
@@ -381,6 +492,54 @@ mod tests {
         assert_eq!(*order.lock().unwrap(), ["reclaim", "new"]);
         let state = cores.lock();
         assert_eq!((state.free, state.lent, state.reclaiming), (1, 0, 0));
+    }
+
+    /// A worker between two cases hands its slot to a worker taking back a lent one, and takes one
+    /// back before a new submission; a worker waiting for its helpers holds no slot meanwhile.
+    #[test]
+    fn a_slot_goes_to_a_woken_program_between_cases_and_comes_back_before_newcomers() {
+        let cores = Cores::new(1, 1);
+        let order = Arc::new(Mutex::new(Vec::new()));
+        let entered = Pacer::enter(&cores);
+        // Another worker's program slept (its slot lent, taken by us) and woke: it waits to reclaim.
+        cores.lock().lent = 1;
+        std::thread::scope(|s| {
+            let (c, o) = (Arc::clone(&cores), Arc::clone(&order));
+            let woken = s.spawn(move || {
+                c.reclaim();
+                o.lock().unwrap().push("woken");
+                std::thread::sleep(Duration::from_millis(30));
+                c.give();
+            });
+            while cores.lock().reclaiming == 0 {
+                std::thread::yield_now();
+            }
+            let (c, o) = (Arc::clone(&cores), Arc::clone(&order));
+            let newcomer = s.spawn(move || {
+                c.take();
+                o.lock().unwrap().push("new");
+                c.give();
+            });
+            yield_slot();
+            order.lock().unwrap().push("back");
+            // Waiting for another thread's work, the slot is free for the newcomer.
+            without_slot(|| {
+                while !order.lock().unwrap().contains(&"new") {
+                    std::thread::yield_now();
+                }
+            });
+            order.lock().unwrap().push("back again");
+            woken.join().unwrap();
+            newcomer.join().unwrap();
+        });
+        assert_eq!(
+            *order.lock().unwrap(),
+            ["woken", "back", "new", "back again"]
+        );
+        drop(entered);
+        assert_eq!(cores.free(), 1);
+        let state = cores.lock();
+        assert_eq!((state.lent, state.reclaiming, state.returning), (0, 0, 0));
     }
 
     #[test]
