@@ -5,8 +5,10 @@
 //! Why the results do not change: a run case's first run depends on nothing but the case (its own
 //! folder with bounds of its own, its own names), so who makes it and when does not matter. Everything
 //! that depends on the cases before it stays with the worker, in case order, as without helpers: the
-//! second run of a case near or over its limit, the rule that a program far over its limit twice is not
-//! run twice again, the integrity check on the first case it suits, and the results as they are judged.
+//! second run of a case far over its limit (the rule that a program far over its limit twice is not run
+//! twice again decides it), the integrity check on the first case it suits, and the results as they are
+//! judged. A case near or over its limit but not far over is run again whatever came before, so its
+//! second run goes with its first.
 //!
 //! A helper keeps a case's folder only while the integrity check may still want it (the case suits the
 //! check and no earlier case is known to), so folders do not pile up while the worker is on a long case.

@@ -224,6 +224,13 @@ pub fn grade(
             // The first case far over its CPU limit in both of its runs: once there is one, a later
             // case far over the limit keeps its one run (the machine does not explain this program).
             let mut slow: Option<String> = None;
+            // A second run of a run case, in a fresh folder of its own.
+            let run_again = |i: usize, group, case, program: &Program, names: &Names| {
+                let again = rooms.make(&format!("case-{i}-again"));
+                let (second, _) = run_case(&**sandbox, suite, group, case, program, &again, names);
+                rooms.release(&again);
+                second
+            };
             // The first run of a run case, by whoever makes it (`grade::ahead`).
             let builts: Vec<(Option<&str>, Built)> =
                 programs.iter().map(|(n, b, _)| (*n, b.clone())).collect();
@@ -246,13 +253,8 @@ pub fn grade(
                     .cpu_limit
                     .as_ref()
                     .is_some_and(|l| far_over(result.verdict, result.cpu_ms, l));
-                let second = (needs_rerun(&result) && !far).then(|| {
-                    let again = rooms.make(&format!("case-{i}-again"));
-                    let (second, _) =
-                        run_case(&**sandbox, suite, group, case, &program, &again, &names);
-                    rooms.release(&again);
-                    second
-                });
+                let second = (needs_rerun(&result) && !far)
+                    .then(|| run_again(i, group, case, &program, &names));
                 (
                     FirstRan {
                         result,
@@ -337,13 +339,7 @@ pub fn grade(
                                     // Near or over its CPU limit: once more, in a fresh folder; the
                                     // faster run decides (docs in `keep_faster`).
                                     let second = second.unwrap_or_else(|| {
-                                        let again = rooms.make(&format!("case-{i}-again"));
-                                        let (second, _) = run_case(
-                                            &**sandbox, suite, group, case, &program, &again,
-                                            &names,
-                                        );
-                                        rooms.release(&again);
-                                        second
+                                        run_again(i, group, case, &program, &names)
                                     });
                                     let kept = keep_faster(first, second);
                                     if slow.is_none() && over_twice(&kept) {
