@@ -157,3 +157,169 @@ fn a_folder_without_results_is_bad_input() {
         .code(2)
         .stderr(predicates::str::contains("no `<student>/result.json` in"));
 }
+
+/// Whether `node` runs here (the stand-in Dolos of the tests below needs it, not Dolos itself).
+fn node_runs() -> bool {
+    std::process::Command::new("node")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Four students of one suite, each handing in `file` with `text`, and a stale `similarity.csv`.
+fn hostile_class(dir: &Path, hand_ins: &[(&str, &str, &str)]) {
+    for (student, file, text) in hand_ins {
+        let sub = dir.join("subs").join(student);
+        std::fs::create_dir_all(&sub).unwrap();
+        std::fs::write(sub.join(file), text).unwrap();
+        let res = dir.join("results/s").join(student);
+        std::fs::create_dir_all(&res).unwrap();
+        std::fs::write(res.join("result.json"), result(student, None)).unwrap();
+    }
+    std::fs::write(
+        dir.join("results/s/similarity.csv"),
+        "kind,student,other,similarity,longest-fragment,detail\npair,old,older,99.0%,1,stale\n",
+    )
+    .unwrap();
+}
+
+fn similarity(dir: &Path, dolos: &Path, extra: &[&str]) -> (Option<i32>, String, String) {
+    let out = grader()
+        .env("GRADER_DOLOS", dolos)
+        .arg("similarity")
+        .arg(dir.join("results/s"))
+        .arg(dir.join("subs"))
+        .args(["--sandbox", "basic"])
+        .args(extra)
+        .output()
+        .unwrap();
+    let csv = std::fs::read_to_string(dir.join("results/s/similarity.csv")).unwrap_or_default();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        csv,
+    )
+}
+
+/// The attack of the second audit: one student's never-compiled C file with 60,000 nested parentheses
+/// overflowed Dolos's parser, and no one's pairs were written. Now that file alone is left out, named
+/// with why, and the copiers are still found.
+#[test]
+fn a_file_that_overflows_dolos_removes_only_itself() {
+    if !dolos_installed() {
+        eprintln!("skipped: Dolos is not installed (`grader doctor --install` installs it where Node and npm are present)");
+        return;
+    }
+    let dir = scratch();
+    let c = std::fs::read_to_string(
+        repo().join("examples/submissions/adelaide-2021-a1/c-correct/tictactoe.c"),
+    )
+    .unwrap();
+    let deep = format!(
+        "int main(void) {{ return {}1{}; }}\n",
+        "(".repeat(60_000),
+        ")".repeat(60_000)
+    );
+    hostile_class(
+        dir.path(),
+        &[
+            ("amy", "tictactoe.c", &c),
+            ("bob", "main.c", &c),
+            ("cat", "deep.c", &deep),
+        ],
+    );
+    let out = grader()
+        .arg("similarity")
+        .arg(dir.path().join("results/s"))
+        .arg(dir.path().join("subs"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let csv = std::fs::read_to_string(dir.path().join("results/s/similarity.csv")).unwrap();
+    assert!(csv.contains("\npair,amy,bob,100.0%,"), "{csv}");
+    assert!(
+        csv.contains("\nnot-compared,cat,,,,deep.c: Dolos cannot read it: RangeError: Maximum call stack size exceeded\n"),
+        "{csv}"
+    );
+    assert!(!csv.contains("stale"), "{csv}");
+}
+
+/// A file that kills Dolos (a crash, as a native parser's would be) or makes it run forever is found by
+/// reading the files one by one, left out with why, and everyone else's pairs are written; it never
+/// costs the class its similarity.
+#[test]
+fn files_that_crash_or_hang_dolos_are_left_out_and_the_others_compared() {
+    if !node_runs() {
+        eprintln!("skipped: no `node` here");
+        return;
+    }
+    let dir = scratch();
+    hostile_class(
+        dir.path(),
+        &[
+            ("amy", "a.c", "int same;\n"),
+            ("bob", "b.c", "int same;\n"),
+            ("cat", "c.c", "/* CRASH */\n"),
+            ("dan", "d.c", "/* SPIN */\n"),
+            ("eve", "e.c", "int other;\n"),
+        ],
+    );
+    // A class page already written is brought up to date, naming what was left out.
+    std::fs::write(dir.path().join("results/s/index.html"), "old").unwrap();
+    let fake = repo().join("tests/fixtures/fake-dolos");
+    let (code, stderr, csv) = similarity(dir.path(), &fake, &["--timeout", "2"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(rows[1], "pair,amy,bob,100.0%,10,a.c ~ b.c", "{csv}");
+    assert_eq!(
+        rows.iter().filter(|r| r.starts_with("pair,")).count(),
+        3,
+        "{csv}"
+    );
+    assert!(
+        csv.contains("\nnot-compared,cat,,,,c.c: Dolos crashed (signal 11) reading it\n"),
+        "{csv}"
+    );
+    assert!(
+        csv.contains("\nnot-compared,dan,,,,d.c: Dolos ran past its 2 s reading it\n"),
+        "{csv}"
+    );
+    assert!(!csv.contains("stale"), "{csv}");
+    let page = std::fs::read_to_string(dir.path().join("results/s/index.html")).unwrap();
+    assert!(
+        page.contains("<a href=\"cat/report.html\">cat</a>: not compared: c.c: Dolos crashed (signal 11) reading it</li>"),
+        "{page}"
+    );
+}
+
+/// A Dolos that does not load is the machine's fault: exit 3, every student of the language said to
+/// be not compared with why, no pair invented and no stale file left.
+#[test]
+fn a_broken_dolos_is_the_machines_fault_and_leaves_no_stale_csv() {
+    if !node_runs() {
+        eprintln!("skipped: no `node` here");
+        return;
+    }
+    let dir = scratch();
+    hostile_class(
+        dir.path(),
+        &[("amy", "a.c", "int same;\n"), ("bob", "b.c", "int same;\n")],
+    );
+    let broken = repo().join("tests/fixtures/broken-dolos");
+    let (code, stderr, csv) = similarity(dir.path(), &broken, &[]);
+    assert_eq!(code, Some(3), "{stderr}");
+    assert!(
+        stderr.contains("Dolos failed on a whole language, c: Dolos failed before reading a file"),
+        "{stderr}"
+    );
+    assert!(!csv.contains("pair,") && !csv.contains("stale"), "{csv}");
+    assert!(csv.contains("\nnot-compared,amy,,,,its c files: Dolos failed before reading a file: failed (exit status 1): Error: this Dolos is broken\n"), "{csv}");
+    // A run that fails before it compares anything leaves no CSV at all, never the earlier one.
+    hostile_class(dir.path(), &[]);
+    let gone = dir.path().join("subs-moved");
+    std::fs::rename(dir.path().join("subs"), &gone).unwrap();
+    let (code, _, csv) = similarity(dir.path(), &broken, &[]);
+    assert_eq!(code, Some(2));
+    assert_eq!(csv, "");
+}

@@ -3,6 +3,7 @@
 
 pub mod class;
 pub mod csv;
+pub mod dolos;
 pub mod events;
 pub mod export;
 pub mod feedback;

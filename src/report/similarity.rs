@@ -4,10 +4,7 @@
 //! depending on their output path, written to `similarity.csv`.
 
 use std::collections::BTreeMap;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 use serde::Deserialize;
 
@@ -147,67 +144,6 @@ pub fn parse(json: &[u8], files: usize) -> Result<Vec<RawPair>, String> {
     Ok(out.pairs)
 }
 
-/// The most bytes of the script's output read: a pair is about 80 bytes.
-const MAX_OUTPUT: u64 = 64 * 1024 * 1024;
-
-/// Runs the script on `files` (all of one `language`) under `timeout`.
-///
-/// # Errors
-/// Node cannot start, the script fails or runs out of time, or its output is not understood.
-pub fn run_dolos(
-    node: &Path,
-    dolos: &Path,
-    language: &str,
-    files: &[PathBuf],
-    timeout: Duration,
-) -> Result<Vec<RawPair>, String> {
-    let work = tempfile::tempdir().map_err(|e| format!("no temporary folder: {e}"))?;
-    let script = work.path().join("similarity.mjs");
-    std::fs::write(&script, SCRIPT).map_err(|e| format!("cannot write the script: {e}"))?;
-    let out_path = work.path().join("out.json");
-    let err_path = work.path().join("err.txt");
-    let open = |p: &Path| {
-        std::fs::File::create(p).map_err(|e| format!("cannot create `{}`: {e}", p.display()))
-    };
-    let mut child = Command::new(node)
-        .arg(&script)
-        .stdin(Stdio::piped())
-        .stdout(open(&out_path)?)
-        .stderr(open(&err_path)?)
-        .spawn()
-        .map_err(|e| format!("cannot run `node`: {e}"))?;
-    let input = serde_json::json!({ "dolos": dolos, "language": language, "files": files });
-    if let Some(mut stdin) = child.stdin.take() {
-        let _ = stdin.write_all(input.to_string().as_bytes());
-    }
-    let started = Instant::now();
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break status,
-            Ok(None) if started.elapsed() > timeout => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(format!("Dolos ran longer than {} s", timeout.as_secs()));
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(20)),
-            Err(e) => return Err(format!("cannot wait for `node`: {e}")),
-        }
-    };
-    let read = |name: &str, cap: u64| {
-        read_output(work.path(), Path::new(name), cap)
-            .map(|c| c.bytes)
-            .unwrap_or_default()
-    };
-    if !status.success() {
-        let err = String::from_utf8_lossy(&read("err.txt", 4096)).into_owned();
-        return Err(format!(
-            "Dolos failed ({status}): {}",
-            crate::untrusted::one_line(err.trim(), 300)
-        ));
-    }
-    parse(&read("out.json", MAX_OUTPUT), files.len())
-}
-
 /// Two students' most similar files.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Pair {
@@ -293,15 +229,25 @@ pub fn students(results: &Path) -> Vec<(String, Vec<String>)> {
     out
 }
 
+/// A student whose file (or files) Dolos did not compare, and why: `tictactoe.c: Dolos cannot read
+/// it: RangeError: Maximum call stack size exceeded`.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct NotCompared {
+    pub student: String,
+    pub why: String,
+}
+
 /// `similarity.csv`: `kind,student,other,similarity,longest-fragment,detail`; a `pair` row per pair
-/// of students (most similar first, similarity as a percentage), then a `path-dependent` row per
-/// submission the integrity check flagged. Text cells are protected against spreadsheet formulas.
+/// of students (most similar first, similarity as a percentage), then a `not-compared` row per
+/// student file Dolos could not compare (the detail says which and why), then a `path-dependent` row
+/// per submission the integrity check flagged. Text cells are protected against spreadsheet formulas.
 ///
 /// # Errors
 /// The file cannot be written.
 pub fn write_csv(
     path: &Path,
     pairs: &[Pair],
+    not_compared: &[NotCompared],
     flagged: &[(String, Vec<String>)],
 ) -> std::io::Result<()> {
     let mut w = Sheet::new();
@@ -322,6 +268,16 @@ pub fn write_csv(
             format!("{:.1}%", p.similarity * 100.0),
             p.longest.to_string(),
             cell(&p.files),
+        ]);
+    }
+    for n in not_compared {
+        w.row([
+            "not-compared".to_string(),
+            cell(&n.student),
+            String::new(),
+            String::new(),
+            String::new(),
+            cell(&n.why),
         ]);
     }
     for (student, notes) in flagged.iter().filter(|(_, n)| !n.is_empty()) {

@@ -59,6 +59,7 @@ fn unreadable(why: &str) -> String {
 fn render(rows: &[Row]) -> String {
     let pairs: Vec<&Row> = rows.iter().filter(|r| r.kind == "pair").collect();
     let flagged: Vec<&Row> = rows.iter().filter(|r| r.kind == "path-dependent").collect();
+    let left_out: Vec<&Row> = rows.iter().filter(|r| r.kind == "not-compared").collect();
     let mut b = String::from("<h2 id=\"similarity\">Similarity</h2>\n");
     let _ = writeln!(
         b,
@@ -87,6 +88,18 @@ fn render(rows: &[Row]) -> String {
                 pairs.len() - TOP
             );
         }
+    }
+    if !left_out.is_empty() {
+        b.push_str("<h3>Not compared</h3>\n<ul class=\"not-compared\">\n");
+        for f in left_out {
+            let _ = writeln!(
+                b,
+                "<li>{}: not compared: {}</li>",
+                student(&f.student),
+                esc(&f.detail)
+            );
+        }
+        b.push_str("</ul>\n");
     }
     if !flagged.is_empty() {
         b.push_str("<h3>Output that depended on its path</h3>\n<ul class=\"path-dependent\">\n");
@@ -119,6 +132,7 @@ mod tests {
         for k in 0..TOP + 3 {
             csv.push_str(&format!("pair,s{k},<b>t{k},{}.0%,{k},a.c ~ b.c\n", 99 - k));
         }
+        csv.push_str("not-compared,bo,,,,\"deep.c: Dolos cannot read it: RangeError\"\n");
         csv.push_str("path-dependent,ann,,,,\"printed `/tmp/x` \x1b[2J\"\n");
         std::fs::write(dir.path().join(FILE), csv).unwrap();
         let html = section(dir.path());
@@ -127,6 +141,10 @@ mod tests {
         assert!(html.contains("3 more pairs"), "{html}");
         assert!(
             html.contains("<li><a href=\"ann/report.html\">ann</a>: printed"),
+            "{html}"
+        );
+        assert!(
+            html.contains("<li><a href=\"bo/report.html\">bo</a>: not compared: deep.c: Dolos cannot read it: RangeError</li>"),
             "{html}"
         );
         assert!(!html.contains('\x1b') && !html.contains("<b>"), "{html}");
