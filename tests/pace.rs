@@ -190,3 +190,57 @@ fn a_program_sleeping_on_two_timers_keeps_its_core() {
         assert_eq!(stopped, Duration::ZERO, "{tier:?}");
     }
 }
+
+/// After its sleep, three chains of processes run: each process of a chain first sends `SIGCONT` to
+/// the whole process group (undoing any stop by signals that missed it), spins 10 ms of CPU, forks
+/// its successor and exits, fifty times, so the run's processes are never the same for long: 1.5 s
+/// of CPU in all. The last of each chain tells the first process, which then prints `done`.
+const SLEEP_THEN_FORK: &str = "import os, signal, sys, time\n\
+    sys.stdin.readline()\n\
+    time.sleep(0.4)\n\
+    r, w = os.pipe()\n\
+    def spin(s):\n    t = time.process_time()\n    while time.process_time() - t < s:\n        pass\n\
+    def chain(hops):\n    while True:\n        os.killpg(0, signal.SIGCONT)\n        spin(0.01)\n        hops -= 1\n        if hops == 0:\n            os.write(w, b'x')\n            os._exit(0)\n        if os.fork() != 0:\n            os._exit(0)\n\
+    for c in range(3):\n    if os.fork() == 0:\n        chain(50)\n\
+    os.close(w)\n\
+    got = b''\n\
+    while len(got) < 3:\n    got += os.read(r, 3)\n\
+    print('done', flush=True)\n";
+
+/// The second audit's escape from the pacer: a stop by `SIGSTOP` to each process of a snapshot missed
+/// a child forked after it, which woke its family, and the grader still took the stop off the clock
+/// (2.7 s of CPU in 0.45 s of clock on 2 cores). Now the freezer stops every process of the group at
+/// once, and a stop is only taken off the clock when the group's CPU time did not move while it
+/// lasted: the program never gets more CPU than its clock's time on every core. (`full` only: the
+/// tier whose CPU accounting sees a whole tree; `basic` stops its process group with one `killpg`,
+/// which a fork cannot race.)
+#[test]
+fn a_forking_waker_is_frozen_whole_and_never_gains_time() {
+    let dir = crate::util::scratch();
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get()) as u32;
+    let Some((_, sandbox)) = sandboxes().into_iter().find(|(t, _)| *t == Tier::Full) else {
+        println!("skipped: the full tier is not available here");
+        return;
+    };
+    let mut waker = spec(dir.path(), Stdin::Bytes(b"go\n".to_vec()));
+    waker.args = vec!["-c".into(), SLEEP_THEN_FORK.into()];
+    waker.limits.wall = Duration::from_secs(10);
+    let (outcome, took, stopped, admitted) = lend_and_wake(|| sandbox.run(&waker));
+    let outcome = outcome.expect("the sandbox runs");
+    assert_eq!(outcome.stdout, b"done\n", "{outcome:?}");
+    assert!(admitted, "the sleeping program's slot admitted the other");
+    assert!(outcome.cpu >= Duration::from_millis(1400), "{outcome:?}");
+    // What must not happen: more CPU than the clock allows on every core.
+    assert!(
+        outcome.cpu <= took * cores + Duration::from_millis(100),
+        "{:?} of CPU in {took:?} of clock ({stopped:?} taken off)",
+        outcome.cpu
+    );
+    let freezer = std::path::Path::new("/sys/fs/cgroup/freezer/cgroup.procs").exists()
+        || std::path::Path::new("/sys/fs/cgroup/cgroup.controllers").exists();
+    if freezer {
+        // The freezer holds every stop, and only a stop that held is taken off the clock: the wake
+        // was stopped, whole, while the other worker held the core.
+        assert!(stopped >= Duration::from_millis(700), "{stopped:?}");
+    }
+}

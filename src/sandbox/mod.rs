@@ -229,6 +229,11 @@ pub trait Running: Send {
     fn suspend(&mut self, stop: bool) -> bool {
         signal_each(&self.pids(), stop)
     }
+    /// CPU time of every process of the run now, to tell whether a stop held (`pace.rs`): the whole
+    /// tree's where the tier counts it (`full`), else [`Running::usage`]'s.
+    fn group_cpu(&mut self) -> Duration {
+        self.usage().cpu
+    }
 }
 
 /// Stops (`SIGSTOP`) or continues (`SIGCONT`) each of a run's processes; false when there are none.

@@ -43,6 +43,9 @@ pub const LENT_LOOK: Duration = Duration::from_millis(10);
 pub const LENT_CPU: Duration = Duration::from_millis(10);
 /// How often a program that holds its slot is looked at for sleep.
 const LOOK: Duration = Duration::from_millis(50);
+/// CPU time a stopped program may still show across its stop for the stop to count as held: two ticks
+/// of `/proc`'s accounting (`basic`); the cgroup's counter (`full`) does not move at all.
+const HELD_CPU: Duration = Duration::from_millis(20);
 
 /// The slots of a run: how many submissions are graded at once, and how many more may be admitted
 /// while others wait.
@@ -422,7 +425,7 @@ impl Wait {
         }
     }
 
-    fn reclaim(&self, pacer: &Pacer, running: Option<&mut dyn Running>) {
+    fn reclaim(&self, pacer: &Pacer, mut running: Option<&mut dyn Running>) {
         if pacer.cores.try_reclaim() {
             pacer.lent.set(false);
             return;
@@ -435,15 +438,22 @@ impl Wait {
             None => true,
         };
         let stopped_at = Instant::now();
-        let stopped = running.map(|r| (r.suspend(true), r)).filter(|(ok, _)| *ok);
+        let suspended = running.as_mut().is_some_and(|r| r.suspend(true));
+        let cpu_at_stop = running.as_mut().map(|r| r.group_cpu());
         pacer.cores.reclaim();
         pacer.lent.set(false);
-        if off_clock {
+        // And only for a stop that held: the group's CPU time did not move while it lasted (a process
+        // that escaped a stop by signals, forked after its snapshot, ran on; the freezer lets none).
+        let held = match (running.as_mut(), cpu_at_stop) {
+            (Some(r), Some(before)) => r.group_cpu().saturating_sub(before) <= HELD_CPU,
+            _ => true,
+        };
+        if off_clock && held {
             pacer
                 .stopped
                 .set(pacer.stopped.get() + stopped_at.elapsed());
         }
-        if let Some((_, running)) = stopped {
+        if let (true, Some(running)) = (suspended, running) {
             running.suspend(false);
         }
     }

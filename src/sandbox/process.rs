@@ -373,6 +373,17 @@ impl Running for GroupProcess {
         super::watch::group_pids(self.pid)
     }
 
+    fn group_cpu(&mut self) -> Duration {
+        if self.status.is_some() {
+            return self.usage().cpu;
+        }
+        // Each member's own and its reaped children's, which a reaped child's moves into.
+        super::watch::group_pids(self.pid)
+            .into_iter()
+            .map(|pid| live_usage(pid).cpu)
+            .sum()
+    }
+
     fn suspend(&mut self, stop: bool) -> bool {
         if self.status.is_some() {
             return false;

@@ -19,7 +19,7 @@ const PARENT: &str = "grader";
 pub enum Version {
     /// Unified hierarchy at `/sys/fs/cgroup` with the memory, pids and cpu controllers.
     V2,
-    /// Separate `memory`, `pids` and `cpuacct` hierarchies.
+    /// Separate `memory`, `pids` and `cpuacct` hierarchies (and `freezer`, when mounted).
     V1,
 }
 
@@ -66,7 +66,8 @@ pub fn detect() -> Result<Version, CgroupError> {
 #[derive(Debug)]
 pub struct Cgroup {
     version: Version,
-    /// v2: one directory; v1: memory, pids, cpuacct in that order.
+    /// v2: one directory; v1: memory, pids, cpuacct in that order, then freezer where the machine has
+    /// that hierarchy.
     dirs: Vec<PathBuf>,
     /// The limits written, once they are.
     limits: Option<Limits>,
@@ -80,6 +81,31 @@ struct Limits {
 }
 
 static NEXT: AtomicU64 = AtomicU64::new(0);
+
+/// The index of the freezer's directory among a v1 group's.
+const FREEZER: usize = 3;
+/// The longest a freeze is waited for: the kernel freezes each task as it next leaves the kernel.
+const FREEZE_WAIT: Duration = Duration::from_millis(100);
+
+/// The v1 hierarchies a group has a directory in: memory, pids and cpuacct, and the freezer where the
+/// machine mounts it (a stop for want of a core then holds for a process forked during it).
+fn v1_controllers() -> &'static [&'static str] {
+    static HAVE: std::sync::OnceLock<&'static [&'static str]> = std::sync::OnceLock::new();
+    HAVE.get_or_init(|| {
+        if Path::new(ROOT).join("freezer/cgroup.procs").exists() {
+            &["memory", "pids", "cpuacct", "freezer"]
+        } else {
+            &["memory", "pids", "cpuacct"]
+        }
+    })
+}
+
+/// Thaws a v1 group's freezer directory (if it has one), so what is killed in it can die.
+fn thaw_v1(dirs: &[PathBuf]) {
+    if let Some(dir) = dirs.get(FREEZER) {
+        let _ = fs::write(dir.join("freezer.state"), "THAWED");
+    }
+}
 
 fn write(path: &Path, value: &str) -> Result<(), CgroupError> {
     fs::write(path, value).map_err(|source| CgroupError::Write {
@@ -136,7 +162,7 @@ impl Cgroup {
             }
             Version::V1 => {
                 let mut dirs = Vec::new();
-                for controller in ["memory", "pids", "cpuacct"] {
+                for controller in v1_controllers() {
                     let dir = root.join(controller).join(PARENT).join(&name);
                     create(&dir)?;
                     dirs.push(dir);
@@ -198,8 +224,8 @@ impl Cgroup {
         Ok(())
     }
 
-    /// v1 only: each directory's `tasks` file (memory, pids, cpuacct), opened for writing. A thread
-    /// writing `0` through one joins that directory itself; the kernel checks the opener's credentials
+    /// v1 only: each directory's `tasks` file (memory, pids, cpuacct, then freezer when there is one),
+    /// opened for writing. A thread writing `0` through one joins that directory itself; the kernel checks the opener's credentials
     /// (root's), not the writer's. Unlike a write of a process id to `cgroup.procs` (which takes the
     /// kernel's global lock on thread groups and waits out an RCU grace period, about 15 ms on the
     /// development machine, at every run), a thread moving itself takes no global lock (0.3 ms). The
@@ -259,20 +285,47 @@ impl Cgroup {
         procs(&self.dirs[0])
     }
 
-    /// Freezes (`true`) or thaws the group through cgroup v2's `cgroup.freeze`; false under v1.
+    /// Freezes (`true`) or thaws the group: cgroup v2's `cgroup.freeze`, or v1's `freezer.state`. The
+    /// kernel stops every process of the group, one forked a moment ago included, and no signal of
+    /// theirs (a `SIGCONT` to the family) undoes it. False where the machine has no freezer, or it
+    /// cannot be written; a freeze is waited for (`FROZEN`) for at most [`FREEZE_WAIT`].
     pub fn freeze(&self, on: bool) -> bool {
-        self.version == Version::V2
-            && write(
+        match (self.version, self.dirs.get(FREEZER)) {
+            (Version::V2, _) => write(
                 &self.dirs[0].join("cgroup.freeze"),
                 if on { "1" } else { "0" },
             )
-            .is_ok()
+            .is_ok(),
+            (Version::V1, Some(dir)) => {
+                let state = dir.join("freezer.state");
+                if write(&state, if on { "FROZEN" } else { "THAWED" }).is_err() {
+                    return false;
+                }
+                let deadline = Instant::now() + FREEZE_WAIT;
+                while on && Instant::now() < deadline {
+                    if fs::read_to_string(&state).is_ok_and(|s| s.trim() == "FROZEN") {
+                        break;
+                    }
+                    std::thread::sleep(Duration::from_micros(200));
+                }
+                true
+            }
+            (Version::V1, None) => false,
+        }
     }
 
     /// SIGKILLs everything in the group, repeating while new processes appear (a fork bomb races).
     pub fn kill_all(&self) {
         if self.version == Version::V2 && write(&self.dirs[0].join("cgroup.kill"), "1").is_ok() {
             return;
+        }
+        // A task frozen by v1's freezer dies only once thawed: killed first, so none runs meanwhile.
+        if self.dirs.len() > FREEZER {
+            for pid in self.pids() {
+                // SAFETY: kill has no memory-safety preconditions.
+                unsafe { libc::kill(pid, libc::SIGKILL) };
+            }
+            thaw_v1(&self.dirs);
         }
         for _ in 0..100 {
             let pids = self.pids();
@@ -310,6 +363,10 @@ fn remove(dir: &Path) -> bool {
         for pid in procs(dir) {
             // SAFETY: kill has no memory-safety preconditions.
             unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
+        // A v1 freezer directory left frozen (a grader that died mid-stop): killed tasks die once thawed.
+        if dir.join("freezer.state").exists() {
+            let _ = fs::write(dir.join("freezer.state"), "THAWED");
         }
         std::thread::sleep(Duration::from_millis(2));
     }
@@ -538,8 +595,10 @@ pub fn clean_stale(version: Version) -> usize {
     let root = Path::new(ROOT);
     let parents: Vec<PathBuf> = match version {
         Version::V2 => vec![root.join(PARENT)],
-        Version::V1 => ["memory", "pids", "cpuacct"]
+        // The freezer first: a group a dead grader left frozen is thawed there, so its tasks can die.
+        Version::V1 => v1_controllers()
             .iter()
+            .rev()
             .map(|c| root.join(c).join(PARENT))
             .collect(),
     };

@@ -22,6 +22,9 @@ pub const FD_SYNC: libc::c_int = 5;
 pub const FD_MEMORY_TASKS: libc::c_int = 6;
 pub const FD_PIDS_TASKS: libc::c_int = 7;
 pub const FD_CPUACCT_TASKS: libc::c_int = 8;
+/// The run's freezer `tasks` file (cgroup v1, where the machine has that hierarchy): the program joins
+/// it with the memory group (`Plan::join_freezer`), so a stop for want of a core freezes its whole tree.
+pub const FD_FREEZER_TASKS: libc::c_int = 9;
 
 /// Where a child failed, written with the errno to the error pipe.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,7 +73,7 @@ impl Stage {
             Stage::Ids => "becoming root in the user namespace",
             Stage::Mount => "mounting the scratch space and the working directory",
             Stage::MountProc => "mounting /proc",
-            Stage::Cgroup => "joining the run's memory cgroup",
+            Stage::Cgroup => "joining the run's memory or freezer cgroup",
             Stage::Workdir => "entering the working directory",
             Stage::Fork => "starting the program under the sandbox init",
             Stage::Session => "starting a session",
@@ -111,7 +114,7 @@ fn check(r: libc::c_int, stage: Stage) {
     }
 }
 
-/// Puts the descriptors the child keeps (9 fixed ones, then the run's mount trees) at fixed numbers and
+/// Puts the descriptors the child keeps (10 fixed ones, then the run's mount trees) at fixed numbers and
 /// closes every other one: a copy of another run's pipe kept open here would hold that run's output open.
 ///
 /// # Safety
@@ -140,6 +143,7 @@ unsafe fn arrange_fds(fds: &[libc::c_int]) {
         FD_MEMORY_TASKS,
         FD_PIDS_TASKS,
         FD_CPUACCT_TASKS,
+        FD_FREEZER_TASKS,
     ] {
         unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) };
     }
@@ -402,6 +406,9 @@ unsafe fn program(plan: &Plan) -> ! {
         // Into the run's memory cgroup before anything of the program runs, when the init cannot be
         // there (it shares the grader's memory: the OOM killer, choosing it, would kill the grader).
         if plan.join_self && libc::write(FD_MEMORY_TASKS, c"0".as_ptr().cast(), 1) != 1 {
+            fail(Stage::Cgroup);
+        }
+        if plan.join_freezer && libc::write(FD_FREEZER_TASKS, c"0".as_ptr().cast(), 1) != 1 {
             fail(Stage::Cgroup);
         }
         // The init reset every signal (the grader ignores SIGPIPE, and an ignored signal would stay

@@ -263,6 +263,7 @@ impl FullSandbox {
             .transpose()
             .map_err(io_err("opening the run's cgroup files"))?;
         plan.join_self = joins.is_some();
+        plan.join_freezer = joins.as_ref().is_some_and(|j| j.len() > 3);
         let stack = match joins {
             Some(_) => Some(InitStack::new().map_err(io_err("mapping the sandbox init's stack"))?),
             None => None,
@@ -284,6 +285,7 @@ impl FullSandbox {
             join_fd(0),
             join_fd(1),
             join_fd(2),
+            join_fd(3),
         ]
         .into_iter()
         .chain(trees.iter().map(|t| t.as_raw_fd()))

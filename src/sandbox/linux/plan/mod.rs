@@ -40,9 +40,9 @@ const DEVICES: &[&str] = &["null", "zero", "full", "random", "urandom"];
 /// namespace (so nothing is ever mounted on the host).
 pub const ROOT: &str = "/tmp/.grader-sandbox-root";
 
-/// The descriptor number, in a run's init, of the first mount tree the grader cloned for it (0–8 are
+/// The descriptor number, in a run's init, of the first mount tree the grader cloned for it (0–9 are
 /// taken, see `child`).
-pub const FIRST_SOURCE_FD: usize = 9;
+pub const FIRST_SOURCE_FD: usize = 10;
 
 /// At most this many trees a run (its working directory and its own read-only paths).
 pub const MAX_TREES: usize = 32;
@@ -132,6 +132,9 @@ pub struct Plan {
     /// `child::FD_CPUACCT_TASKS`) and the program its memory group (`child::FD_MEMORY_TASKS`) before
     /// `execve`: cgroup v1, whose init shares the grader's memory and so stays out of that group.
     pub join_self: bool,
+    /// Whether the program also joins the run's v1 freezer group (`child::FD_FREEZER_TASKS`), where the
+    /// machine has that hierarchy.
+    pub join_freezer: bool,
 }
 
 /// `/proc/sys/kernel/cap_last_cap`, read once; 63 (every possible bit) when unreadable.
@@ -636,6 +639,7 @@ impl Plan {
             program_stack: Vec::with_capacity(PROGRAM_STACK),
             cap_last: cap_last(),
             join_self: false,
+            join_freezer: false,
         })
     }
 }
