@@ -1,8 +1,13 @@
 //! The toolchains each suite needs, found or missing, with the Debian package or pyenv line that
-//! provides it (`grader doctor` prints them); and the check `run`, `check`, `play` and `tournament` make
-//! before they start.
+//! provides it (`grader doctor` prints them); the check `run`, `check`, `play` and `tournament` make
+//! before they start; and one start of each interpreter in the sandbox, so a machine where one cannot
+//! run there is refused before grading, never mid-class.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use crate::error::Error;
+use crate::sandbox::{Limits, Sandbox, Spec, Status, Stdin};
 use crate::suite::{Language, Suite};
 use crate::toolchain::Toolchain;
 
@@ -153,6 +158,149 @@ pub fn require(suites: &[&Suite], allow_missing: bool) -> Result<(), Error> {
     }
     Err(Error::machine(anyhow::anyhow!(
         "this machine lacks toolchains the suites need:\n{}\nhint: run `grader doctor --install`, or pass `--allow-missing` to grade the rest (those cases are `not-graded`)",
+        list.join("\n")
+    )))
+}
+
+/// How each interpreter is started once to show that it runs in the sandbox: its standard library
+/// loaded, nothing of the student's. Compilers are left out: a build that cannot start is already a
+/// machine fault, reported with the build.
+const PROBES: &[(&str, &[&str])] = &[
+    ("python3", &["-c", "import os, random"]),
+    ("python2", &["-c", "import os, random"]),
+    ("java", &["-XX:+UseSerialGC", "-version"]),
+    ("swipl", &["-q", "-g", "halt"]),
+    ("guile", &["--no-auto-compile", "-c", "0"]),
+    ("node", &["-e", "0"]),
+];
+
+/// Runs each interpreter `suites` need (of [`PROBES`], those the machine has) once in `sandbox`, all at
+/// once: `Err` names each one that cannot start there, with what it said.
+pub fn probe(
+    sandbox: &dyn Sandbox,
+    toolchain: &Toolchain,
+    suites: &[&Suite],
+) -> Vec<(Need, String)> {
+    let wanted: Vec<(Need, PathBuf, &[&str])> = needs(suites)
+        .into_iter()
+        .filter_map(|n| {
+            let (_, args) = PROBES.iter().find(|(t, _)| *t == n.tool)?;
+            let exe = toolchain.locate(&n.tool).ok()?;
+            Some((n, exe, *args))
+        })
+        .collect();
+    std::thread::scope(|s| {
+        let runs: Vec<_> = wanted
+            .iter()
+            .map(|(_, exe, args)| s.spawn(move || start_once(sandbox, toolchain, exe, args)))
+            .collect();
+        wanted
+            .iter()
+            .zip(runs)
+            .filter_map(|((need, _, _), run)| {
+                let result = run
+                    .join()
+                    .unwrap_or_else(|_| Err("the probe panicked".into()));
+                result.err().map(|why| (need.clone(), why))
+            })
+            .collect()
+    })
+}
+
+/// One start of `exe ARGS` in a fresh folder: `Err` with the status and the last lines it printed.
+fn start_once(
+    sandbox: &dyn Sandbox,
+    toolchain: &Toolchain,
+    exe: &Path,
+    args: &[&str],
+) -> Result<(), String> {
+    let dir = tempfile::Builder::new()
+        .prefix("grader-probe-")
+        .tempdir()
+        .map_err(|e| format!("cannot make a folder to run it in: {e}"))?;
+    let spec = Spec {
+        program: exe.into(),
+        args: args.iter().map(Into::into).collect(),
+        workdir: dir.path().to_path_buf(),
+        env: toolchain.env(dir.path()),
+        stdin: Stdin::Null,
+        limits: Limits {
+            cpu: Duration::from_secs(20),
+            wall: Duration::from_secs(60),
+            memory: 1 << 30,
+            output: 1 << 16,
+            file_size: 1 << 20,
+            processes: 64,
+            open_files: 256,
+            stack: 8 << 20,
+            address_space: None,
+            idle: None,
+        },
+        read_only: Vec::new(),
+    };
+    let outcome = sandbox.run(&spec).map_err(|e| {
+        let own = ["/tmp", "/dev/shm"].iter().any(|d| exe.starts_with(d));
+        format!(
+            "{:#}{}",
+            anyhow::Error::new(e),
+            if own && sandbox.tier() == crate::sandbox::Tier::Full {
+                " (the sandbox has a `/tmp` and `/dev/shm` of its own: nothing installed there can run in it)"
+            } else {
+                ""
+            }
+        )
+    })?;
+    if outcome.status == Status::Exited(0) && outcome.limit.is_none() {
+        return Ok(());
+    }
+    let said = String::from_utf8_lossy(&outcome.stderr);
+    let tail: Vec<&str> = said
+        .lines()
+        .rev()
+        .filter(|l| !l.trim().is_empty())
+        .take(2)
+        .collect();
+    let tail: Vec<String> = tail
+        .into_iter()
+        .rev()
+        .map(|l| crate::untrusted::one_line(l.trim(), 160))
+        .collect();
+    Err(format!(
+        "`{} {}` ended with {:?}{}{}",
+        exe.display(),
+        args.join(" "),
+        outcome
+            .limit
+            .map_or_else(|| format!("{:?}", outcome.status), |l| format!("{l:?}")),
+        if tail.is_empty() { "" } else { ": " },
+        tail.join(" | ")
+    ))
+}
+
+/// The check grading commands make once their sandbox is ready: every interpreter the suites need
+/// starts in it, or the machine is refused before anything is graded (exit 3). `--allow-missing` does
+/// not skip it: an interpreter that is there but cannot start would fail every case it runs.
+///
+/// # Errors
+/// The machine's fault, naming each interpreter, what it said, and what to do.
+pub fn require_runnable(sandbox: &dyn Sandbox, suites: &[&Suite]) -> Result<(), Error> {
+    let broken = probe(sandbox, Toolchain::global(), suites);
+    if broken.is_empty() {
+        return Ok(());
+    }
+    let list: Vec<String> = broken
+        .iter()
+        .map(|(n, why)| {
+            format!(
+                "  `{}`, needed by {}: {why}",
+                n.tool,
+                n.needed_by.join(", ")
+            )
+        })
+        .collect();
+    Err(Error::machine(anyhow::anyhow!(
+        "interpreters the suites need cannot start in the `{}` sandbox:\n{}\nhint: `grader doctor` shows where each was found; the sandbox reads the system's folders and each tool's installation (links followed), not files elsewhere it may need: install it in one place, set `[toolchains] python2` to another Python 2, or grade with `--sandbox basic`",
+        sandbox.tier(),
         list.join("\n")
     )))
 }

@@ -3,7 +3,10 @@
 //!
 //! Shims are seen through: `python3` is asked for `sys.executable` (pyenv's shim is a bash script that
 //! needs the grader's environment), and `cargo`/`rustc` come from `rustc --print sysroot` rather than
-//! the rustup proxies (which need `RUSTUP_HOME` and a toolchain choice at every call).
+//! the rustup proxies (which need `RUSTUP_HOME` and a toolchain choice at every call). Links are
+//! followed: every tool's installation (an interpreter's prefixes, under the names it reports and as
+//! they really are) is readable in the `full` sandbox, and a tool found through a link in a folder the
+//! sandbox does not see is started by a name it does (`links`).
 //!
 //! Python 2 (old hand-ins) is `python2`: `grader.toml`'s `[toolchains] python2` when set, else the first
 //! of `python2.7`/`python2` on `PATH` that really runs (a pyenv shim for a version not selected does
@@ -17,6 +20,8 @@ use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 use crate::sandbox::{self, Sandbox, Spec, Status, Stdin};
+
+mod links;
 
 /// Tools found by name on the grader's `PATH`, with no shim to see through.
 const PLAIN_TOOLS: &[&str] = &["make", "cc", "c++", "gcc", "g++", "java", "javac", "sh"];
@@ -67,6 +72,8 @@ impl Toolchain {
             .map(PathBuf::from)
             .filter(|p| p.exists())
             .collect();
+        // Found tools in `PATH` order, and whether their folder goes on the sandbox `PATH`.
+        let mut found: Vec<(String, PathBuf, bool)> = Vec::new();
 
         // Both ask a program (pyenv's shim takes about half a second): ask at the same time.
         let (python, python2, rust) = std::thread::scope(|s| {
@@ -81,27 +88,19 @@ impl Toolchain {
                 .unwrap_or_else(|_| Err("detecting `python2` panicked".into()));
             (python, old, rust)
         });
-        match python {
-            Ok(found) => {
-                tc.add_dir(&found.exe);
-                tc.tools.insert("python3".into(), found.exe);
-                tc.versions.insert("python3".into(), found.version);
-                roots.push(found.prefix);
-            }
-            Err(why) => {
-                tc.missing.insert("python3".into(), why);
-            }
-        }
-        match python2 {
-            // Not on the sandbox `PATH`: a recipe names it only through its resolved path, so a
-            // student's `#!/usr/bin/env python` keeps meaning what it did.
-            Ok(found) => {
-                tc.tools.insert("python2".into(), found.exe);
-                tc.versions.insert("python2".into(), found.version);
-                roots.push(found.prefix);
-            }
-            Err(why) => {
-                tc.missing.insert("python2".into(), why);
+        // Python 2 is not on the sandbox `PATH`: a recipe names it only through its resolved path, so a
+        // student's `#!/usr/bin/env python` keeps meaning what it did.
+        for (name, python, on_path) in [("python3", python, true), ("python2", python2, false)] {
+            match python {
+                Ok(p) => {
+                    roots.extend(links::both_names(&p.prefixes));
+                    roots.extend(p.exe.canonicalize().ok().as_deref().and_then(links::home));
+                    tc.versions.insert(name.into(), p.version);
+                    found.push((name.into(), p.exe, on_path));
+                }
+                Err(why) => {
+                    tc.missing.insert(name.into(), why);
+                }
             }
         }
         match rust {
@@ -109,14 +108,13 @@ impl Toolchain {
                 for name in ["cargo", "rustc"] {
                     let exe = sysroot.join("bin").join(name);
                     if is_executable(&exe) {
-                        tc.add_dir(&exe);
-                        tc.tools.insert(name.into(), exe);
+                        found.push((name.into(), exe, true));
                     } else {
                         tc.missing
                             .insert(name.into(), format!("`{}` is missing", exe.display()));
                     }
                 }
-                roots.push(sysroot);
+                roots.extend(links::both_names(&[sysroot]));
             }
             Err(why) => {
                 tc.missing.insert("cargo".into(), why.clone());
@@ -125,15 +123,10 @@ impl Toolchain {
         }
         for &name in PLAIN_TOOLS {
             match which(name) {
-                Some(found) => {
-                    if let Ok(real) = found.canonicalize() {
-                        // The JVM finds its home from its real path: it must be readable.
-                        if let Some(home) = real.parent().and_then(Path::parent) {
-                            roots.push(home.to_path_buf());
-                        }
-                    }
-                    tc.add_dir(&found);
-                    tc.tools.insert(name.into(), found);
+                Some(exe) => {
+                    // The JVM finds its home from its real path: it must be readable.
+                    roots.extend(exe.canonicalize().ok().as_deref().and_then(links::home));
+                    found.push((name.into(), exe, true));
                 }
                 None => {
                     tc.missing
@@ -141,10 +134,18 @@ impl Toolchain {
                 }
             }
         }
+        tc.read_only = outermost(roots);
+        // Each tool by a name the sandbox can reach: a link outside what it sees is followed.
+        for (name, exe, on_path) in found {
+            let exe = links::runnable(&exe, &tc.read_only);
+            if on_path {
+                tc.add_dir(&exe);
+            }
+            tc.tools.insert(name, exe);
+        }
         for dir in SYSTEM_PATH {
             tc.add_path(Path::new(dir));
         }
-        tc.read_only = outermost(roots);
         tc
     }
 
@@ -216,6 +217,9 @@ impl Toolchain {
             ("HOME".into(), home.into()),
             ("TMPDIR".into(), home.into()),
             ("LANG".into(), "C.UTF-8".into()),
+            // Python's string hashing (the order of a set of names) the same at every run: the same
+            // inputs give the same moves.
+            ("PYTHONHASHSEED".into(), "0".into()),
             // Cargo must not write to (or need) the grader's own ~/.cargo.
             ("CARGO_HOME".into(), home.join(".cargo").into()),
         ]
@@ -234,12 +238,14 @@ static PYTHON2: Mutex<Option<PathBuf>> = Mutex::new(None);
 /// A Python interpreter as it describes itself.
 struct Python {
     exe: PathBuf,
-    prefix: PathBuf,
+    /// Where it reads its library from: `sys.prefix` (a virtual environment's own folder), the base
+    /// installation's (`base_prefix`, Python 2 virtualenv's `real_prefix`), and their `exec_prefix`es.
+    prefixes: Vec<PathBuf>,
     version: String,
 }
 
-/// Prints the real executable, the installation prefix and `X.Y.Z`, under Python 2 and 3 alike.
-const DESCRIBE: &str = "import sys;print(sys.executable);print(getattr(sys,'base_prefix',sys.prefix));print('%d.%d.%d' % tuple(sys.version_info[:3]))";
+/// Prints `X.Y.Z`, the executable, then its prefixes one a line, under Python 2 and 3 alike.
+const DESCRIBE: &str = "import sys;print('%d.%d.%d' % tuple(sys.version_info[:3]));print(sys.executable);g=lambda n:getattr(sys,n,'');print('\\n'.join([sys.prefix,sys.exec_prefix,g('base_prefix'),g('base_exec_prefix'),g('real_prefix')]))";
 
 /// Asks the `python3` on the grader's `PATH` for its real executable, prefix and version.
 fn python3() -> Result<Python, String> {
@@ -302,14 +308,14 @@ fn pyenv_pythons2() -> Vec<PathBuf> {
 fn describe(exe: &Path, shown: &str, major: char) -> Result<Python, String> {
     let out = ask(exe, shown, &["-c", DESCRIBE])?;
     let mut lines = out.lines();
-    match (lines.next(), lines.next(), lines.next()) {
-        (Some(real), Some(prefix), Some(version)) if is_executable(Path::new(real)) => {
+    match (lines.next(), lines.next()) {
+        (Some(version), Some(real)) if is_executable(Path::new(real)) => {
             if !version.starts_with(major) {
                 return Err(format!("`{shown}` is Python {version}, not {major}"));
             }
             Ok(Python {
                 exe: PathBuf::from(real),
-                prefix: PathBuf::from(prefix),
+                prefixes: lines.filter(|l| !l.is_empty()).map(PathBuf::from).collect(),
                 version: version.to_string(),
             })
         }

@@ -32,6 +32,7 @@ mod slurm;
 mod solve;
 mod sttt;
 mod suite;
+mod toolchains;
 mod ut3;
 mod util;
 mod wpi;

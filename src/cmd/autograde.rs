@@ -106,6 +106,7 @@ fn grade(args: &Args) -> Result<crate::report::result::SubmissionResult, CliErro
     // A platform's container is its own isolation; where it forbids namespaces, `basic` is the best
     // this machine offers, and the notice says so in the instructor's log.
     let env = environment_for(args.flags.sandbox.as_deref(), &config, true)?;
+    crate::doctor::require_runnable(env.sandbox.as_ref(), &[&suite])?;
     // The platform names every submission's folder alike: the key comes from what it holds.
     let student = crate::grade::names::content_key(&args.dir);
     eprintln!(

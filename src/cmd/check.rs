@@ -42,6 +42,7 @@ pub fn run(args: Args) -> CmdResult {
     }
     crate::doctor::require(&[&suite], args.flags.allow_missing)?;
     let env = environment_for(args.flags.sandbox.as_deref(), &config, true)?;
+    crate::doctor::require_runnable(env.sandbox.as_ref(), &[&suite])?;
     let student = student_name(&args.dir);
     eprintln!(
         "checking `{}` against the public cases of `{}` (sandbox {})",

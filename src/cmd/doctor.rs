@@ -1,11 +1,13 @@
 //! `grader doctor [SUITES] [--install]`: the toolchains each suite needs, found (path and version) or
-//! missing (with what provides it), `--install` to fetch what apt-get can.
+//! missing (with what provides it), each interpreter started once in the sandbox `run` uses, `--install`
+//! to fetch what apt-get can.
 
 use std::path::PathBuf;
 
 use super::common::load_config;
 use super::exit::{CliError, CmdResult, Exit};
-use crate::doctor::{missing, needs, provider, Provider};
+use crate::config::Config;
+use crate::doctor::{missing, needs, probe, provider, Need, Provider};
 use crate::suite::validate::discover;
 use crate::suite::{oracle, Suite};
 use crate::toolchain::Toolchain;
@@ -58,24 +60,51 @@ pub fn run(args: Args) -> CmdResult {
         if !packages.is_empty() {
             // Detected afresh: the global toolchain was read before the install.
             let fresh = Toolchain::detect_with(config.python2.as_deref());
-            return Ok(report(&fresh, &refs));
+            let broken = started(&config, &fresh, &refs);
+            return Ok(report(&fresh, &refs, &broken));
         }
     }
-    Ok(report(toolchain, &refs))
+    let broken = started(&config, toolchain, &refs);
+    Ok(report(toolchain, &refs, &broken))
 }
 
-/// Prints the table; exit 3 when something is missing.
-fn report(toolchain: &Toolchain, suites: &[&Suite]) -> Exit {
+/// Each interpreter the suites need, started once in the sandbox `run` would use: the ones that could
+/// not start, with why. A sandbox this machine cannot make is said on stderr (`run` would refuse too).
+fn started(config: &Config, toolchain: &Toolchain, suites: &[&Suite]) -> Vec<(Need, String)> {
+    match crate::sandbox::select(config.sandbox, toolchain.read_only_dirs()) {
+        Ok(sandbox) => {
+            eprintln!(
+                "each interpreter started once in the `{}` sandbox",
+                config.sandbox
+            );
+            probe(sandbox.as_ref(), toolchain, suites)
+        }
+        Err(e) => {
+            eprintln!(
+                "cannot start the interpreters in the `{}` sandbox: {e}",
+                config.sandbox
+            );
+            Vec::new()
+        }
+    }
+}
+
+/// Prints the table; exit 3 when something is missing or cannot start in the sandbox.
+fn report(toolchain: &Toolchain, suites: &[&Suite], broken: &[(Need, String)]) -> Exit {
     let needs = needs(suites);
     let rows: Vec<[String; 3]> = needs
         .iter()
         .map(|n| {
-            let status = match toolchain.locate(&n.tool) {
-                Ok(path) => match toolchain.version(&n.tool) {
+            let status = match (
+                toolchain.locate(&n.tool),
+                broken.iter().find(|b| b.0.tool == n.tool),
+            ) {
+                (Ok(_), Some((_, why))) => format!("CANNOT START in the sandbox: {why}"),
+                (Ok(path), None) => match toolchain.version(&n.tool) {
                     Some(v) => format!("found: `{}` ({v})", path.display()),
                     None => format!("found: `{}`", path.display()),
                 },
-                Err(why) => format!("MISSING ({why}): {}", provider(&n.tool).describe()),
+                (Err(why), _) => format!("MISSING ({why}): {}", provider(&n.tool).describe()),
             };
             [n.tool.clone(), n.needed_by.join(", "), status]
         })
@@ -93,15 +122,22 @@ fn report(toolchain: &Toolchain, suites: &[&Suite]) -> Exit {
         println!("{tool:w0$}  {by:w1$}  {status}");
     }
     let missing = rows.iter().filter(|r| r[2].starts_with("MISSING")).count();
-    if missing == 0 {
+    if missing == 0 && broken.is_empty() {
         eprintln!("every toolchain the suites need is here");
-        Exit::Success
-    } else {
+        return Exit::Success;
+    }
+    if missing > 0 {
         eprintln!(
             "{missing} missing\nhint: `grader doctor --install` (as root) installs the Debian packages"
         );
-        Exit::Internal
     }
+    if !broken.is_empty() {
+        eprintln!(
+            "{} cannot start in the sandbox: `run` refuses this machine until they can\nhint: the sandbox reads the system's folders and each tool's installation (links followed); install the tool in one place, or set `[toolchains] python2` to another Python 2",
+            broken.len()
+        );
+    }
+    Exit::Internal
 }
 
 /// `apt-get install -y PACKAGES` as root; says why when it cannot.

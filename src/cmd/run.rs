@@ -63,6 +63,7 @@ pub fn run(args: Args) -> CmdResult {
     let suites: Vec<&Suite> = plan.iter().map(|(s, _)| s).collect();
     crate::doctor::require(&suites, args.flags.allow_missing)?;
     let env = environment_for(args.flags.sandbox.as_deref(), &config, false)?;
+    crate::doctor::require_runnable(env.sandbox.as_ref(), &suites)?;
     // Every suite's class at once in `jobs` shared slots (a class whose last submissions take long
     // leaves its cores to the next), then suite by suite, in order, the tournament and the table.
     // A slot whose program sleeps is lent to the next submission (`sandbox::pace`).
