@@ -410,7 +410,17 @@ fn toolchain_sees_through_shims_and_builds_a_clean_env() {
     let home = Path::new("/tmp/somewhere");
     let env = tc.env(home);
     let keys: Vec<_> = env.iter().map(|(k, _)| k.to_str().unwrap()).collect();
-    assert_eq!(keys, ["PATH", "HOME", "TMPDIR", "LANG", "CARGO_HOME"]);
+    assert_eq!(
+        keys,
+        [
+            "PATH",
+            "HOME",
+            "TMPDIR",
+            "LANG",
+            "PYTHONHASHSEED",
+            "CARGO_HOME"
+        ]
+    );
     let path = env[0].1.to_str().unwrap();
     assert!(path.ends_with("/usr/local/bin:/usr/bin:/bin"), "{path}");
     assert!(!path.contains("shims"), "{path}");
