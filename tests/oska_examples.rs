@@ -125,6 +125,14 @@ const PINNED: &[(&str, &str, f64)] = &[
     ("python-unchanged", "legal AC AC AC AC WA WA | wins AC AC | bots WA WA WA.50 | general-n WA WA AC | self-play WA", 37.5),
     // The adapter cannot tell which of two top-level predicates to call.
     ("prolog-two-tops", "legal RE RE RE RE RE WA | wins RE RE | bots WA WA WA | general-n WA WA RE | self-play WA", 0.0),
+    // The same player as the procedure the later offerings ask for (issue 26): strings with `-`, the
+    // handout's lists in Python 2, a board printed instead of returned, a driver beside the procedure.
+    ("python-fn-good", "legal AC AC AC AC AC AC | wins AC AC | bots AC WA WA.50 | general-n AC AC AC | self-play AC", 67.5),
+    ("python2-fn-lists", "legal AC AC AC AC AC AC | wins AC AC | bots AC WA WA.50 | general-n AC AC AC | self-play AC", 67.5),
+    ("python-fn-prints", "legal AC AC AC AC AC AC | wins AC AC | bots AC WA WA.50 | general-n AC AC AC | self-play AC", 67.5),
+    ("python-fn-driver", "legal AC AC AC AC AC AC | wins AC AC | bots AC WA WA.50 | general-n AC AC AC | self-play AC", 67.5),
+    // Two uncalled functions of three arguments: the adapter says it cannot tell.
+    ("python-fn-two", "legal RE RE RE RE RE WA | wins RE RE | bots WA WA WA | general-n WA WA RE | self-play WA", 0.0),
 ];
 
 #[test]
@@ -216,5 +224,45 @@ fn the_self_play_transcript_is_saved_in_list_notation() {
     assert!(
         text.contains("\nwhite (c-good) answers [[e,w,w,w],[w,e,e],[e,e],[e,e,e],[b,b,b,b]]\n"),
         "{text}"
+    );
+}
+
+/// Everything a game record's stderr kept for `student` (every game).
+fn game_stderr(student: &str) -> String {
+    let mut out = String::new();
+    for entry in std::fs::read_dir(graded().join(student).join("games")).unwrap() {
+        let record: serde_json::Value =
+            serde_json::from_str(&read(&entry.unwrap().path())).unwrap();
+        out.push_str(&record["stderr"].to_string());
+    }
+    out
+}
+
+#[test]
+fn python_procedures_are_called_as_written_and_told_what_was_read() {
+    let two = result("python2-fn-lists");
+    assert!(
+        two["build"]["interpreter"]["version"]
+            .as_str()
+            .is_some_and(|v| v.starts_with("2.")),
+        "{two}"
+    );
+    let prints = game_stderr("python-fn-prints");
+    assert!(
+        prints
+            .contains("`play_oska` returned None but printed a board: graded on the printed board"),
+        "{prints}"
+    );
+    let driver = game_stderr("python-fn-driver");
+    assert!(
+        driver.contains("`oska_move` changed the board it was given"),
+        "{driver}"
+    );
+    let unsure = result("python-fn-two");
+    let details = case(&unsure, "start-white")["details"].to_string();
+    assert!(
+        details.contains("cannot tell which function is your Oska procedure")
+            && details.contains("oskaplayer_old"),
+        "{details}"
     );
 }

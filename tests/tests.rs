@@ -19,6 +19,7 @@ mod html;
 mod morris;
 mod oska;
 mod oska_examples;
+mod oska_procedures;
 mod pace;
 mod play;
 mod position;
