@@ -4,10 +4,9 @@
 //! run there is refused before grading, never mid-class.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use crate::error::Error;
-use crate::sandbox::{Limits, Sandbox, Spec, Status, Stdin};
+use crate::sandbox::{Sandbox, Spec, Status, Stdin};
 use crate::suite::{Language, Suite};
 use crate::toolchain::Toolchain;
 
@@ -224,18 +223,7 @@ fn start_once(
         workdir: dir.path().to_path_buf(),
         env: toolchain.env(dir.path()),
         stdin: Stdin::Null,
-        limits: Limits {
-            cpu: Duration::from_secs(20),
-            wall: Duration::from_secs(60),
-            memory: 1 << 30,
-            output: 1 << 16,
-            file_size: 1 << 20,
-            processes: 64,
-            open_files: 256,
-            stack: 8 << 20,
-            address_space: None,
-            idle: None,
-        },
+        limits: crate::toolchain::tool_limits(),
         read_only: Vec::new(),
     };
     let outcome = sandbox.run(&spec).map_err(|e| {

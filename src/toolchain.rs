@@ -337,6 +337,24 @@ fn rust_sysroot() -> Result<PathBuf, String> {
     }
 }
 
+/// The bounds a tool is asked a question or started once under (detection, `doctor`'s probes): time
+/// enough for a JVM on a loaded machine, and never unbounded.
+#[must_use]
+pub fn tool_limits() -> sandbox::Limits {
+    sandbox::Limits {
+        cpu: Duration::from_secs(20),
+        wall: Duration::from_secs(30),
+        memory: 2 << 30,
+        output: 1 << 20,
+        file_size: 1 << 20,
+        processes: 64,
+        open_files: 256,
+        stack: 8 << 20,
+        address_space: None,
+        idle: None,
+    }
+}
+
 /// Runs a tool from the grader's own environment (shims need it), bounded in time like anything else.
 fn ask(exe: &Path, program: &str, args: &[&str]) -> Result<String, String> {
     let workdir = std::env::temp_dir();
@@ -346,18 +364,7 @@ fn ask(exe: &Path, program: &str, args: &[&str]) -> Result<String, String> {
         workdir: workdir.clone(),
         env: std::env::vars_os().collect(),
         stdin: Stdin::Null,
-        limits: sandbox::Limits {
-            cpu: Duration::from_secs(20),
-            wall: Duration::from_secs(20),
-            memory: 4 << 30,
-            output: 1 << 20,
-            file_size: 1 << 20,
-            processes: 64,
-            open_files: 256,
-            stack: 8 << 20,
-            address_space: None,
-            idle: None,
-        },
+        limits: tool_limits(),
         read_only: Vec::new(),
     };
     match sandbox::NoSandbox.run(&spec) {
