@@ -379,3 +379,22 @@ fn garbage_loses_the_game_with_what_it_was_through_the_grader() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn a_hand_in_with_its_own_random_and_ast_modules_is_still_read() {
+    let prints = "import random, ast\nassert random.MINE and ast.MINE\n\ndef oskaplayer(board, colour, depth):\n    print(['www-', '--w', '--', '---', 'bbbb'])\n";
+    let mine = "MINE = True\n";
+    let Some(a) = ask3(
+        &[("p.py", prints), ("random.py", mine), ("ast.py", mine)],
+        "",
+        START,
+        "w",
+    ) else {
+        return;
+    };
+    assert_eq!(
+        a.out, "[[w,w,w,e],[e,e,w],[e,e],[e,e,e],[b,b,b,b]]",
+        "{}",
+        a.err
+    );
+}

@@ -31,7 +31,9 @@ handout's notation (`[[w,w,w,e],[e,e,w],[e,e],[e,e,e],[b,b,b,b]]`); nothing for 
 from __future__ import print_function
 
 import os
+import random
 import sys
+import traceback
 
 ADAPTER = os.path.basename(__file__)
 PY2 = sys.version_info[0] == 2
@@ -275,8 +277,6 @@ class Capture(object):
 
 def place_of(folder, tb):
     """`line N of file.py`: the deepest frame in the student's own files."""
-    import traceback
-
     frames = [f for f in traceback.extract_tb(tb) if os.path.dirname(os.path.abspath(f[0])) == folder and os.path.basename(f[0]) != ADAPTER]
     if not frames:
         return ""
@@ -285,8 +285,6 @@ def place_of(folder, tb):
 
 def fail(what, folder):
     """The traceback, then one line naming the error and where (the last thing on stderr), exit 1."""
-    import traceback
-
     kind, error, tb = sys.exc_info()
     traceback.print_exc()
     print("error: {} raised {}{}: {}".format(what, kind.__name__, place_of(folder, tb), one_line(error)), file=sys.stderr)
@@ -295,14 +293,19 @@ def fail(what, folder):
 
 
 def load(folder, module, name):
+    # The standard modules the adapter uses are imported before the student's folder goes on the path
+    # (a hand-in may have its own `random.py`). A student's `random` gives the same move for the same
+    # board at every run.
+    random.seed(SEED)
+    # ...and a module of the hand-in's own with such a name is what its `import` finds, as it would be
+    # in a Python started in its folder (the adapter keeps its own references to the standard ones).
+    for own in ("random", "traceback"):
+        if os.path.isfile(os.path.join(folder, own + ".py")):
+            sys.modules.pop(own, None)
     sys.path.insert(0, folder)
     # `-S` skipped site's start-up work; the site-packages folder stays importable.
     version = "python{}.{}".format(*sys.version_info[:2])
     sys.path.append(os.path.join(sys.prefix, "lib", version, "site-packages"))
-    import random
-
-    # A student's `random` gives the same move for the same board at every run.
-    random.seed(SEED)
     try:
         mod = __import__(module[:-3])
     except BaseException:
@@ -368,15 +371,26 @@ def short(value):
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def printed_board(text):
+def literal(text, folder):
+    """`ast.literal_eval` of the standard library, even beside a student's own `ast.py`."""
+    mine = sys.modules.get("ast")
+    if mine is not None and os.path.dirname(os.path.abspath(getattr(mine, "__file__", "") or "")) == folder:
+        del sys.modules["ast"]
+    saved = sys.path[:]
+    sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != folder]
+    try:
+        return __import__("ast").literal_eval(text)
+    finally:
+        sys.path[:] = saved
+
+
+def printed_board(text, folder):
     """The board on the last non-empty line the function printed, if it is one."""
     lines = [l.strip() for l in text.splitlines() if l.strip()]
     if not lines or not lines[-1].startswith("["):
         return None
-    import ast
-
     try:
-        return as_board(ast.literal_eval(lines[-1]))
+        return as_board(literal(lines[-1], folder))
     except (ValueError, SyntaxError, Garbage):
         return None
 
@@ -427,7 +441,7 @@ def main(argv):
         answer(fd, "{} {}".format(name, one_line(e, 120)))
         return
     if value is None:
-        result = printed_board(captured.kept)
+        result = printed_board(captured.kept, folder)
         if result is not None:
             print("note: `{}` returned None but printed a board: graded on the printed board (return it: 004:62-64)".format(name), file=sys.stderr)
     if result is None:
