@@ -9,6 +9,7 @@ pub mod build;
 pub mod bundle;
 pub mod cmd;
 pub mod config;
+pub mod course;
 pub mod doctor;
 pub mod error;
 pub mod grade;

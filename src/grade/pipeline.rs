@@ -437,6 +437,7 @@ pub fn grade(
             not_attempted,
             integrity: integrity_notes,
             tournament: None,
+            course: None,
         },
         artifacts,
         games_played,

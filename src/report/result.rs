@@ -30,6 +30,12 @@ pub struct SubmissionResult {
     /// marks, counted in `score` (and in `max` unless a bonus).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tournament: Option<TournamentMark>,
+    /// The row's grade under the course's policy (`course::grade`): its maximum, the late deduction,
+    /// the total (or why it is blank), its students. Set by `grader run` once the class is graded;
+    /// every report reads the total and maximum through [`SubmissionResult::total`] and
+    /// [`SubmissionResult::out_of`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub course: Option<crate::course::grade::Grade>,
 }
 
 /// A case whose output depended on the path it was given: the instructor decides what it means.
@@ -266,6 +272,22 @@ impl SubmissionResult {
             .map(|c| c.summary.as_str())
     }
 
+    /// The row's total as the gradebook shows it: the course's grade when applied (null when a person
+    /// must decide), else the score, null when the machine could not grade it.
+    #[must_use]
+    pub fn total(&self) -> Option<f64> {
+        match &self.course {
+            Some(g) => g.total,
+            None => self.not_graded().is_none().then_some(self.score),
+        }
+    }
+
+    /// The most this row can get: the course's maximum when applied, else the suite's.
+    #[must_use]
+    pub fn out_of(&self) -> f64 {
+        self.course.as_ref().map_or(self.max, |g| g.max)
+    }
+
     /// Whether any case hit the grader's own fault.
     pub fn has_internal_error(&self) -> bool {
         self.build.status == BuildStatus::InternalError
@@ -383,6 +405,7 @@ pub(crate) mod fixtures {
             not_attempted: Vec::new(),
             integrity: Vec::new(),
             tournament: None,
+            course: None,
         }
     }
 }

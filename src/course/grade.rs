@@ -1,0 +1,442 @@
+//! A row's grade under the course's policy: the one place that decides each row's maximum and total
+//! (reports read [`Grade`], never add points up themselves). Pure: the groups' points, the tournament's
+//! marks, the student's track and how late the hand-in was go in; the maximum, the total (or why it is
+//! blank) and a sentence for every choice come out. Marks a later policy adds (an instructor's manual
+//! marks) join in [`base`], next to the tournament's.
+
+use serde::{Deserialize, Serialize};
+
+use super::late;
+use super::roster::Identity;
+use super::Track;
+use crate::report::result::{GroupScore, NotAttempted, TournamentMark};
+use crate::suite::CreditRule;
+
+/// A row's grade, as result.json keeps it (`course`) and every report shows it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct Grade {
+    /// The track the row was graded on (`course.toml`'s `[tracks]`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub track: Option<String>,
+    /// Each part of the track: its groups' points scaled to the part's weight.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<Part>,
+    /// The most this row can get (its track's points, and the tournament's unless a bonus).
+    pub max: f64,
+    /// What the work earned before any late rule; null when it cannot be said (`blank`).
+    pub earned: Option<f64>,
+    /// What lateness did, when the hand-in was late.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub late: Option<late::Outcome>,
+    /// The grade: `earned` less the late deduction; null when a person must decide (`blank` says why).
+    pub total: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blank: Option<String>,
+    /// Why the numbers are what they are, one sentence each (scaling, groups not counted).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    /// Who the row is for: each student of the team or the one student (from the roster, else the LMS).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub members: Vec<Identity>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub section: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub team: Option<String>,
+    /// When it was handed in (RFC 3339), when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub submitted: Option<String>,
+    /// When it was due for this row (its track's date, or its extension), RFC 3339.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub due: Option<String>,
+}
+
+/// One weighted part of a track.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct Part {
+    pub name: String,
+    /// Points earned in the part, after scaling.
+    pub points: f64,
+    /// The part's weight.
+    pub max: f64,
+}
+
+/// What a result says about its work (the groups and the tournament), for [`grade`].
+pub struct Work<'a> {
+    pub groups: &'a [GroupScore],
+    pub not_attempted: &'a [NotAttempted],
+    pub tournament: Option<&'a TournamentMark>,
+    /// Each group of the suite and its points (for groups a submission did not attempt).
+    pub suite_groups: &'a [(String, f64)],
+    /// Why the machine could not grade the row, if it could not.
+    pub machine_fault: Option<String>,
+}
+
+/// When the hand-in came, against its due date.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Timing {
+    /// No due date, or no way to know (no time recorded and no LMS late mark): not late.
+    #[default]
+    Unknown,
+    /// Seconds after the due date (negative: before it).
+    After(i64),
+    /// The LMS marked it late without saying when (a Canvas download's `LATE`).
+    LateUnknown { source: String },
+}
+
+/// The grade of one row.
+#[must_use]
+pub fn grade(
+    work: &Work<'_>,
+    track: Option<&Track>,
+    timing: &Timing,
+    policy: &late::Policy,
+) -> Grade {
+    let mut g = base(work, track);
+    if g.blank.is_some() {
+        return g;
+    }
+    let earned = g.earned.unwrap_or(0.0);
+    match timing {
+        Timing::Unknown => {}
+        Timing::After(seconds) => g.late = late::apply(policy, *seconds, earned, g.max),
+        Timing::LateUnknown { source } => {
+            g.blank = Some(format!(
+                "{source} marked it late but gives no time, so the late rule cannot be applied\nhint: set its `submitted` time in submissions.toml (from the LMS's grading view) and run again with --resume"
+            ));
+            return g;
+        }
+    }
+    let deduction = g.late.as_ref().map_or(0.0, |l| l.deduction);
+    g.total = Some(round(earned - deduction));
+    g
+}
+
+fn round(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
+
+/// The maximum and what the work earned before lateness: the groups (by the track's parts, or all of
+/// them), then the tournament's marks.
+fn base(work: &Work<'_>, track: Option<&Track>) -> Grade {
+    let mut g = match track {
+        Some(t) => by_parts(work, t),
+        None => by_groups(work),
+    };
+    if let Some(t) = work.tournament {
+        if !t.bonus {
+            g.max += t.max;
+        }
+        match t.marks {
+            Some(m) => g.earned = g.earned.map(|e| e + m),
+            // A bonus never held takes nothing from the row; a counted one leaves it to a person.
+            None if t.bonus => g.notes.push(format!("no tournament bonus: {}", t.reason)),
+            None => {
+                g.blank.get_or_insert_with(|| {
+                    format!(
+                        "no tournament mark yet ({}): the total waits for it",
+                        t.reason
+                    )
+                });
+            }
+        }
+    }
+    if let Some(why) = &work.machine_fault {
+        g.blank = Some(why.clone());
+    }
+    g.max = round(g.max);
+    g.earned = g.earned.map(round).filter(|_| g.blank.is_none());
+    g
+}
+
+/// Every scored group counts at its points; a group the submission did not attempt is left out of the
+/// maximum (what `grade::score` has always done).
+fn by_groups(work: &Work<'_>) -> Grade {
+    let counted = work
+        .groups
+        .iter()
+        .filter(|s| s.credit_rule != CreditRule::Manual);
+    let (earned, max) = counted.fold((0.0, 0.0), |(e, m), s| {
+        (e + s.points.unwrap_or(0.0), m + s.max)
+    });
+    Grade {
+        max,
+        earned: Some(earned),
+        ..Grade::default()
+    }
+}
+
+/// Each part of the track is its groups' points scaled to the part's weight; a group of a part that the
+/// submission did not attempt earns 0 (the part is compulsory on this track); a group in no part of
+/// the track does not count, and is named when it earned something.
+fn by_parts(work: &Work<'_>, track: &Track) -> Grade {
+    let mut g = Grade {
+        track: Some(track.name.clone()),
+        earned: Some(0.0),
+        ..Grade::default()
+    };
+    let most = |name: &str| {
+        work.suite_groups
+            .iter()
+            .find(|(n, _)| n == name)
+            .map_or(0.0, |(_, p)| *p)
+    };
+    for part in &track.parts {
+        let of: f64 = part.groups.iter().map(|n| most(n)).sum();
+        let got: f64 = part
+            .groups
+            .iter()
+            .filter_map(|n| work.groups.iter().find(|s| &s.name == n))
+            .filter_map(|s| s.points)
+            .sum();
+        let missing: Vec<&str> = part
+            .groups
+            .iter()
+            .filter(|n| work.not_attempted.iter().any(|a| &a.group == *n))
+            .map(String::as_str)
+            .collect();
+        if !missing.is_empty() {
+            let why = work
+                .not_attempted
+                .iter()
+                .find(|a| a.group == missing[0])
+                .map(|a| a.reason.clone());
+            g.notes.push(format!(
+                "{}: not attempted ({}), which the {} track requires: 0 of {}",
+                missing.join(", "),
+                why.unwrap_or_default(),
+                track.name,
+                crate::report::points(part.points)
+            ));
+        }
+        let points = if of > 0.0 {
+            round(got / of * part.points)
+        } else {
+            0.0
+        };
+        if of > 0.0 && (of - part.points).abs() > 1e-9 {
+            g.notes.push(format!(
+                "{}: {} of {} scaled to {} of {}",
+                part.name,
+                crate::report::points(got),
+                crate::report::points(of),
+                crate::report::points(points),
+                crate::report::points(part.points)
+            ));
+        }
+        g.max += part.points;
+        g.earned = g.earned.map(|e| e + points);
+        g.parts.push(Part {
+            name: part.name.clone(),
+            points,
+            max: part.points,
+        });
+    }
+    let outside: Vec<&str> = work
+        .groups
+        .iter()
+        .filter(|s| s.credit_rule != CreditRule::Manual && s.points.unwrap_or(0.0) > 0.0)
+        .filter(|s| !track.parts.iter().any(|p| p.groups.contains(&s.name)))
+        .map(|s| s.name.as_str())
+        .collect();
+    if !outside.is_empty() {
+        g.notes.push(format!(
+            "{}: not part of the {} track, not counted",
+            outside.join(", "),
+            track.name
+        ));
+    }
+    g
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::course::TrackPart;
+
+    const TTT: [&str; 4] = ["plain", "prune", "ply", "no-move"];
+    const MORRIS: [&str; 4] = [
+        "morris-moves",
+        "morris-no-move",
+        "morris-tactics",
+        "morris-play",
+    ];
+    const POINTS: [f64; 8] = [5.0, 5.0, 3.0, 2.0, 1.0, 0.5, 1.0, 0.5];
+
+    fn suite_groups() -> Vec<(String, f64)> {
+        TTT.iter()
+            .chain(&MORRIS)
+            .zip(POINTS)
+            .map(|(n, p)| ((*n).to_string(), p))
+            .collect()
+    }
+
+    /// Every group at `share` of its points; Morris attempted or not.
+    fn groups(share: f64, morris: bool) -> (Vec<GroupScore>, Vec<NotAttempted>) {
+        let mut scored = Vec::new();
+        let mut missing = Vec::new();
+        for (name, points) in suite_groups() {
+            if !morris && name.starts_with("morris") {
+                missing.push(NotAttempted {
+                    group: name,
+                    program: "tmmorris".into(),
+                    reason: "no `tmmorris.py`".into(),
+                });
+                continue;
+            }
+            scored.push(GroupScore {
+                name,
+                credit_rule: CreditRule::Proportional,
+                points: Some(points * share),
+                max: points,
+                passed: 0,
+                cases: 1,
+            });
+        }
+        (scored, missing)
+    }
+
+    fn adelaide(name: &str) -> Track {
+        let part = |name: &str, groups: &[&str], points| TrackPart {
+            name: name.into(),
+            groups: groups.iter().map(ToString::to_string).collect(),
+            points,
+        };
+        Track {
+            name: name.into(),
+            due: None,
+            parts: if name == "undergraduate" {
+                vec![part("tic-tac-toe", &TTT, 15.0)]
+            } else {
+                vec![
+                    part("tic-tac-toe", &TTT, 12.0),
+                    part("morris", &MORRIS, 3.0),
+                ]
+            },
+        }
+    }
+
+    fn graded(track: &str, share: f64, morris: bool, timing: Timing) -> Grade {
+        let (scored, missing) = groups(share, morris);
+        let all = suite_groups();
+        let work = Work {
+            groups: &scored,
+            not_attempted: &missing,
+            tournament: None,
+            suite_groups: &all,
+            machine_fault: None,
+        };
+        let policy = late::Policy {
+            rule: late::Rule::Cap { percent: 25.0 },
+            ..late::Policy::default()
+        };
+        grade(&work, Some(&adelaide(track)), &timing, &policy)
+    }
+
+    #[test]
+    fn adelaide_both_tracks_are_out_of_fifteen() {
+        let ug = graded("undergraduate", 1.0, false, Timing::Unknown);
+        assert_eq!((ug.total, ug.max), (Some(15.0), 15.0));
+        assert!(ug.notes.is_empty(), "{:?}", ug.notes);
+        // An undergraduate's Morris is not part of the track.
+        let extra = graded("undergraduate", 1.0, true, Timing::Unknown);
+        assert_eq!((extra.total, extra.max), (Some(15.0), 15.0));
+        assert!(
+            extra.notes[0].ends_with("not part of the undergraduate track, not counted"),
+            "{:?}",
+            extra.notes
+        );
+        let pg = graded("postgraduate", 1.0, true, Timing::Unknown);
+        assert_eq!((pg.total, pg.max), (Some(15.0), 15.0));
+        assert_eq!(
+            pg.parts.iter().map(|p| p.points).collect::<Vec<_>>(),
+            [12.0, 3.0]
+        );
+        // A postgraduate's tic-tac-toe alone: 12, Morris (compulsory) 0.
+        let ttt = graded("postgraduate", 1.0, false, Timing::Unknown);
+        assert_eq!((ttt.total, ttt.max), (Some(12.0), 15.0));
+        assert!(
+            ttt.notes
+                .iter()
+                .any(|n| n.contains("which the postgraduate track requires: 0 of 3")),
+            "{:?}",
+            ttt.notes
+        );
+        assert!(
+            ttt.notes
+                .iter()
+                .any(|n| n == "tic-tac-toe: 15 of 15 scaled to 12 of 12"),
+            "{:?}",
+            ttt.notes
+        );
+    }
+
+    #[test]
+    fn a_hand_in_25_hours_late_is_capped_at_half_and_an_unknown_time_is_blank() {
+        let late = graded("undergraduate", 1.0, false, Timing::After(25 * 3600));
+        assert_eq!(
+            (late.earned, late.total, late.max),
+            (Some(15.0), Some(7.5), 15.0)
+        );
+        assert_eq!(late.late.as_ref().unwrap().deduction, 7.5);
+        let canvas = graded(
+            "undergraduate",
+            1.0,
+            false,
+            Timing::LateUnknown {
+                source: "Canvas".into(),
+            },
+        );
+        assert_eq!(canvas.total, None);
+        assert!(canvas
+            .blank
+            .unwrap()
+            .starts_with("Canvas marked it late but gives no time"));
+    }
+
+    #[test]
+    fn a_tournament_not_held_leaves_the_total_blank_unless_a_bonus() {
+        let mark = |marks: Option<f64>, bonus| TournamentMark {
+            marks,
+            max: 40.0,
+            bonus,
+            rank: None,
+            entrants: 1,
+            standing: None,
+            reason: "no tournament: 1 submission(s) could enter".into(),
+        };
+        let none: Vec<(String, f64)> = Vec::new();
+        let work = |t| Work {
+            groups: &[],
+            not_attempted: &[],
+            tournament: Some(t),
+            suite_groups: &none,
+            machine_fault: None,
+        };
+        let policy = late::Policy::default();
+        let held = mark(Some(38.0), false);
+        let g = grade(&work(&held), None, &Timing::Unknown, &policy);
+        assert_eq!((g.total, g.max), (Some(38.0), 40.0));
+        let unheld = mark(None, false);
+        let g = grade(&work(&unheld), None, &Timing::Unknown, &policy);
+        assert_eq!((g.total, g.max), (None, 40.0));
+        assert!(g
+            .blank
+            .unwrap()
+            .starts_with("no tournament mark yet (no tournament"));
+        let bonus = mark(None, true);
+        let g = grade(&work(&bonus), None, &Timing::Unknown, &policy);
+        assert_eq!((g.total, g.max), (Some(0.0), 0.0));
+        let broken = Work {
+            machine_fault: Some("not graded: no guile".into()),
+            ..work(&held)
+        };
+        assert_eq!(
+            grade(&broken, None, &Timing::After(9), &policy)
+                .blank
+                .as_deref(),
+            Some("not graded: no guile")
+        );
+    }
+}
