@@ -13,6 +13,7 @@ pub mod course;
 pub mod doctor;
 pub mod error;
 pub mod grade;
+pub mod import;
 pub mod judge;
 pub mod position;
 pub mod report;

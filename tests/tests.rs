@@ -22,6 +22,7 @@ mod oska_examples;
 mod oska_procedures;
 mod pace;
 mod play;
+mod policy;
 mod position;
 mod resume;
 mod run;

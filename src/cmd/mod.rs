@@ -15,6 +15,8 @@ mod export;
 #[cfg(not(feature = "student"))]
 mod golden;
 #[cfg(not(feature = "student"))]
+mod import;
+#[cfg(not(feature = "student"))]
 mod kit;
 mod merge;
 mod play;
@@ -67,6 +69,9 @@ pub enum Command {
     Tournament(tournament::Args),
     /// Write a graded class's results for Gradescope, PrairieLearn, Autolab, Canvas, Moodle or JUnit.
     Export(export::Args),
+    /// Turn an LMS download (Canvas, Moodle, Gradescope, Blackboard, GitHub Classroom) into a class folder.
+    #[cfg(not(feature = "student"))]
+    Import(import::Args),
     /// Measure each language's reference hand-in on this machine; write the suite's `calibration.toml`.
     Calibrate(calibrate::Args),
     /// Pack a suite and the grader for an autograder platform (`grader bundle gradescope SUITE`).
@@ -109,6 +114,8 @@ pub fn main() -> ExitCode {
         Command::Play(args) => play::run(args),
         Command::Tournament(args) => tournament::run(args),
         Command::Export(args) => export::run(args),
+        #[cfg(not(feature = "student"))]
+        Command::Import(args) => import::run(args),
         Command::Calibrate(args) => calibrate::run(args),
         #[cfg(not(feature = "student"))]
         Command::Bundle(args) => bundle::run(args),

@@ -69,7 +69,10 @@ pub fn run(args: Args) -> CmdResult {
     // A slot whose program sleeps is lent to the next submission (`sandbox::pace`).
     let most_memory = suites.iter().map(|s| s.limits.memory).max().unwrap_or(0);
     let slots = Cores::new(jobs, lend_cap(jobs, most_memory));
-    let outs: Vec<SuiteOut> = plan.iter().map(|(s, _)| SuiteOut::new(&args, s)).collect();
+    let outs: Vec<SuiteOut> = plan
+        .iter()
+        .map(|(s, dir)| SuiteOut::new(&args, s, dir))
+        .collect::<Result<_, _>>()?;
     // What each class grades is settled (and said on stderr) suite by suite, in order, first.
     let prepared: Vec<Result<Prepared, CliError>> = plan
         .iter()
@@ -166,10 +169,34 @@ struct SuiteOut {
     tournament: bool,
     play: bool,
     columns: crate::report::Columns,
+    /// The suite's `course.toml` and the class's `submissions.toml`, read before anything runs.
+    course: Option<crate::course::Course>,
+    submissions: Option<crate::course::submissions::Submissions>,
 }
 
 impl SuiteOut {
-    fn new(args: &Args, suite: &Suite) -> SuiteOut {
+    fn new(args: &Args, suite: &Suite, students_dir: &Path) -> Result<SuiteOut, CliError> {
+        let columns = class::columns(suite, false);
+        let course = crate::course::Course::for_suite(&suite.dir, &columns.groups)
+            .map_err(CliError::usage)?;
+        let submissions =
+            crate::course::submissions::Submissions::load(students_dir).map_err(CliError::usage)?;
+        if course.as_ref().is_some_and(|c| c.due.is_some()) && submissions.is_none() {
+            eprintln!(
+                "note: `{}` has a due date but `{}` has no submissions.toml (from `grader import`): no hand-in's time is known, so no late rule is applied",
+                suite.name,
+                students_dir.display()
+            );
+        }
+        Ok(SuiteOut::with(args, suite, course, submissions))
+    }
+
+    fn with(
+        args: &Args,
+        suite: &Suite,
+        course: Option<crate::course::Course>,
+        submissions: Option<crate::course::submissions::Submissions>,
+    ) -> SuiteOut {
         let tournament =
             !args.no_tournament && suite.arena.as_ref().is_some_and(|a| a.marks.is_some());
         // A shard sees part of the class: `grader merge` plays the tournament over all of it.
@@ -181,6 +208,17 @@ impl SuiteOut {
             tournament,
             play,
             columns: class::columns(suite, play),
+            course,
+            submissions,
+        }
+    }
+
+    /// The course's policy for this class.
+    fn policy(&self) -> crate::course::apply::Policy<'_> {
+        crate::course::apply::Policy {
+            course: self.course.as_ref(),
+            submissions: self.submissions.as_ref(),
+            groups: &self.columns.groups,
         }
     }
 }
@@ -378,11 +416,12 @@ fn finish_suite(
             write_error.get_or_insert(e);
         }
     }
-    if !play {
-        // With every student current, nothing was graded to write it.
-        if let Err(e) = reporter.gradebook(&results) {
-            write_error.get_or_insert(e);
-        }
+    // The course's policy over the whole class (tracks, lateness, members), then every result.json
+    // and the gradebook again with it.
+    o.policy().apply(&mut results);
+    reporter.report(&Event::Remarked { results: &results });
+    if let Some(e) = reporter.take_error() {
+        write_error.get_or_insert(e);
     }
     if let Some(shard) = args.shard {
         let manifest = Manifest {

@@ -116,16 +116,32 @@ impl Policy<'_> {
             ));
             g.total = None;
         }
-        g.members = if members.is_empty() {
-            record.map(|rec| rec.members.clone()).unwrap_or_default()
-        } else {
-            members.iter().map(|s| Identity::of(s)).collect()
-        };
+        g.members = self.identities(&members, record);
         g.section = self.section(folder);
         g.team = members.iter().find_map(|s| s.team.clone());
         g.submitted = submitted.map(time::show);
         g.due = due.map(time::show);
         g
+    }
+
+    /// Who a row is for: the roster's students of its folder, then each student the LMS named as a
+    /// submitter (a group submission's other members), as the roster has them when it does.
+    fn identities(
+        &self,
+        members: &[&Student],
+        record: Option<&super::submissions::Record>,
+    ) -> Vec<Identity> {
+        let roster = self.course.and_then(|c| c.roster.as_ref());
+        let mut out: Vec<Identity> = members.iter().map(|s| Identity::of(s)).collect();
+        for m in record.map(|r| r.members.as_slice()).unwrap_or_default() {
+            let who = roster
+                .and_then(|r| r.find(m))
+                .map_or_else(|| m.clone(), Identity::of);
+            if !out.contains(&who) {
+                out.push(who);
+            }
+        }
+        out
     }
 
     /// Sets every result's `course` grade.

@@ -39,6 +39,9 @@ pub fn students(dir: &Path) -> anyhow::Result<Vec<(String, PathBuf)>> {
         }
         found.push((key, entry.path()));
     }
+    if found.is_empty() {
+        loose_files(dir)?;
+    }
     found.sort();
     let mut seen = std::collections::HashSet::new();
     for (key, path) in &found {
@@ -51,6 +54,37 @@ pub fn students(dir: &Path) -> anyhow::Result<Vec<(String, PathBuf)>> {
         }
     }
     Ok(found)
+}
+
+/// A class folder with files but no student folder is an LMS download not yet imported: never graded
+/// as an empty class.
+fn loose_files(dir: &Path) -> anyhow::Result<()> {
+    let names: Vec<String> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+                .filter_map(|e| e.file_name().to_str().map(str::to_string))
+                .filter(|n| !n.starts_with('.') && n != crate::course::submissions::FILE)
+                .collect()
+        })
+        .unwrap_or_default();
+    if names.is_empty() {
+        return Ok(());
+    }
+    let format = crate::import::guess(&names).map_or("FORMAT", crate::import::Format::name);
+    anyhow::bail!(
+        "`{}` holds {} file(s) (`{}`…) and no student folders: it looks like {} download, not a class\nhint: grader import {format} {} -o SUBMISSIONS/<suite>   (then grade SUBMISSIONS)",
+        dir.display(),
+        names.len(),
+        crate::untrusted::one_line(&names[0], 80),
+        match crate::import::guess(&names) {
+            Some(f) => format!("a {} ", f.name()),
+            None => "an LMS ".into(),
+        }
+        .trim_end(),
+        dir.display()
+    )
 }
 
 /// Names the grader writes beside the student folders of a suite's results: the gradebook, the class
@@ -138,6 +172,7 @@ pub fn columns(suite: &Suite, tournament: bool) -> Columns {
             .and_then(|a| a.marks.as_ref())
             .filter(|_| tournament)
             .map(|m| (m.most(), m.bonus)),
+        course: std::fs::symlink_metadata(suite.dir.join(crate::course::COURSE_FILE)).is_ok(),
     }
 }
 

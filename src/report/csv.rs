@@ -3,7 +3,10 @@
 //! column when `grader run` plays one, the `[[manual]]` columns (blank, for the instructor), then the
 //! total (groups and tournament; the manual columns left out). Two columns appear only when a row
 //! needs them: `not-graded` (why the machine could not grade it) and `tournament-note` (why a
-//! tournament cell is blank).
+//! tournament cell is blank). Under a course file (`course.toml`) each row also shows its students
+//! (`members`), `section` and `track` when any row has them, its own maximum (`max`), how late it was
+//! (`late-hours`) and what that took off (`late-deduction`) when a due date is set, and `total-note`
+//! when a total is left blank for a person to decide (a late hand-in with no time, no track).
 
 use super::result::SubmissionResult;
 use super::{group_cell, points, Columns};
@@ -16,11 +19,14 @@ pub fn gradebook<'a>(
     let mut rows: Vec<&SubmissionResult> = results.into_iter().collect();
     rows.sort_by(|a, b| a.student.cmp(&b.student));
     let mut header = vec!["student".to_string()];
+    let policy = Policy::of(columns, &rows);
+    header.extend(policy.leading());
     let names = columns.groups.iter().map(|(g, _)| g.as_str());
     let tournament = columns.tournament.is_some().then_some("tournament");
     let manual = columns.manual.iter().map(|(m, _)| m.as_str());
     header.extend(names.chain(tournament).chain(manual).map(text));
     header.push("total".into());
+    header.extend(policy.trailing());
     // Only when some row needs them, so every graded class keeps its columns.
     let not_graded = rows.iter().any(|r| r.not_graded().is_some());
     if not_graded {
@@ -43,6 +49,7 @@ pub fn gradebook<'a>(
     sheet.row(header);
     for r in rows {
         let mut row = vec![text(&r.student)];
+        row.extend(policy.leading_cells(r));
         for (g, _) in &columns.groups {
             row.push(if r.not_graded().is_some() {
                 String::new()
@@ -65,10 +72,12 @@ pub fn gradebook<'a>(
             // The machine's fault: no total, and why (never a zero).
             Some(why) => {
                 row.push(String::new());
+                row.extend(policy.trailing_cells(r));
                 row.push(text(why.lines().next().unwrap_or_default()));
             }
             None => {
-                row.push(points(r.score));
+                row.push(r.total().map(points).unwrap_or_default());
+                row.extend(policy.trailing_cells(r));
                 if not_graded {
                     row.push(String::new());
                 }
@@ -83,6 +92,99 @@ pub fn gradebook<'a>(
         sheet.row(row);
     }
     sheet.finish()
+}
+
+/// The course's columns of a gradebook: which appear (only those some row needs) and each row's cells.
+struct Policy {
+    on: bool,
+    members: bool,
+    section: bool,
+    track: bool,
+    late: bool,
+    note: bool,
+}
+
+impl Policy {
+    fn of(columns: &Columns, rows: &[&SubmissionResult]) -> Policy {
+        let any = |f: &dyn Fn(&crate::course::grade::Grade) -> bool| {
+            columns.course && rows.iter().any(|r| r.course.as_ref().is_some_and(f))
+        };
+        Policy {
+            on: columns.course,
+            members: any(&|g| !g.members.is_empty()),
+            section: any(&|g| g.section.is_some()),
+            track: any(&|g| g.track.is_some()),
+            late: any(&|g| g.due.is_some()),
+            note: any(&|g| g.blank.is_some()),
+        }
+    }
+
+    fn leading(&self) -> Vec<String> {
+        let names = [
+            ("members", self.members),
+            ("section", self.section),
+            ("track", self.track),
+        ];
+        names
+            .iter()
+            .filter(|(_, on)| *on)
+            .map(|(n, _)| (*n).to_string())
+            .collect()
+    }
+
+    fn trailing(&self) -> Vec<String> {
+        let names = [
+            ("max", self.on),
+            ("late-hours", self.late),
+            ("late-deduction", self.late),
+            ("total-note", self.note),
+        ];
+        names
+            .iter()
+            .filter(|(_, on)| *on)
+            .map(|(n, _)| (*n).to_string())
+            .collect()
+    }
+
+    fn leading_cells(&self, r: &SubmissionResult) -> Vec<String> {
+        let g = r.course.clone().unwrap_or_default();
+        let mut cells = Vec::new();
+        if self.members {
+            let names: Vec<String> = g
+                .members
+                .iter()
+                .map(crate::course::roster::Identity::label)
+                .collect();
+            cells.push(text(&names.join("; ")));
+        }
+        if self.section {
+            cells.push(text(g.section.as_deref().unwrap_or_default()));
+        }
+        if self.track {
+            cells.push(text(g.track.as_deref().unwrap_or_default()));
+        }
+        cells
+    }
+
+    fn trailing_cells(&self, r: &SubmissionResult) -> Vec<String> {
+        let g = r.course.as_ref();
+        let late = g.and_then(|g| g.late.as_ref());
+        let mut cells = Vec::new();
+        if self.on {
+            cells.push(points(r.out_of()));
+        }
+        if self.late {
+            cells.push(late.map(|l| points(l.hours())).unwrap_or_default());
+            cells.push(late.map(|l| points(l.deduction)).unwrap_or_default());
+        }
+        if self.note {
+            let why = g
+                .and_then(|g| g.blank.as_deref())
+                .filter(|_| r.not_graded().is_none());
+            cells.push(text(why.and_then(|w| w.lines().next()).unwrap_or_default()));
+        }
+        cells
+    }
 }
 
 /// `plain/handout-example: run again with …; …`: every note of one submission, in one cell.

@@ -47,6 +47,10 @@ pub struct Columns {
     /// The class tournament's column when `grader run` plays one: its most marks, and whether they
     /// are a bonus (in the total, not in the maximum).
     pub tournament: Option<(f64, bool)>,
+    /// A course file (`course.toml`) applies: each row has its own maximum (its track's), and the
+    /// gradebook shows it with the late deduction.
+    #[serde(default)]
+    pub course: bool,
 }
 
 impl Columns {

@@ -28,7 +28,28 @@ pub fn class_table(title: &str, columns: &Columns, results: &[SubmissionResult])
             .iter()
             .map(|(m, p)| format!("{m} /{} (manual)", points(*p))),
     );
-    header.push(format!("total /{}", points(columns.max())));
+    // Under a course file each row has its own maximum: one in the header when all agree, else each
+    // total says its own (`7.5/15`).
+    let maxima: Vec<f64> = results.iter().map(SubmissionResult::out_of).collect();
+    let same = maxima.windows(2).all(|w| (w[0] - w[1]).abs() < 1e-9);
+    let most = if columns.course {
+        maxima.first().copied().unwrap_or(columns.max())
+    } else {
+        columns.max()
+    };
+    let own = columns.course && !same;
+    header.push(if own {
+        "total".to_string()
+    } else {
+        format!("total /{}", points(most))
+    });
+    let late = columns.course
+        && results
+            .iter()
+            .any(|r| r.course.as_ref().is_some_and(|g| g.late.is_some()));
+    if late {
+        header.push("late".into());
+    }
     header.push("verdicts".into());
     let headings: Vec<Column<'_>> = header.iter().map(|h| Column::left(h)).collect();
     let mut grid = Grid::new(&headings);
@@ -60,7 +81,18 @@ pub fn class_table(title: &str, columns: &Columns, results: &[SubmissionResult])
             );
         }
         row.extend(columns.manual.iter().map(|_| String::new()));
-        row.push(points(r.score));
+        let total = r.total().map_or("-".into(), points);
+        row.push(if own {
+            format!("{total}/{}", points(r.out_of()))
+        } else {
+            total
+        });
+        if late {
+            let l = r.course.as_ref().and_then(|g| g.late.as_ref());
+            row.push(l.map_or(String::new(), |l| {
+                format!("-{} ({}h)", points(l.deduction), points(l.hours()))
+            }));
+        }
         row.push(verdict_counts(r));
         grid.row(row);
     }

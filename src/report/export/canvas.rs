@@ -37,34 +37,29 @@ pub fn export(class: &Class, assignment: &str) -> Export {
         ["Points Possible".to_string()]
             .into_iter()
             .chain(blank())
-            .chain([points(class.columns().max())]),
+            .chain([points(points_possible(class, &mut out))]),
     );
     for r in &class.results {
-        let by_folder = Student {
-            folder: r.student.clone(),
-            login: Some(r.student.clone()),
-            ..Student::default()
-        };
-        let who = match (&class.roster, class.student(&r.student)) {
-            (None, _) => &by_folder,
-            (Some(_), Some(s)) => s,
-            (Some(roster), None) => {
-                out.unmatched.push(format!(
-                    "`{}` is not in the roster `{}`: no Canvas identity, so no row",
-                    r.student,
-                    roster.path.display()
-                ));
-                continue;
-            }
+        let Some(who) = super::members(class, r) else {
+            let roster = class.roster.as_ref().map(|r| r.path.display().to_string());
+            out.unmatched.push(format!(
+                "`{}` is not in the roster `{}`: no Canvas identity, so no row",
+                r.student,
+                roster.unwrap_or_default()
+            ));
+            continue;
         };
         let grade = match machine_fault(r) {
             Some(why) => {
                 out.not_graded.push((r.student.clone(), why));
                 String::new()
             }
-            None => points(r.score),
+            None => super::total_cell(r, &mut out),
         };
-        sheet.row(identity(who).into_iter().chain([grade]));
+        // A team's grade goes to each of its students (000:23, "*both* players will get the same").
+        for s in &who {
+            sheet.row(identity(s).into_iter().chain([grade.clone()]));
+        }
     }
     for s in class.missing() {
         sheet.row(identity(s).into_iter().chain([String::new()]));
@@ -74,12 +69,30 @@ pub fn export(class: &Class, assignment: &str) -> Export {
     out
 }
 
-/// A student's five identity cells, made safe for a spreadsheet.
+/// The assignment's points possible: every row's maximum (each track's); when tracks differ, the
+/// largest, said in a note (Canvas has one maximum per column).
+fn points_possible(class: &Class, out: &mut Export) -> f64 {
+    let maxima: Vec<f64> = class.results.iter().map(|r| r.out_of()).collect();
+    let most = maxima.iter().copied().fold(0.0, f64::max);
+    if maxima.iter().any(|m| (m - most).abs() > 1e-9) {
+        out.notes.push(format!(
+            "rows are out of different maxima (tracks); Canvas has one `Points Possible`, written as the largest, {}",
+            points(most)
+        ));
+    }
+    if maxima.is_empty() {
+        class.columns().max()
+    } else {
+        most
+    }
+}
+
+/// A student's five identity cells, made safe for a spreadsheet: `ID` is the LMS's own user id.
 fn identity(s: &Student) -> [String; 5] {
     let cell = |v: &Option<String>| v.as_deref().map(text).unwrap_or_default();
     [
         text(s.name.as_deref().unwrap_or(&s.folder)),
-        String::new(),
+        cell(&s.lms_id),
         cell(&s.id),
         cell(&s.login),
         cell(&s.section),

@@ -187,10 +187,33 @@ fn results(r: &SubmissionResult, hidden_as: Shown) -> Results {
         }
     }
     let ms = r.build.wall_ms + r.cases.iter().map(|c| c.wall_ms).sum::<u64>();
+    // The course's total (a track's scaling, the late deduction); a total left blank for a person keeps
+    // the score the cases gave, and the output says why.
+    let score = round4(r.total().unwrap_or(r.score));
+    let mut output = summary(r);
+    if let Some(g) = &r.course {
+        if let Some(l) = &g.late {
+            output.push_str(&format!(
+                "\nlate: {} (−{})",
+                l.why,
+                crate::report::points(l.deduction)
+            ));
+        }
+        if let Some(why) = &g.blank {
+            output.push_str(&format!(
+                "\nno total yet: {}",
+                why.lines().next().unwrap_or_default()
+            ));
+        }
+        for n in &g.notes {
+            output.push('\n');
+            output.push_str(n);
+        }
+    }
     Results {
-        score: round4(r.score),
+        score,
         execution_time: ms.div_ceil(1000),
-        output: summary(r),
+        output,
         output_format: "text",
         tests,
         leaderboard,

@@ -220,6 +220,65 @@ impl Class {
     }
 }
 
+/// The students a result is for, as roster rows: the roster's members of its folder when a roster was
+/// given (`None` when it lists none: no identity to key on), else the students the course named in
+/// the result (a team's members, or the LMS's identity), else one student named by the folder.
+#[must_use]
+pub fn members(class: &Class, r: &SubmissionResult) -> Option<Vec<Student>> {
+    if let Some(roster) = &class.roster {
+        let found: Vec<Student> = roster.members(&r.student).cloned().collect();
+        return (!found.is_empty()).then_some(found);
+    }
+    let g = r.course.as_ref();
+    let named: Vec<Student> = g
+        .map(|g| {
+            g.members
+                .iter()
+                .map(|m| Student {
+                    folder: r.student.clone(),
+                    id: m.id.clone(),
+                    login: m.login.clone(),
+                    email: m.email.clone(),
+                    name: m.name.clone(),
+                    section: g.section.clone(),
+                    track: g.track.clone(),
+                    team: g.team.clone(),
+                    lms_id: m.lms_id.clone(),
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    if !named.is_empty() {
+        return Some(named);
+    }
+    Some(vec![Student {
+        folder: r.student.clone(),
+        login: Some(r.student.clone()),
+        section: g.and_then(|g| g.section.clone()),
+        ..Student::default()
+    }])
+}
+
+/// A row's grade cell: its total, or empty (with a note) when the course left it for a person.
+pub fn total_cell(r: &SubmissionResult, out: &mut Export) -> String {
+    match r.total() {
+        Some(t) => crate::report::points(t),
+        None => {
+            let why = r
+                .course
+                .as_ref()
+                .and_then(|g| g.blank.clone())
+                .unwrap_or_default();
+            out.notes.push(format!(
+                "`{}` has no total yet ({}); exported with no grade",
+                r.student,
+                one_line(first_line(&why), 300)
+            ));
+            String::new()
+        }
+    }
+}
+
 /// Why the machine (never the student) left `r` without a score: a missing toolchain, or the grader's
 /// own error in its build or a case. Such a result is exported with no score, never as a zero.
 #[must_use]

@@ -57,11 +57,18 @@ pub fn export(class: &Class, identity: Identity, assignment: &str) -> Export {
         "feedback".into(),
     ]);
     for r in &class.results {
-        let who = match &class.roster {
-            None => Some(r.student.as_str()),
-            Some(_) => class.student(&r.student).and_then(|s| identity.of(s)),
-        };
-        let Some(who) = who else {
+        let who: Vec<String> = super::members(class, r)
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|s| {
+                // Without a roster a student named by the LMS alone may lack the field: its folder.
+                identity
+                    .of(s)
+                    .map(str::to_string)
+                    .or_else(|| class.roster.is_none().then(|| s.folder.clone()))
+            })
+            .collect();
+        if who.is_empty() {
             let roster = class.roster.as_ref().map(|r| r.path.display().to_string());
             out.unmatched.push(format!(
                 "`{}` has no `{}` in the roster `{}`: no row",
@@ -70,7 +77,7 @@ pub fn export(class: &Class, identity: Identity, assignment: &str) -> Export {
                 roster.unwrap_or_default()
             ));
             continue;
-        };
+        }
         let (grade, note) = match machine_fault(r) {
             Some(why) => {
                 out.not_graded.push((r.student.clone(), why.clone()));
@@ -79,9 +86,12 @@ pub fn export(class: &Class, identity: Identity, assignment: &str) -> Export {
                     format!("{why} (not the student's fault; regrade)"),
                 )
             }
-            None => (points(r.score), feedback(r)),
+            None => (super::total_cell(r, &mut out), feedback(r)),
         };
-        sheet.row([text(who), grade, text(&note)]);
+        // Each member of a team gets the team's grade and feedback.
+        for w in who {
+            sheet.row([text(&w), grade.clone(), text(&note)]);
+        }
     }
     for s in class.missing() {
         if let Some(who) = identity.of(s) {
@@ -95,7 +105,23 @@ pub fn export(class: &Class, identity: Identity, assignment: &str) -> Export {
 
 /// One line: the score, then each case that did not earn full credit and why.
 fn feedback(r: &SubmissionResult) -> String {
-    let mut parts = vec![format!("{}/{} points", points(r.score), points(r.max))];
+    let total = r.total().map_or("no total yet".into(), points);
+    let mut parts = vec![format!("{total}/{} points", points(r.out_of()))];
+    if let Some(g) = &r.course {
+        // Why the mark is what it is: lateness (a capped maximum), scaling, a blank total.
+        if let Some(l) = &g.late {
+            parts.push(format!(
+                "{}: {} earned, {} kept",
+                l.why,
+                points(g.earned.unwrap_or(0.0)),
+                total
+            ));
+        }
+        if let Some(why) = &g.blank {
+            parts.push(why.lines().next().unwrap_or_default().to_string());
+        }
+        parts.extend(g.notes.iter().cloned());
+    }
     for c in r.failures() {
         parts.push(format!(
             "{}: {}",

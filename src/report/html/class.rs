@@ -187,8 +187,8 @@ pub fn class_page(results: &[SubmissionResult], stages: &[Stage], similar: &str)
     );
     let shares: Vec<f64> = results
         .iter()
-        .filter(|r| r.max > 0.0)
-        .map(|r| (r.score / r.max).clamp(0.0, 1.0))
+        .filter(|r| r.out_of() > 0.0)
+        .filter_map(|r| Some((r.total()? / r.out_of()).clamp(0.0, 1.0)))
         .collect();
     let mean = if shares.is_empty() {
         0.0
@@ -403,8 +403,8 @@ fn students(b: &mut String, results: &[SubmissionResult]) {
             "<tr><td><a href=\"{}/report.html\">{}</a></td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
             url_segment(&r.student),
             esc(&r.student),
-            points(r.score),
-            points(r.max),
+            r.total().map_or("–".into(), points),
+            points(r.out_of()),
             esc(r.build.status.as_str()),
             r.failures().count(),
             esc(&place)

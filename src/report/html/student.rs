@@ -95,8 +95,8 @@ pub fn page_for(
         "<h1>{} <span class=\"mute\">· {}</span></h1>\n<p><strong>{} / {}</strong> points · build {}{} · sandbox {}</p>",
         esc(&r.student),
         esc(&r.suite),
-        points(r.score),
-        points(r.max),
+        r.total().map_or("–".into(), points),
+        points(r.out_of()),
         esc(r.build.status.as_str()),
         r.build
             .language
@@ -108,6 +108,7 @@ pub fn page_for(
     if r.build.status != BuildStatus::Built && !r.build.log.is_empty() {
         let _ = writeln!(b, "<h2>Build</h2>\n<pre>{}</pre>", esc(&r.build.log));
     }
+    course(&mut b, r);
     groups(&mut b, r);
     cases(&mut b, r);
     for (k, c) in r.cases.iter().enumerate() {
@@ -324,6 +325,44 @@ fn extras(b: &mut String, r: &SubmissionResult) {
         }
         b.push_str("</ul>\n");
     }
+}
+
+/// The course's word on the grade: the track and its parts, lateness, why a total is blank.
+fn course(b: &mut String, r: &SubmissionResult) {
+    let Some(g) = &r.course else {
+        return;
+    };
+    let mut lines: Vec<String> = Vec::new();
+    if let Some(t) = &g.track {
+        let parts: Vec<String> = g
+            .parts
+            .iter()
+            .map(|p| format!("{} {} / {}", esc(&p.name), points(p.points), points(p.max)))
+            .collect();
+        lines.push(format!("track {}: {}", esc(t), parts.join(", ")));
+    }
+    if let Some(l) = &g.late {
+        lines.push(format!("late: {} (−{})", esc(&l.why), points(l.deduction)));
+    }
+    if let Some(why) = &g.blank {
+        lines.push(format!(
+            "no total yet: {}",
+            esc(why.lines().next().unwrap_or_default())
+        ));
+    }
+    lines.extend(g.notes.iter().map(|n| esc(n)));
+    if !g.members.is_empty() {
+        let names: Vec<String> = g.members.iter().map(|m| esc(&m.label())).collect();
+        lines.push(format!("for {}", names.join(", ")));
+    }
+    if lines.is_empty() {
+        return;
+    }
+    b.push_str("<h2>Course</h2>\n<ul>\n");
+    for l in lines {
+        let _ = writeln!(b, "<li>{l}</li>");
+    }
+    b.push_str("</ul>\n");
 }
 
 #[cfg(test)]
