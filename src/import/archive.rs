@@ -124,8 +124,11 @@ pub fn unzip<R: Read + std::io::Seek>(
             ));
             continue;
         }
+        // The zip crate reads `/etc/passwd` as `etc/passwd`: an absolute name is refused outright.
+        let absolute = raw.starts_with(['/', '\\']) || raw.get(1..3) == Some(":\\");
         let path = match file
             .enclosed_name()
+            .filter(|_| !absolute)
             .ok_or_else(|| "a path that leaves its folder (`..` or absolute)".to_string())
             .and_then(|p| check_path(&p))
         {

@@ -3,10 +3,10 @@
 //! column when `grader run` plays one, the `[[manual]]` columns (blank, for the instructor), then the
 //! total (groups and tournament; the manual columns left out). Two columns appear only when a row
 //! needs them: `not-graded` (why the machine could not grade it) and `tournament-note` (why a
-//! tournament cell is blank). Under a course file (`course.toml`) each row also shows its students
+//! tournament cell is blank). Under a course file (`course.toml`), just before `total`: its students
 //! (`members`), `section` and `track` when any row has them, its own maximum (`max`), how late it was
-//! (`late-hours`) and what that took off (`late-deduction`) when a due date is set, and `total-note`
-//! when a total is left blank for a person to decide (a late hand-in with no time, no track).
+//! (`late-hours`) and what that took off (`late-deduction`) when a due date is set; and at the end
+//! `total-note` when a total is left blank for a person to decide (a late hand-in with no time, no track).
 
 use super::result::SubmissionResult;
 use super::{group_cell, points, Columns};
@@ -20,13 +20,13 @@ pub fn gradebook<'a>(
     rows.sort_by(|a, b| a.student.cmp(&b.student));
     let mut header = vec!["student".to_string()];
     let policy = Policy::of(columns, &rows);
-    header.extend(policy.leading());
     let names = columns.groups.iter().map(|(g, _)| g.as_str());
     let tournament = columns.tournament.is_some().then_some("tournament");
     let manual = columns.manual.iter().map(|(m, _)| m.as_str());
     header.extend(names.chain(tournament).chain(manual).map(text));
+    // The course's columns go just before `total`, which stays the row's last number.
+    header.extend(policy.leading());
     header.push("total".into());
-    header.extend(policy.trailing());
     // Only when some row needs them, so every graded class keeps its columns.
     let not_graded = rows.iter().any(|r| r.not_graded().is_some());
     if not_graded {
@@ -40,6 +40,7 @@ pub fn gradebook<'a>(
     if notes {
         header.push("tournament-note".into());
     }
+    header.extend(policy.trailing());
     // Likewise: the integrity check's notes for the instructor (`grade::integrity`), never a score.
     let flagged = rows.iter().any(|r| !r.integrity.is_empty());
     if flagged {
@@ -49,7 +50,6 @@ pub fn gradebook<'a>(
     sheet.row(header);
     for r in rows {
         let mut row = vec![text(&r.student)];
-        row.extend(policy.leading_cells(r));
         for (g, _) in &columns.groups {
             row.push(if r.not_graded().is_some() {
                 String::new()
@@ -68,16 +68,15 @@ pub fn gradebook<'a>(
             row.push(marks.map(points).unwrap_or_default());
         }
         row.extend(columns.manual.iter().map(|_| String::new()));
+        row.extend(policy.leading_cells(r));
         match r.not_graded() {
             // The machine's fault: no total, and why (never a zero).
             Some(why) => {
                 row.push(String::new());
-                row.extend(policy.trailing_cells(r));
                 row.push(text(why.lines().next().unwrap_or_default()));
             }
             None => {
                 row.push(r.total().map(points).unwrap_or_default());
-                row.extend(policy.trailing_cells(r));
                 if not_graded {
                     row.push(String::new());
                 }
@@ -86,6 +85,7 @@ pub fn gradebook<'a>(
         if notes {
             row.push(note(r).map(|why| text(&why)).unwrap_or_default());
         }
+        row.extend(policy.trailing_cells(r));
         if flagged {
             row.push(text(&integrity_cell(r)));
         }
@@ -119,11 +119,15 @@ impl Policy {
         }
     }
 
+    /// The columns just before `total`.
     fn leading(&self) -> Vec<String> {
         let names = [
             ("members", self.members),
             ("section", self.section),
             ("track", self.track),
+            ("max", self.on),
+            ("late-hours", self.late),
+            ("late-deduction", self.late),
         ];
         names
             .iter()
@@ -132,18 +136,13 @@ impl Policy {
             .collect()
     }
 
+    /// The column after the others' notes.
     fn trailing(&self) -> Vec<String> {
-        let names = [
-            ("max", self.on),
-            ("late-hours", self.late),
-            ("late-deduction", self.late),
-            ("total-note", self.note),
-        ];
-        names
-            .iter()
-            .filter(|(_, on)| *on)
-            .map(|(n, _)| (*n).to_string())
-            .collect()
+        if self.note {
+            vec!["total-note".to_string()]
+        } else {
+            Vec::new()
+        }
     }
 
     fn leading_cells(&self, r: &SubmissionResult) -> Vec<String> {
@@ -163,27 +162,27 @@ impl Policy {
         if self.track {
             cells.push(text(g.track.as_deref().unwrap_or_default()));
         }
-        cells
-    }
-
-    fn trailing_cells(&self, r: &SubmissionResult) -> Vec<String> {
-        let g = r.course.as_ref();
-        let late = g.and_then(|g| g.late.as_ref());
-        let mut cells = Vec::new();
         if self.on {
             cells.push(points(r.out_of()));
         }
         if self.late {
+            let late = g.late.as_ref();
             cells.push(late.map(|l| points(l.hours())).unwrap_or_default());
             cells.push(late.map(|l| points(l.deduction)).unwrap_or_default());
         }
-        if self.note {
-            let why = g
-                .and_then(|g| g.blank.as_deref())
-                .filter(|_| r.not_graded().is_none());
-            cells.push(text(why.and_then(|w| w.lines().next()).unwrap_or_default()));
-        }
         cells
+    }
+
+    fn trailing_cells(&self, r: &SubmissionResult) -> Vec<String> {
+        if !self.note {
+            return Vec::new();
+        }
+        let why = r
+            .course
+            .as_ref()
+            .and_then(|g| g.blank.as_deref())
+            .filter(|_| r.not_graded().is_none());
+        vec![text(why.and_then(|w| w.lines().next()).unwrap_or_default())]
     }
 }
 
