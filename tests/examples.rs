@@ -176,21 +176,24 @@ fn the_gradebook_has_one_row_per_example() {
     let mut lines = csv.lines();
     assert_eq!(
         lines.next(),
-        Some("student,plain,prune,ply,no-move,morris-moves,morris-no-move,morris-tactics,morris-play,total,integrity")
+        Some("student,plain,prune,ply,no-move,morris-moves,morris-no-move,morris-tactics,morris-play,track,max,late-hours,late-deduction,total,integrity")
     );
     assert_eq!(lines.clone().count(), PINNED.len());
     assert!(
-        csv.contains("\nties-last-blank,2.5,1.67,1.5,2,,,,,7.67,\n"),
+        csv.contains("\nties-last-blank,2.5,1.67,1.5,2,,,,,undergraduate,15,,,7.67,\n"),
         "{csv}"
     );
-    assert!(csv.contains("\nno-compile,0,0,0,0,,,,,0,\n"), "{csv}");
     assert!(
-        csv.contains("\nhard-coded-by-path,0,0,0,2,,,,,2,\n"),
+        csv.contains("\nno-compile,0,0,0,0,,,,,undergraduate,15,,,0,\n"),
+        "{csv}"
+    );
+    assert!(
+        csv.contains("\nhard-coded-by-path,0,0,0,2,,,,,undergraduate,15,,,2,\n"),
         "{csv}"
     );
     assert!(
         csv.contains(&format!(
-            "\npath-dependent,5,5,3,2,,,,,15,\"{PATH_DEPENDENT}\"\n"
+            "\npath-dependent,5,5,3,2,,,,,undergraduate,15,,,15,\"{PATH_DEPENDENT}\"\n"
         )),
         "{csv}"
     );

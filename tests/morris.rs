@@ -162,8 +162,18 @@ fn undergraduates_have_not_attempted_morris_and_keep_their_total() {
         "no `tmmorris.cpp`, no `tmmorris.cc`, no `tmmorris.c`, no `tmmorris.java`, no `tmmorris.py`, no `src/bin/tmmorris.rs`"
     );
     assert_eq!(r["max"].as_f64(), Some(15.0));
-    // A postgraduate's total is out of 18.
-    assert_eq!(result("morris-c")["max"].as_f64(), Some(18.0));
+    // A postgraduate's raw score is out of 18; the course (no roster: the default undergraduate
+    // track) grades it out of 15, Morris not counted, and says so.
+    let pg = result("morris-c");
+    assert_eq!(pg["max"].as_f64(), Some(18.0));
+    assert_eq!(pg["course"]["max"].as_f64(), Some(15.0));
+    assert!(
+        pg["course"]["notes"][0]
+            .as_str()
+            .unwrap()
+            .ends_with("not part of the undergraduate track, not counted"),
+        "{pg}"
+    );
 }
 
 #[test]

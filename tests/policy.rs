@@ -380,3 +380,76 @@ fn a_class_folder_of_loose_lms_files_is_an_error_with_a_hint_to_import() {
     assert!(stderr.contains("holds 1 file(s) (`smithjohn_12345_67890_tictactoe.py`…) and no student folders: it looks like a canvas download"), "{stderr}");
     assert!(stderr.contains("hint: grader import canvas"), "{stderr}");
 }
+
+/// Super-Tic-Tac-Toe (000:22-23): six teams of two in two sections of three. Each section plays its
+/// round robin, the all-class knockout follows (the top two seeds wait for the semi-finals), and the
+/// bonus is the handout's table for every entrant: 40, 30, 20, 20, then 10 for each other section
+/// qualifier; both members of a team get the team's marks in every export.
+#[test]
+fn two_sections_of_three_teams_get_the_handouts_bonus_and_both_members_have_it() {
+    let dir = scratch();
+    let suite = dir.path().join("csci1901-2004-sttt");
+    copy_dir(&repo().join("suites/csci1901-2004-sttt"), &suite);
+    let course = read(&suite.join("course.toml"));
+    std::fs::write(
+        suite.join("course.toml"),
+        format!("roster = \"roster.csv\"\n{course}"),
+    )
+    .unwrap();
+    let mut roster = String::from("login,name,team,section\n");
+    let class = dir.path().join("class");
+    for t in 1..=6 {
+        let section = if t <= 3 { "A" } else { "B" };
+        for m in ["a", "b"] {
+            roster.push_str(&format!("t{t}{m},Member {m} of {t},team{t},{section}\n"));
+        }
+        copy_dir(
+            &repo().join("examples/submissions/csci1901-2004-sttt/python-protocol"),
+            &class.join(format!("team{t}")),
+        );
+    }
+    std::fs::write(suite.join("roster.csv"), roster).unwrap();
+    let out = dir.path().join("results");
+    let o = grader()
+        .arg("run")
+        .arg(&suite)
+        .arg(&class)
+        .arg("--out")
+        .arg(&out)
+        .args(["--jobs", "2", "--allow-missing"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let results = out.join("csci1901-2004-sttt");
+    let ranking = read(&results.join("tournament.csv"));
+    let mut marks: Vec<f64> = ranking
+        .lines()
+        .skip(1)
+        .map(|l| l.rsplit(',').next().unwrap().parse().unwrap())
+        .collect();
+    marks.sort_by(|a, b| b.total_cmp(a));
+    assert_eq!(marks, [40.0, 30.0, 20.0, 20.0, 10.0, 10.0], "{ranking}");
+    // Every member's Canvas row carries the team's total.
+    let book = gradebook(&results);
+    let canvas = dir.path().join("canvas.csv");
+    let o = grader()
+        .arg("export")
+        .arg(&results)
+        .args(["--to", "canvas", "-o"])
+        .arg(&canvas)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = read(&canvas);
+    assert_eq!(text.lines().count(), 2 + 12, "{text}");
+    for t in 1..=6 {
+        let total = &row(&book, &format!("team{t}"))["total"];
+        for m in ["a", "b"] {
+            let line = format!(
+                "Member {m} of {t},,,t{t}{m},{},{total}\n",
+                if t <= 3 { "A" } else { "B" }
+            );
+            assert!(text.contains(&line), "{line} in {text}");
+        }
+    }
+}

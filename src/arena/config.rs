@@ -91,6 +91,9 @@ pub struct RawMarks {
     /// The marks are a bonus: counted in a student's total, not in its maximum.
     #[serde(default)]
     pub bonus: bool,
+    /// Marks for an entrant that advanced from the first stage but is ranked below `by-rank` (000:23:
+    /// "10 points for the top FOUR finishers in the local (section) round-robin"); default `rest`.
+    pub qualified: Option<Spanned<f64>>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -116,6 +119,10 @@ pub struct RawPoints {
 pub struct RawStage {
     pub groups: Spanned<u32>,
     pub advance: Spanned<u32>,
+    /// One group per section of the class (the roster's `section`), played even when it eliminates no
+    /// one: "a round-robin qualifier by section" (000:23). `groups` is used when no section is known.
+    #[serde(default)]
+    pub sections: bool,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -193,15 +200,21 @@ pub struct Marks {
     /// names one of its groups).
     pub gate: Option<String>,
     pub bonus: bool,
+    /// Marks for an entrant that advanced past the first stage and is ranked below `by_rank`.
+    pub qualified: Option<f64>,
 }
 
 impl Marks {
     /// Marks for the entrant at 0-based `rank`; `all_faults` when it never played a game without a fault.
     #[must_use]
-    pub fn for_rank(&self, rank: usize, all_faults: bool) -> f64 {
+    pub fn for_rank(&self, rank: usize, all_faults: bool, advanced: bool) -> f64 {
+        let below = match self.qualified {
+            Some(q) if advanced => q,
+            _ => self.rest,
+        };
         match (all_faults, self.all_faults) {
             (true, Some(m)) => m,
-            _ => self.by_rank.get(rank).copied().unwrap_or(self.rest),
+            _ => self.by_rank.get(rank).copied().unwrap_or(below),
         }
     }
 
@@ -211,6 +224,7 @@ impl Marks {
         self.by_rank
             .iter()
             .chain([&self.rest])
+            .chain(&self.qualified)
             .chain(&self.all_faults)
             .fold(0.0, |a: f64, &b| a.max(b))
     }
@@ -494,6 +508,7 @@ impl Check<'_> {
             stages.push(Stage {
                 groups: *s.groups.get_ref(),
                 advance: *s.advance.get_ref(),
+                sections: s.sections,
             });
         }
         Ok(stages)
@@ -592,7 +607,7 @@ impl Check<'_> {
                         "write e.g. `by-rank = [40, 36, 33]`",
                     ));
                 }
-                for v in [&m.rest, &m.all_faults].into_iter().flatten() {
+                for v in [&m.rest, &m.all_faults, &m.qualified].into_iter().flatten() {
                     if !fine(*v.get_ref()) {
                         return Err(self.bad(
                             v.span(),
@@ -614,6 +629,7 @@ impl Check<'_> {
                     all_faults: m.all_faults.as_ref().map(|v| *v.get_ref()),
                     gate: m.gate.as_ref().map(|g| g.get_ref().clone()),
                     bonus: m.bonus,
+                    qualified: m.qualified.as_ref().map(|v| *v.get_ref()),
                 })
             }
         })
@@ -713,10 +729,10 @@ mod tests {
         )
         .unwrap();
         let m = c.marks.unwrap();
-        assert_eq!(m.for_rank(0, false), 40.0);
-        assert_eq!(m.for_rank(1, false), 36.0);
-        assert_eq!(m.for_rank(2, false), 20.0);
-        assert_eq!(m.for_rank(0, true), 0.0);
+        assert_eq!(m.for_rank(0, false, false), 40.0);
+        assert_eq!(m.for_rank(1, false, false), 36.0);
+        assert_eq!(m.for_rank(2, false, false), 20.0);
+        assert_eq!(m.for_rank(0, true, false), 0.0);
         let e = from("[arena]\ngame = \"ut3\"\n[arena.marks]\nby-rank = [40, -1]\n")
             .unwrap_err()
             .to_string();

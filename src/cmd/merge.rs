@@ -97,8 +97,19 @@ fn finish(args: &Args, merged: Merged) -> Result<Exit, CliError> {
         let jobs = jobs(args.jobs, &config);
         let env = environment_for(args.flags.sandbox.as_deref(), &config, false)?;
         let reporter = ClassReporter::new(&out, columns, results.len()).keeping(earlier);
+        // The course's policy, as `grader run` applies it once the tournament is in.
+        let course = crate::course::Course::for_suite(&suite.dir, &columns.groups)
+            .map_err(CliError::usage)?;
+        let submissions = crate::course::submissions::Submissions::load(&manifest.students_dir)
+            .map_err(CliError::usage)?;
+        let policy = crate::course::apply::Policy {
+            course: course.as_ref(),
+            submissions: submissions.as_ref(),
+            groups: &columns.groups,
+        };
         write_error = tournament::play_and_mark(
             &suite,
+            &policy,
             &class,
             &mut results,
             &env.sandbox,
@@ -106,6 +117,8 @@ fn finish(args: &Args, merged: Merged) -> Result<Exit, CliError> {
             &out.dir,
             &reporter,
         );
+        policy.apply(&mut results);
+        reporter.report(&Event::Remarked { results: &results });
         if let Some(e) = reporter.take_error() {
             write_error.get_or_insert(e);
         }
@@ -145,6 +158,7 @@ fn round_robin(args: &Args) -> CmdResult {
         games: m.games_per_pairing,
         seed: m.seed,
         jobs: 1,
+        sections: None,
     };
     let schedule = round_robin_schedule(m.players.len(), &config, &knobs)
         .map_err(|e| CliError::usage(anyhow::anyhow!("{e}")))?;

@@ -403,6 +403,7 @@ fn finish_suite(
     if play && results.len() == class.len() {
         if let Some(e) = tournament::play_and_mark(
             suite,
+            &o.policy(),
             &class,
             &mut results,
             &env.sandbox,

@@ -135,6 +135,7 @@ impl Visitor for Arena<Args> {
             },
             seed: args.seed,
             jobs: args.jobs,
+            sections: None,
         };
         if let Some(shard) = args.shard {
             if args.games == Some(Games::Auto) {

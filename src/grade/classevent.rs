@@ -31,6 +31,8 @@ pub struct ClassEvent<'a> {
     pub jobs: usize,
     /// `results/<suite>/`, where `tournament.csv` goes.
     pub dir: &'a Path,
+    /// Each entrant's section by key (the roster's), for a stage played by section; empty when none.
+    pub sections: &'a [(String, String)],
 }
 
 /// What the class tournament decided.
@@ -110,6 +112,15 @@ impl Visitor for &ClassEvent<'_> {
             games: None,
             seed: self.suite.seed,
             jobs: self.jobs,
+            sections: (!self.sections.is_empty()).then(|| {
+                let of = |name: &str| {
+                    self.sections
+                        .iter()
+                        .find(|(k, _)| k == name)
+                        .map_or("-".to_string(), |(_, s)| s.clone())
+                };
+                entrants.iter().map(|e| of(&e.name)).collect()
+            }),
         };
         let (results, _) = play(
             &initial,

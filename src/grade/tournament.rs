@@ -58,6 +58,7 @@ pub fn gate(
 /// its files), already reflected in the results: blank marks and the reason.
 pub fn play_and_mark(
     suite: &Suite,
+    policy: &crate::course::apply::Policy<'_>,
     students: &[(String, PathBuf)],
     results: &mut [SubmissionResult],
     sandbox: &Arc<dyn Sandbox>,
@@ -66,7 +67,12 @@ pub fn play_and_mark(
     reporter: &dyn Reporter,
 ) -> Option<anyhow::Error> {
     let marks = suite.arena.as_ref()?.marks.as_ref()?;
-    let (entrants, left_out) = gate(marks, students, results);
+    let (entrants, mut left_out) = gate(marks, students, results);
+    let entrants = entries(policy, entrants, &mut left_out);
+    let sections: Vec<(String, String)> = entrants
+        .iter()
+        .filter_map(|(k, _)| Some((k.clone(), policy.section(k)?)))
+        .collect();
     for l in &left_out {
         eprintln!(
             "note: `{}` is left out of the tournament: it {} (the suite's gate)",
@@ -80,6 +86,7 @@ pub fn play_and_mark(
         sandbox: sandbox.clone(),
         jobs,
         dir,
+        sections: &sections,
     };
     let played = play_class(&event).map_err(crate::error::Error::into_inner);
     let mut first = None;
@@ -102,6 +109,43 @@ pub fn play_and_mark(
     }
     reporter.report(&Event::Remarked { results });
     first
+}
+
+/// The gate's entrants less those the course keeps out: a hand-in for the regular part only
+/// (`entry = "regular"`, 000:24), and one entered after the tournament's entry deadline (000:23).
+/// They play no game and get no marks, which is no fault of their program.
+fn entries(
+    policy: &crate::course::apply::Policy<'_>,
+    entrants: Vec<(String, PathBuf)>,
+    left_out: &mut Vec<LeftOut>,
+) -> Vec<(String, PathBuf)> {
+    let deadline = policy.course.and_then(|c| c.entry_due);
+    let mut kept = Vec::new();
+    for (key, dir) in entrants {
+        let late = match (deadline, policy.submitted(&key)) {
+            (Some(d), Some(s)) => s > d,
+            _ => false,
+        };
+        let why = if policy.entry(&key) == crate::course::submissions::Entry::Regular {
+            Some("its hand-in is for the regular part only".to_string())
+        } else if late {
+            let d = deadline.map(crate::course::time::show).unwrap_or_default();
+            Some(format!(
+                "it was handed in after the tournament's entry deadline ({d})"
+            ))
+        } else {
+            None
+        };
+        match why {
+            Some(why) => left_out.push(LeftOut {
+                name: key,
+                why,
+                marks: None,
+            }),
+            None => kept.push((key, dir)),
+        }
+    }
+    kept
 }
 
 /// Takes a stored result's tournament marks back out (its score and maximum as its cases left them),
@@ -139,7 +183,12 @@ fn mark(
         standing: None,
         reason: String::new(),
     };
-    if let Some(l) = left_out.iter().find(|l| l.name == r.student) {
+    if let Some(l) = left_out
+        .iter()
+        .find(|l| l.name == r.student && !l.why.starts_with("failed"))
+    {
+        t.reason = format!("not in the tournament: {}", l.why);
+    } else if let Some(l) = left_out.iter().find(|l| l.name == r.student) {
         t.marks = l.marks;
         let given = l.marks.map_or("no".into(), crate::report::points);
         t.reason = format!(
@@ -211,6 +260,7 @@ mod tests {
             all_faults: Some(0.0),
             gate: Some("legal".into()),
             bonus: false,
+            qualified: None,
         };
         let ok = (1.0, Verdict::Accepted);
         let wrong = (0.5, Verdict::WrongAnswer);
@@ -261,6 +311,7 @@ mod tests {
                 all_faults: None,
                 gate: None,
                 bonus,
+                qualified: None,
             };
             let left = [LeftOut {
                 name: "anna".into(),
@@ -282,6 +333,7 @@ mod tests {
             all_faults: Some(0.0),
             gate: Some("legal".into()),
             bonus: true,
+            qualified: None,
         };
         let mut r = result("late", &[]);
         r.score = 35.0;

@@ -57,16 +57,20 @@ pub fn overall(results: &Results, marks: Option<&Marks>) -> Vec<Placed> {
             best.insert(0, c);
         }
     }
+    // The first stage's level: an entrant whose furthest stage is later advanced from it.
+    let first = results.stages.iter().map(|s| s.level).min().unwrap_or(1);
+    let staged = results.stages.iter().any(|s| s.level > first);
     best.into_iter()
         .enumerate()
-        .map(|(i, (_, _, row, stage))| {
+        .map(|(i, (level, _, row, stage))| {
+            let advanced = staged && level > first;
             let all_faults = played
                 .iter()
                 .find(|p| p.0 == row.name)
                 .is_some_and(|p| p.1 > 0 && p.2 == p.1);
             Placed {
                 rank: i + 1,
-                marks: marks.map(|m| m.for_rank(i, all_faults)),
+                marks: marks.map(|m| m.for_rank(i, all_faults, advanced)),
                 stage,
                 row,
                 all_faults,
@@ -145,6 +149,7 @@ mod tests {
             all_faults: Some(0.0),
             gate: None,
             bonus: false,
+            qualified: None,
         };
         let placed = overall(&results, Some(&marks));
         let order: Vec<&str> = placed.iter().map(|p| p.row.name.as_str()).collect();

@@ -53,6 +53,8 @@ pub fn round_robin(entrants: &[usize], games: u32, seed: u64) -> Vec<Fixture> {
 pub struct Stage {
     pub groups: u32,
     pub advance: u32,
+    /// One group per section ([`Plan::sections`]), always played.
+    pub sections: bool,
 }
 
 /// Plays `fixtures` on `jobs` threads; records come back in fixture order.
@@ -132,6 +134,8 @@ pub struct Plan<'a> {
     pub knockout: bool,
     pub scoring: Scoring,
     pub policy: &'a Policy,
+    /// Each entrant's section (aligned with `names`), for a stage played by section.
+    pub sections: Option<&'a [String]>,
 }
 
 /// Runs `plan.stages`, then a final round robin or a knockout of everyone left. With neither stages nor
@@ -146,17 +150,17 @@ pub fn run<G: ArenaGame>(
     let root = Rng::new(plan.seed);
     let mut stages = Vec::new();
     for (k, stage) in plan.stages.iter().enumerate() {
+        let by_section = stage.sections && plan.sections.is_some();
         // A stage that could eliminate no one is skipped: the seed's numbers (002: 10 pools → top 3,
         // groups of 6 → top 2) fit its class, and a class of 10 goes straight to the final round robin.
-        if alive.len() <= stage.groups.max(1) as usize * stage.advance as usize {
+        // A qualifier by section is always played (000:23: its top four earn marks).
+        if !by_section && alive.len() <= stage.groups.max(1) as usize * stage.advance as usize {
             continue;
         }
         let mut rng = root.fork(1000 + k as u64);
         shuffle(&mut alive, &mut rng);
-        let groups = (stage.groups.max(1) as usize).min(alive.len().max(1));
         let mut next = Vec::new();
-        for g in 0..groups {
-            let members: Vec<usize> = alive.iter().copied().skip(g).step_by(groups).collect();
+        for (g, (name, members)) in split(plan, stage, k, &alive).into_iter().enumerate() {
             let seed = rng.fork(g as u64).next_u64();
             let fixtures = round_robin(&members, plan.games, seed);
             let (rows, records) = play_among(initial, plan, maker, done, &members, &fixtures);
@@ -166,7 +170,7 @@ pub fn run<G: ArenaGame>(
                 }
             }
             stages.push(StageResult {
-                name: format!("stage {} group {}", k + 1, g + 1),
+                name,
                 level: k as u32 + 1,
                 rows,
                 records,
@@ -199,6 +203,34 @@ pub fn run<G: ArenaGame>(
     Results { stages, champion }
 }
 
+/// The groups of stage `k` among `alive` (shuffled): one per section (by name) when the stage is played
+/// by section, else `stage.groups` dealt round.
+fn split(plan: &Plan<'_>, stage: &Stage, k: usize, alive: &[usize]) -> Vec<(String, Vec<usize>)> {
+    if let (true, Some(sections)) = (stage.sections, plan.sections) {
+        let mut names: Vec<&String> = alive.iter().map(|&i| &sections[i]).collect();
+        names.sort();
+        names.dedup();
+        return names
+            .into_iter()
+            .map(|s| {
+                let members = alive
+                    .iter()
+                    .copied()
+                    .filter(|&i| &sections[i] == s)
+                    .collect();
+                (format!("section {s}"), members)
+            })
+            .collect();
+    }
+    let groups = (stage.groups.max(1) as usize).min(alive.len().max(1));
+    (0..groups)
+        .map(|g| {
+            let members = alive.iter().copied().skip(g).step_by(groups).collect();
+            (format!("stage {} group {}", k + 1, g + 1), members)
+        })
+        .collect()
+}
+
 /// Plays `fixtures` among `members` (indices into `plan.names`): their standings, and the records.
 fn play_among<G: ArenaGame>(
     initial: &G,
@@ -222,7 +254,9 @@ fn play_among<G: ArenaGame>(
     (rows, records)
 }
 
-/// Single elimination: the best seed meets the worst, a bye for the top seed when the field is odd;
+/// Single elimination: the best seed meets the worst; when the field is not a power of two, the top
+/// seeds have byes into the next round, which then is one (six players: the top two wait, four play
+/// for the semi-finals, 000:23's "semi-finalists (top FOUR)");
 /// each pairing plays `games` with each colour; more points (then more wins) advances, and a tie goes
 /// to the better seed.
 fn knockout<G: ArenaGame>(
@@ -236,7 +270,7 @@ fn knockout<G: ArenaGame>(
 ) -> Option<String> {
     let mut round = 1u64;
     while field.len() > 1 {
-        let byes = field.len() % 2;
+        let byes = field.len().next_power_of_two() - field.len();
         let rest = &field[byes..];
         let pairs: Vec<(usize, usize)> = (0..rest.len() / 2)
             .map(|i| (rest[i], rest[rest.len() - 1 - i]))

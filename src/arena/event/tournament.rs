@@ -34,6 +34,8 @@ pub struct Knobs {
     pub games: Option<u32>,
     pub seed: u64,
     pub jobs: usize,
+    /// Each entrant's section (aligned with the entrants), for a stage played by section.
+    pub sections: Option<Vec<String>>,
 }
 
 /// Plays the event among `entrants` (built already) in the format `knobs` chooses, `knobs.jobs` games
@@ -63,6 +65,7 @@ where
         Format::Staged => vec![Stage {
             groups: u32::try_from(names.len().div_ceil(4)).unwrap_or(1),
             advance: 2,
+            sections: false,
         }],
     };
     let plan = Plan {
@@ -74,6 +77,7 @@ where
         knockout: format == Format::Knockout || (format == Format::Staged && config.knockout),
         scoring: config.scoring,
         policy: &config.policy,
+        sections: knobs.sections.as_deref(),
     };
     let maker = Maker {
         entrants,

@@ -221,6 +221,18 @@ fn six_players(
     stages: &[crate::arena::event::schedule::Stage],
     knockout: bool,
 ) -> crate::arena::event::schedule::Results {
+    six_in_sections(games, seed, jobs, stages, knockout, None)
+}
+
+/// As [`six_players`], each player in the section `sections` gives.
+fn six_in_sections(
+    games: u32,
+    seed: u64,
+    jobs: usize,
+    stages: &[crate::arena::event::schedule::Stage],
+    knockout: bool,
+    sections: Option<&[String]>,
+) -> crate::arena::event::schedule::Results {
     let names: Vec<String> = (0..6).map(|i| format!("p{i}")).collect();
     let policy = Policy {
         limit: None,
@@ -235,6 +247,7 @@ fn six_players(
         knockout,
         scoring: crate::arena::event::standings::Scoring::STANDARD,
         policy: &policy,
+        sections,
     };
     crate::arena::event::schedule::run(&Race::new(), &plan, &RandomMaker, &|_, _| {})
 }
@@ -275,6 +288,7 @@ fn a_staged_tournament_advances_the_top_of_each_group() {
     let stages = [crate::arena::event::schedule::Stage {
         groups: 2,
         advance: 2,
+        sections: false,
     }];
     let r = tournament(2, &stages);
     assert_eq!(r.stages.len(), 3);
@@ -304,16 +318,70 @@ fn a_staged_tournament_advances_the_top_of_each_group() {
 #[test]
 fn a_knockout_halves_the_field_each_round_and_the_best_player_wins() {
     let r = six_players(2, 5, 2, &[], true);
-    // 6 → 3 (three pairings), 3 → 2 (a bye and one pairing), 2 → 1.
+    // 6 → 4 (the top two seeds wait, two pairings), 4 → 2 (the semi-finals), 2 → 1.
     let names: Vec<&str> = r.stages.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(
         names,
         ["knockout round 1", "knockout round 2", "knockout final"]
     );
-    assert_eq!(r.stages[0].records.len(), 3 * 4);
-    assert_eq!(r.stages[1].records.len(), 4);
+    assert_eq!(r.stages[0].records.len(), 2 * 4);
+    assert_eq!(r.stages[1].records.len(), 2 * 4);
     assert_eq!(r.stages[2].records.len(), 4);
     assert_eq!(r.champion.as_deref(), Some("p0"));
+}
+
+/// Super-Tic-Tac-Toe's bonus table (000:23) with two sections of three: a round robin in each section
+/// (played although it eliminates no one: its top four earn 10), then the all-class knockout, whose
+/// top two seeds wait for the semi-finals: 40 for the winner, 30 the finalist, 20 each other
+/// semi-finalist, 10 each other section qualifier.
+#[test]
+fn two_sections_of_three_give_the_handouts_table_to_every_entrant() {
+    use crate::arena::config::Marks;
+    use crate::arena::event::schedule::Stage;
+    let sections: Vec<String> = ["A", "B", "A", "B", "A", "B"]
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let stages = [Stage {
+        groups: 1,
+        advance: 4,
+        sections: true,
+    }];
+    let r = six_in_sections(1, 5, 2, &stages, true, Some(&sections));
+    let names: Vec<&str> = r.stages.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "section A",
+            "section B",
+            "knockout round 1",
+            "knockout round 2",
+            "knockout final"
+        ]
+    );
+    let in_a: Vec<&str> = r.stages[0].rows.iter().map(|x| x.name.as_str()).collect();
+    assert_eq!(in_a.len(), 3);
+    assert!(
+        in_a.iter().all(|n| ["p0", "p2", "p4"].contains(n)),
+        "{in_a:?}"
+    );
+    let marks = Marks {
+        by_rank: vec![40.0, 30.0, 20.0, 20.0],
+        rest: 0.0,
+        all_faults: None,
+        gate: None,
+        bonus: true,
+        qualified: Some(10.0),
+    };
+    let placed = crate::arena::event::ranking::overall(&r, Some(&marks));
+    let got: Vec<f64> = placed.iter().filter_map(|p| p.marks).collect();
+    assert_eq!(got, [40.0, 30.0, 20.0, 20.0, 10.0, 10.0]);
+    assert_eq!(placed[0].row.name, r.champion.clone().unwrap());
+    // The semi-finalists are the four of the knockout's second round.
+    let semis: Vec<&str> = r.stages[3].rows.iter().map(|x| x.name.as_str()).collect();
+    for p in &placed[..4] {
+        assert!(semis.contains(&p.row.name.as_str()), "{semis:?}");
+    }
 }
 
 #[test]
@@ -325,10 +393,12 @@ fn a_stage_that_could_eliminate_no_one_is_skipped() {
         Stage {
             groups: 10,
             advance: 3,
+            sections: false,
         },
         Stage {
             groups: 2,
             advance: 2,
+            sections: false,
         },
     ];
     let r = tournament(2, &stages);
