@@ -213,6 +213,7 @@ fn tournament() {
             knockout: false,
             scoring: grader::arena::event::standings::Scoring::STANDARD,
             policy: &policy,
+            sections: None,
         };
         let t = Instant::now();
         let r = schedule::run(
@@ -261,6 +262,7 @@ fn ladder_tournament<G: ArenaGame + reference::bots::Playable>(
             knockout: false,
             scoring: grader::arena::event::standings::Scoring::STANDARD,
             policy: &policy,
+            sections: None,
         };
         let t = Instant::now();
         let r = schedule::run(&initial, &plan, &Ladder(bots), &|_, _| {});

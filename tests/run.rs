@@ -41,7 +41,7 @@ fn a_class_is_graded_into_results_and_a_gradebook() {
     let csv = read(&out.join("adelaide-2021-a1/grades.csv"));
     assert_eq!(
         csv,
-        "student,plain,prune,ply,no-move,morris-moves,morris-no-move,morris-tactics,morris-play,total\ncrash,0,0,0,0,,,,,0\nempty,0,0,0,0,,,,,0\nno-trace,0,0,0,0,,,,,0\nsilent,0,0,0,2,,,,,2\n"
+        "student,plain,prune,ply,no-move,morris-moves,morris-no-move,morris-tactics,morris-play,track,max,late-hours,late-deduction,total\ncrash,0,0,0,0,,,,,undergraduate,15,,,0\nempty,0,0,0,0,,,,,undergraduate,15,,,0\nno-trace,0,0,0,0,,,,,undergraduate,15,,,0\nsilent,0,0,0,2,,,,,undergraduate,15,,,2\n"
     );
     assert!(stdout.contains("no-trace  "), "{stdout}");
     assert!(stdout.contains("CE 22"), "{stdout}");
@@ -80,7 +80,7 @@ fn the_suites_layout_finds_students_under_the_suite_name() {
         .success();
     assert_eq!(
         read(&out.join("adelaide-2021-a1/grades.csv")),
-        "student,plain,prune,ply,no-move,morris-moves,morris-no-move,morris-tactics,morris-play,total\nalone,0,0,0,2,,,,,2\n"
+        "student,plain,prune,ply,no-move,morris-moves,morris-no-move,morris-tactics,morris-play,track,max,late-hours,late-deduction,total\nalone,0,0,0,2,,,,,undergraduate,15,,,2\n"
     );
 }
 
@@ -296,7 +296,10 @@ fn regrading_part_of_a_class_keeps_every_other_row_of_the_gradebook() {
     );
     assert_eq!(
         book,
-        whole.replace("silent,0,0,0,2,,,,,2", "silent,0,0,0,0,,,,,0"),
+        whole.replace(
+            "silent,0,0,0,2,,,,,undergraduate,15,,,2",
+            "silent,0,0,0,0,,,,,undergraduate,15,,,0"
+        ),
         "{book}"
     );
     // A result.json that is not one (or a link) is named and left out; the rest stay.

@@ -530,17 +530,17 @@ fn the_gradebook_has_the_tournament_bonus_and_leaves_the_effort_column_blank() {
     // section round robin (seed 2004), then the top four the knockout: EXPECTED.md explains each mark.
     assert_eq!(
         csv,
-        "student,legal,bots,tournament,effort,total\n\
-         crash-turn-5,0,0,0,,0\n\
-         decent,15,20,40,,75\n\
-         illegal-move,0,0,0,,0\n\
-         malformed-move,0,0,0,,0\n\
-         prints-stdout,15,0,0,,15\n\
-         python-protocol,15,20,30,,65\n\
-         random,15,0,20,,35\n\
-         stale-state,0,0,0,,0\n\
-         template,15,15,20,,50\n\
-         too-slow,0,0,0,,0\n"
+        "student,legal,bots,tournament,effort,max,late-hours,late-deduction,total\n\
+         crash-turn-5,0,0,0,,35,,,0\n\
+         decent,15,20,40,,35,,,75\n\
+         illegal-move,0,0,0,,35,,,0\n\
+         malformed-move,0,0,0,,35,,,0\n\
+         prints-stdout,15,0,0,,35,,,15\n\
+         python-protocol,15,20,30,,35,,,65\n\
+         random,15,0,20,,35,,,35\n\
+         stale-state,0,0,0,,35,,,0\n\
+         template,15,15,20,,35,,,50\n\
+         too-slow,0,0,0,,35,,,0\n"
     );
     assert_eq!(
         read(&graded().join("tournament.csv")),

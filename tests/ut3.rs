@@ -122,20 +122,20 @@ fn every_example_gets_its_pinned_verdicts() {
     let grades = read(&root.join("grades.csv"));
     assert_eq!(
         grades,
-        "student,plays-legally,benchmarks,tournament,manual,total\n\
-         c-greedy,pass,50%,38,,38\n\
-         crashes-turn-5,fail,0%,0,,0\n\
-         decent,pass,100%,40,,40\n\
-         exits-in-move,fail,0%,0,,0\n\
-         illegal,fail,0%,0,,0\n\
-         malformed,fail,0%,0,,0\n\
-         modifies-board,fail,0%,0,,0\n\
-         prints-stdout,pass,50%,34,,34\n\
-         python2-greedy,pass,50%,36,,36\n\
-         random-handout,pass,50%,32,,32\n\
-         sleeps,fail,0%,0,,0\n\
-         stale-state,fail,0%,0,,0\n\
-         syntax-error,fail,0%,0,,0\n"
+        "student,plays-legally,benchmarks,tournament,manual,max,late-hours,late-deduction,total\n\
+         c-greedy,pass,50%,38,,40,,,38\n\
+         crashes-turn-5,fail,0%,0,,40,,,0\n\
+         decent,pass,100%,40,,40,,,40\n\
+         exits-in-move,fail,0%,0,,40,,,0\n\
+         illegal,fail,0%,0,,40,,,0\n\
+         malformed,fail,0%,0,,40,,,0\n\
+         modifies-board,fail,0%,0,,40,,,0\n\
+         prints-stdout,pass,50%,34,,40,,,34\n\
+         python2-greedy,pass,50%,36,,40,,,36\n\
+         random-handout,pass,50%,32,,40,,,32\n\
+         sleeps,fail,0%,0,,40,,,0\n\
+         stale-state,fail,0%,0,,40,,,0\n\
+         syntax-error,fail,0%,0,,40,,,0\n"
     );
     // The adapter's explanation of a fault reaches the student.
     let crash: serde_json::Value =
@@ -702,11 +702,11 @@ fn a_class_run_plays_the_tournament_and_writes_its_marks_for_any_jobs() {
     let (grades, tournament) = &files[0];
     assert_eq!(
         grades,
-        "student,plays-legally,benchmarks,tournament,manual,total\n\
-         c-greedy,pass,50%,38,,38\n\
-         decent,pass,100%,40,,40\n\
-         malformed,fail,0%,0,,0\n\
-         random-handout,pass,50%,36,,36\n"
+        "student,plays-legally,benchmarks,tournament,manual,max,late-hours,late-deduction,total\n\
+         c-greedy,pass,50%,38,,40,,,38\n\
+         decent,pass,100%,40,,40,,,40\n\
+         malformed,fail,0%,0,,40,,,0\n\
+         random-handout,pass,50%,36,,40,,,36\n"
     );
     // Exactly what `grader tournament SUITE c-greedy decent random-handout --seed 2015` writes, then the
     // team the gate left out.
@@ -747,7 +747,9 @@ fn a_class_run_plays_the_tournament_and_writes_its_marks_for_any_jobs() {
         .success();
     let grades = read(&out.join("iiit-2015-ut3/grades.csv"));
     assert!(
-        grades.starts_with("student,plays-legally,benchmarks,manual,total\n"),
+        grades.starts_with(
+            "student,plays-legally,benchmarks,manual,max,late-hours,late-deduction,total\n"
+        ),
         "{grades}"
     );
     assert!(!out.join("iiit-2015-ut3/tournament.csv").exists());
@@ -782,15 +784,19 @@ fn a_tournament_that_cannot_be_played_keeps_every_result_and_says_why() {
     let lines: Vec<&str> = grades.lines().collect();
     assert_eq!(
         lines[0],
-        "student,plays-legally,benchmarks,tournament,manual,total,not-graded,tournament-note"
+        "student,plays-legally,benchmarks,tournament,manual,max,late-hours,late-deduction,total,not-graded,tournament-note,total-note"
     );
     assert!(
         lines[1].starts_with(
-            "decent,pass,100%,,,0,,tournament failed: fewer than two players can play"
+            // A counted tournament not held: the total is left blank, as a TA would.
+            "decent,pass,100%,,,40,,,,,tournament failed: fewer than two players can play"
         ),
         "{grades}"
     );
-    assert!(lines[2].starts_with("python2-greedy,,,,,,"), "{grades}");
+    assert!(
+        lines[2].starts_with("python2-greedy,,,,,40,,,,"),
+        "{grades}"
+    );
     let decent: serde_json::Value =
         serde_json::from_str(&read(&out.join("iiit-2015-ut3/decent/result.json"))).unwrap();
     assert_eq!(decent["cases"].as_array().unwrap().len(), 4, "{decent}");
@@ -823,8 +829,8 @@ fn an_unwritable_tournament_csv_keeps_the_marks() {
     assert!(stderr.contains("tournament.csv`"), "{stderr}");
     assert_eq!(
         read(&out.join("iiit-2015-ut3/grades.csv")),
-        "student,plays-legally,benchmarks,tournament,manual,total\n\
-         decent,pass,100%,40,,40\n\
-         random-handout,pass,50%,38,,38\n"
+        "student,plays-legally,benchmarks,tournament,manual,max,late-hours,late-deduction,total\n\
+         decent,pass,100%,40,,40,,,40\n\
+         random-handout,pass,50%,38,,40,,,38\n"
     );
 }

@@ -56,6 +56,9 @@ pub fn gate(
 /// `tournament.csv` and the games into `dir` (`results/<suite>/`), then gives each student its marks and
 /// tells `reporter` ([`Event::Remarked`]). Returns the first thing that went wrong (the tournament or
 /// its files), already reflected in the results: blank marks and the reason.
+// Each argument is its own input of the one step `run` and `merge` share (suite, course, class,
+// results, the machine, where to write, who to tell): a struct of them would only rename them.
+#[allow(clippy::too_many_arguments)]
 pub fn play_and_mark(
     suite: &Suite,
     policy: &crate::course::apply::Policy<'_>,

@@ -57,15 +57,15 @@ fn receipt(text: &str) -> (Option<String>, BTreeMap<String, String>) {
     (name, files)
 }
 
+/// One attempt: the receipt's full name and original names (stored → own), and its files.
+type Attempt<'a> = (Option<String>, BTreeMap<String, String>, Vec<&'a Entry>);
+
 /// Each student's latest attempt.
 #[must_use]
 pub fn parse(entries: &[Entry], options: &Options<'_>) -> (Vec<Found>, Vec<String>) {
     let mut notes = Vec::new();
     // (user, date) → receipt and files.
-    let mut attempts: BTreeMap<
-        (String, String),
-        (Option<String>, BTreeMap<String, String>, Vec<&Entry>),
-    > = BTreeMap::new();
+    let mut attempts: BTreeMap<(String, String), Attempt<'_>> = BTreeMap::new();
     for e in entries {
         let name = e.name();
         let Some((user, date, rest)) = (e.path.components().count() == 1)

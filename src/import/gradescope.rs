@@ -71,13 +71,19 @@ pub fn parse(
     entries: &[Entry],
     options: &Options<'_>,
 ) -> anyhow::Result<(Vec<Found>, Vec<String>)> {
-    let Some(meta) = entries.iter().find(|e| e.path == PathBuf::from(METADATA)) else {
+    let Some(meta) = entries
+        .iter()
+        .find(|e| e.path == std::path::Path::new(METADATA))
+    else {
         anyhow::bail!("no `{METADATA}` at the top of the export\nhint: Gradescope's \"Export Submissions\" writes it beside the `submission_<id>` folders");
     };
     let meta = metadata(&String::from_utf8_lossy(&meta.bytes))?;
     let mut by: BTreeMap<String, Found> = BTreeMap::new();
     let mut notes = Vec::new();
-    for e in entries.iter().filter(|e| e.path != PathBuf::from(METADATA)) {
+    for e in entries
+        .iter()
+        .filter(|e| e.path != std::path::Path::new(METADATA))
+    {
         let mut parts = e
             .path
             .components()
