@@ -104,6 +104,14 @@ pub fn nearest_ms(d: Duration) -> u64 {
     u64::try_from((d.as_micros() + 500) / 1000).unwrap_or(u64::MAX)
 }
 
+/// Points as people write them: `15`, `7.5`, `3.33`.
+#[must_use]
+pub fn points(p: f64) -> String {
+    let rounded = (p * 100.0).round() / 100.0;
+    let text = format!("{rounded:.2}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -100,6 +100,19 @@ fn row<'a>(
         .unwrap_or_else(|| panic!("no row `{who}` in {book:?}"))
 }
 
+/// `grader export RESULTS --to FORMAT -o OUT`, which must succeed; the file (or folder) written.
+fn export(results: &Path, format: &str, out: &Path) -> PathBuf {
+    let o = grader()
+        .arg("export")
+        .arg(results)
+        .args(["--to", format, "-o"])
+        .arg(out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    out.to_path_buf()
+}
+
 fn run(suite: &Path, class: &Path, out: &Path) -> PathBuf {
     let o = grader()
         .arg("run")
@@ -206,15 +219,7 @@ fn canvas_download_with_a_late_resubmission_graded_under_adelaides_tracks_and_la
         (s("postgraduate"), s("12"), s("15"), s(""), s(""))
     );
     // Canvas: Points Possible 15, each student by Canvas's own id, Ann capped.
-    let canvas = dir.path().join("canvas.csv");
-    let o = grader()
-        .arg("export")
-        .arg(&results)
-        .args(["--to", "canvas", "-o"])
-        .arg(&canvas)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let canvas = export(&results, "canvas", &dir.path().join("canvas.csv"));
     let text = read(&canvas);
     assert!(text.contains("\nPoints Possible,,,,,15\n"), "{text}");
     assert!(
@@ -223,27 +228,11 @@ fn canvas_download_with_a_late_resubmission_graded_under_adelaides_tracks_and_la
     );
     assert!(text.contains("\"Ek, Eve\",104,a1004,eek,,12\n"), "{text}");
     // Moodle: the feedback says why Ann's mark was capped.
-    let moodle = dir.path().join("moodle.csv");
-    let o = grader()
-        .arg("export")
-        .arg(&results)
-        .args(["--to", "moodle", "-o"])
-        .arg(&moodle)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let moodle = export(&results, "moodle", &dir.path().join("moodle.csv"));
     let text = read(&moodle);
     assert!(text.contains("alee,7.5,\"7.5/15 points; handed in 25 hours late (2 days or part): the maximum is capped at 7.5 of 15 (25% per day): 15 earned, 7.5 kept"), "{text}");
     // Gradescope: the score is the capped total.
-    let gs = dir.path().join("gs");
-    let o = grader()
-        .arg("export")
-        .arg(&results)
-        .args(["--to", "gradescope", "-o"])
-        .arg(&gs)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let gs = export(&results, "gradescope", &dir.path().join("gs"));
     let json: serde_json::Value =
         serde_json::from_str(&read(&gs.join("alee/results.json"))).unwrap();
     assert_eq!(json["score"], 7.5);
@@ -308,15 +297,7 @@ fn moodle_gradescope_and_github_classroom_downloads_import_and_grade() {
         "{subs}"
     );
     let results = run(&suite, &class, &dir.path().join("gs-results"));
-    let canvas = dir.path().join("gs-canvas.csv");
-    let o = grader()
-        .arg("export")
-        .arg(&results)
-        .args(["--to", "canvas", "-o"])
-        .arg(&canvas)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let canvas = export(&results, "canvas", &dir.path().join("gs-canvas.csv"));
     let text = read(&canvas);
     // Both members of the group get its row, as the roster knows them.
     assert!(
@@ -431,15 +412,7 @@ fn two_sections_of_three_teams_get_the_handouts_bonus_and_both_members_have_it()
     assert_eq!(marks, [40.0, 30.0, 20.0, 20.0, 10.0, 10.0], "{ranking}");
     // Every member's Canvas row carries the team's total.
     let book = gradebook(&results);
-    let canvas = dir.path().join("canvas.csv");
-    let o = grader()
-        .arg("export")
-        .arg(&results)
-        .args(["--to", "canvas", "-o"])
-        .arg(&canvas)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let canvas = export(&results, "canvas", &dir.path().join("canvas.csv"));
     let text = read(&canvas);
     assert_eq!(text.lines().count(), 2 + 12, "{text}");
     for t in 1..=6 {

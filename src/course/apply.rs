@@ -5,7 +5,7 @@
 
 use jiff::Timestamp;
 
-use super::grade::{grade, Grade, Timing, Work};
+use super::grade::{grade, Grade, GroupPoints, Timing, TournamentPoints, Unattempted, Work};
 use super::roster::{Identity, Student};
 use super::submissions::{Entry, Submissions};
 use super::{time, Course, Extension};
@@ -101,10 +101,34 @@ impl Policy<'_> {
             },
             _ => Timing::Unknown,
         };
+        let groups: Vec<GroupPoints> = r
+            .groups
+            .iter()
+            .filter(|g| g.credit_rule != crate::suite::CreditRule::Manual)
+            .map(|g| GroupPoints {
+                name: g.name.clone(),
+                points: g.points,
+                max: g.max,
+            })
+            .collect();
+        let not_attempted: Vec<Unattempted> = r
+            .not_attempted
+            .iter()
+            .map(|n| Unattempted {
+                group: n.group.clone(),
+                reason: n.reason.clone(),
+            })
+            .collect();
+        let tournament = r.tournament.as_ref().map(|t| TournamentPoints {
+            marks: t.marks,
+            max: t.max,
+            bonus: t.bonus,
+            reason: t.reason.clone(),
+        });
         let work = Work {
-            groups: &r.groups,
-            not_attempted: &r.not_attempted,
-            tournament: r.tournament.as_ref(),
+            groups: &groups,
+            not_attempted: &not_attempted,
+            tournament: tournament.as_ref(),
             suite_groups: self.groups,
             machine_fault: crate::report::export::machine_fault(r),
         };

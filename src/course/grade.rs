@@ -9,8 +9,6 @@ use serde::{Deserialize, Serialize};
 use super::late;
 use super::roster::Identity;
 use super::Track;
-use crate::report::result::{GroupScore, NotAttempted, TournamentMark};
-use crate::suite::CreditRule;
 
 /// A row's grade, as result.json keeps it (`course`) and every report shows it.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -62,11 +60,36 @@ pub struct Part {
     pub max: f64,
 }
 
+/// One scored group of a result (a manual column, which the total leaves out, is not one).
+#[derive(Clone, Debug, PartialEq)]
+pub struct GroupPoints {
+    pub name: String,
+    pub points: Option<f64>,
+    pub max: f64,
+}
+
+/// A group the submission did not attempt (no program for it), and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Unattempted {
+    pub group: String,
+    pub reason: String,
+}
+
+/// The class tournament's marks for a result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TournamentPoints {
+    pub marks: Option<f64>,
+    pub max: f64,
+    pub bonus: bool,
+    /// Why these marks (or none).
+    pub reason: String,
+}
+
 /// What a result says about its work (the groups and the tournament), for [`grade`].
 pub struct Work<'a> {
-    pub groups: &'a [GroupScore],
-    pub not_attempted: &'a [NotAttempted],
-    pub tournament: Option<&'a TournamentMark>,
+    pub groups: &'a [GroupPoints],
+    pub not_attempted: &'a [Unattempted],
+    pub tournament: Option<&'a TournamentPoints>,
     /// Each group of the suite and its points (for groups a submission did not attempt).
     pub suite_groups: &'a [(String, f64)],
     /// Why the machine could not grade the row, if it could not.
@@ -153,10 +176,7 @@ fn base(work: &Work<'_>, track: Option<&Track>) -> Grade {
 /// Every scored group counts at its points; a group the submission did not attempt is left out of the
 /// maximum (what `grade::score` has always done).
 fn by_groups(work: &Work<'_>) -> Grade {
-    let counted = work
-        .groups
-        .iter()
-        .filter(|s| s.credit_rule != CreditRule::Manual);
+    let counted = work.groups.iter();
     let (earned, max) = counted.fold((0.0, 0.0), |(e, m), s| {
         (e + s.points.unwrap_or(0.0), m + s.max)
     });
@@ -207,7 +227,7 @@ fn by_parts(work: &Work<'_>, track: &Track) -> Grade {
                 missing.join(", "),
                 why.unwrap_or_default(),
                 track.name,
-                crate::report::points(part.points)
+                crate::units::points(part.points)
             ));
         }
         let points = if of > 0.0 {
@@ -219,10 +239,10 @@ fn by_parts(work: &Work<'_>, track: &Track) -> Grade {
             g.notes.push(format!(
                 "{}: {} of {} scaled to {} of {}",
                 part.name,
-                crate::report::points(got),
-                crate::report::points(of),
-                crate::report::points(points),
-                crate::report::points(part.points)
+                crate::units::points(got),
+                crate::units::points(of),
+                crate::units::points(points),
+                crate::units::points(part.points)
             ));
         }
         g.max += part.points;
@@ -236,7 +256,7 @@ fn by_parts(work: &Work<'_>, track: &Track) -> Grade {
     let outside: Vec<&str> = work
         .groups
         .iter()
-        .filter(|s| s.credit_rule != CreditRule::Manual && s.points.unwrap_or(0.0) > 0.0)
+        .filter(|s| s.points.unwrap_or(0.0) > 0.0)
         .filter(|s| !track.parts.iter().any(|p| p.groups.contains(&s.name)))
         .map(|s| s.name.as_str())
         .collect();
@@ -273,25 +293,21 @@ mod tests {
     }
 
     /// Every group at `share` of its points; Morris attempted or not.
-    fn groups(share: f64, morris: bool) -> (Vec<GroupScore>, Vec<NotAttempted>) {
+    fn groups(share: f64, morris: bool) -> (Vec<GroupPoints>, Vec<Unattempted>) {
         let mut scored = Vec::new();
         let mut missing = Vec::new();
         for (name, points) in suite_groups() {
             if !morris && name.starts_with("morris") {
-                missing.push(NotAttempted {
+                missing.push(Unattempted {
                     group: name,
-                    program: "tmmorris".into(),
                     reason: "no `tmmorris.py`".into(),
                 });
                 continue;
             }
-            scored.push(GroupScore {
+            scored.push(GroupPoints {
                 name,
-                credit_rule: CreditRule::Proportional,
                 points: Some(points * share),
                 max: points,
-                passed: 0,
-                cases: 1,
             });
         }
         (scored, missing)
@@ -397,13 +413,10 @@ mod tests {
 
     #[test]
     fn a_tournament_not_held_leaves_the_total_blank_unless_a_bonus() {
-        let mark = |marks: Option<f64>, bonus| TournamentMark {
+        let mark = |marks: Option<f64>, bonus| TournamentPoints {
             marks,
             max: 40.0,
             bonus,
-            rank: None,
-            entrants: 1,
-            standing: None,
             reason: "no tournament: 1 submission(s) could enter".into(),
         };
         let none: Vec<(String, f64)> = Vec::new();

@@ -76,7 +76,7 @@ fn how_late(seconds: i64) -> String {
         return format!("{m} minute{}", if m == 1 { "" } else { "s" });
     }
     let h = seconds as f64 / 3600.0;
-    let text = crate::report::points(h);
+    let text = crate::units::points(h);
     format!("{text} hour{}", if text == "1" { "" } else { "s" })
 }
 
@@ -117,9 +117,9 @@ pub fn apply(policy: &Policy, seconds: i64, earned: f64, max: f64) -> Option<Out
                 cap: Some(cap),
                 why: format!(
                     "handed in {late} late ({days} {day_word} or part): the maximum is capped at {} of {} ({}% per day)",
-                    crate::report::points(cap),
-                    crate::report::points(max),
-                    crate::report::points(percent)
+                    crate::units::points(cap),
+                    crate::units::points(max),
+                    crate::units::points(percent)
                 ),
             }
         }
@@ -133,9 +133,9 @@ pub fn apply(policy: &Policy, seconds: i64, earned: f64, max: f64) -> Option<Out
                 cap: None,
                 why: format!(
                     "handed in {late} late ({days} {day_word} or part): {} taken off ({}% of {} per day)",
-                    crate::report::points(off),
-                    crate::report::points(percent),
-                    crate::report::points(max)
+                    crate::units::points(off),
+                    crate::units::points(percent),
+                    crate::units::points(max)
                 ),
             }
         }

@@ -123,12 +123,9 @@ pub fn case_points(r: &result::SubmissionResult) -> Vec<(f64, f64)> {
         .collect()
 }
 
-/// Points as people write them: `15`, `7.5`, `3.33`.
-pub fn points(p: f64) -> String {
-    let rounded = (p * 100.0).round() / 100.0;
-    let text = format!("{rounded:.2}");
-    text.trim_end_matches('0').trim_end_matches('.').to_string()
-}
+/// Points as people write them (`15`, `7.5`, `3.33`): kept in `units`, below both the reports and
+/// the course policy that word their sentences with it.
+pub use crate::units::points;
 
 #[cfg(test)]
 mod tests {

@@ -6,10 +6,8 @@ use super::grid::{Column, Grid};
 use super::result::SubmissionResult;
 use super::{group_cell, points, Columns};
 
-/// A plain-text table: one row per student, one column per group (points out of the group's, or
-/// `pass`/`fail`/a share for a group worth 0: never `x/0`), the tournament's marks when one was played,
-/// the manual columns (blank), the total and what went wrong.
-pub fn class_table(title: &str, columns: &Columns, results: &[SubmissionResult]) -> String {
+/// `student`, each group (`plain /5`), the tournament (`tournament +40`) and each manual column.
+fn group_headings(columns: &Columns) -> Vec<String> {
     let mut header: Vec<String> = vec!["student".into()];
     header.extend(columns.groups.iter().map(|(g, m)| {
         if *m > 0.0 {
@@ -28,6 +26,14 @@ pub fn class_table(title: &str, columns: &Columns, results: &[SubmissionResult])
             .iter()
             .map(|(m, p)| format!("{m} /{} (manual)", points(*p))),
     );
+    header
+}
+
+/// A plain-text table: one row per student, one column per group (points out of the group's, or
+/// `pass`/`fail`/a share for a group worth 0: never `x/0`), the tournament's marks when one was played,
+/// the manual columns (blank), the total and what went wrong.
+pub fn class_table(title: &str, columns: &Columns, results: &[SubmissionResult]) -> String {
+    let mut header = group_headings(columns);
     // Under a course file each row has its own maximum: one in the header when all agree, else each
     // total says its own (`7.5/15`).
     let maxima: Vec<f64> = results.iter().map(SubmissionResult::out_of).collect();
