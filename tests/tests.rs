@@ -25,6 +25,7 @@ mod play;
 mod policy;
 mod position;
 mod resume;
+mod review;
 mod run;
 mod samefault;
 mod sandbox;

@@ -17,7 +17,7 @@ const GROUPS: [&str; 5] = [
 ];
 
 /// Grades every example once per test process, with two jobs, and keeps the results folder.
-fn graded() -> &'static Path {
+pub(crate) fn graded() -> &'static Path {
     static RESULTS: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
     let (_, results) = RESULTS.get_or_init(|| {
         let dir = scratch();

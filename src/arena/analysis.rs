@@ -291,6 +291,7 @@ mod tests {
             notes: Vec::new(),
             stderr: Vec::new(),
             facts: Vec::new(),
+            transcripts: Vec::new(),
         }
     }
 

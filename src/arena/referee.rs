@@ -90,6 +90,7 @@ fn start_both<G: ArenaGame>(
     policy: &Policy,
 ) -> Option<(GameResult, Ending, String)> {
     let mut failed: Vec<(usize, String)> = Vec::new();
+    let mut unfollowed: Option<String> = None;
     for (i, seat) in seats.iter_mut().enumerate() {
         let side = side_of(i);
         let start = Start {
@@ -101,6 +102,11 @@ fn start_both<G: ArenaGame>(
         };
         let asked = pace::now();
         if let Err(reply) = seat.start(&start) {
+            if let Reply::Unfollowed(why) = &reply {
+                // Not a fault: a person looks (the other seat's failure, if any, is in the reason).
+                unfollowed.get_or_insert(format!("{} {why} before the first move", colours[i]));
+                continue;
+            }
             // Starting has no per-move limit: a timeout here is the seat's own startup wait.
             let why = match reply {
                 Reply::Timeout => format!("timed out after {}", seconds(pace::since(asked))),
@@ -109,7 +115,14 @@ fn start_both<G: ArenaGame>(
             failed.push((i, format!("{} failed to start: {why}", colours[i])));
         }
     }
-    double_fault(failed)
+    match unfollowed {
+        Some(why) => {
+            let mut whys = vec![why];
+            whys.extend(failed.into_iter().map(|(_, w)| w));
+            Some((GameResult::BothLost, Ending::Review, whys.join("; ")))
+        }
+        None => double_fault(failed),
+    }
 }
 
 /// The move a reply names, if the game takes it: a legal move, or (under the forfeit policy) the
@@ -207,6 +220,7 @@ pub fn play_measured<G: ArenaGame>(
         notes: Vec::new(),
         stderr: Vec::new(),
         facts: Vec::new(),
+        transcripts: Vec::new(),
     };
     let mut state = initial;
 
@@ -272,6 +286,13 @@ pub fn play_measured<G: ArenaGame>(
 
             let text = match reply {
                 Reply::Line(text) => text,
+                Reply::Unfollowed(why) => {
+                    break (
+                        GameResult::BothLost,
+                        Ending::Review,
+                        format!("{} {why} on move {turn}", colours[i]),
+                    );
+                }
                 fault => {
                     let why = fault_words(&fault, policy, took);
                     break (
@@ -331,6 +352,10 @@ pub fn play_measured<G: ArenaGame>(
     for seat in &mut seats {
         let facts = seat.facts(&record);
         record.facts.extend(facts);
+    }
+    record.transcripts = seats.iter_mut().map(|s| s.transcript()).collect();
+    if record.transcripts.iter().all(Option::is_none) {
+        record.transcripts.clear();
     }
     record.stderr = seats.iter_mut().map(|s| s.stderr_tail()).collect();
     if record.stderr.iter().all(Option::is_none) {
@@ -401,7 +426,7 @@ fn fault_words(reply: &Reply, policy: &Policy, took: Duration) -> String {
         Reply::Flood(bytes) => format!("flooded its output ({bytes} bytes without a newline)"),
         Reply::Garbage => "sent bytes that are not UTF-8 text".to_string(),
         Reply::Broken(why) => format!("could not be asked for a move: {why}"),
-        Reply::Fault(why) => why.clone(),
+        Reply::Fault(why) | Reply::Unfollowed(why) => why.clone(),
     }
 }
 

@@ -51,7 +51,7 @@ pub fn run(args: Args) -> CmdResult {
             return Err(e);
         }
     };
-    let machine = crate::report::export::machine_fault(&result).is_some();
+    let machine = crate::report::export::unscored(&result).is_some();
     let text = match args.to {
         // Gradescope has no "not graded": without a results file the submission shows an autograder
         // failure the instructor can rerun, never a score the machine caused.

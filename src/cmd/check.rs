@@ -80,7 +80,10 @@ pub fn run(args: Args) -> CmdResult {
         "{}",
         student_report(&result, Paint(use_color(&std::io::stdout())))
     );
-    if result.has_internal_error() || result.not_graded().is_some() {
+    if result.has_internal_error()
+        || result.not_graded().is_some()
+        || result.needs_review().is_some()
+    {
         return Ok(Exit::Internal);
     }
     Ok(

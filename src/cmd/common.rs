@@ -69,7 +69,7 @@ pub fn jobs(flag: Option<usize>, config: &Config) -> usize {
 
 /// How a graded class went, with its error and warnings on stderr and where its results are: exit 3
 /// when a result could not be written (`write_error`), a case hit an internal error, or a submission
-/// was not graded; what `run` and `merge` say at the end of each suite.
+/// was not graded or needs review; what `run` and `merge` say at the end of each suite.
 pub fn class_outcome(
     results: &[crate::report::result::SubmissionResult],
     write_error: Option<anyhow::Error>,
@@ -89,6 +89,12 @@ pub fn class_outcome(
     if results.iter().any(|r| r.not_graded().is_some()) {
         eprintln!(
             "warning: some submissions were not graded (a toolchain is missing); see grades.csv"
+        );
+        exit = Exit::Internal;
+    }
+    if results.iter().any(|r| r.needs_review().is_some()) {
+        eprintln!(
+            "warning: some submissions need review (the grader could not follow a program's dialogue; a person should look at the transcript in its result.json or report.html); see grades.csv"
         );
         exit = Exit::Internal;
     }

@@ -130,7 +130,7 @@ impl Policy<'_> {
             not_attempted: &not_attempted,
             tournament: tournament.as_ref(),
             suite_groups: self.groups,
-            machine_fault: crate::report::export::machine_fault(r),
+            machine_fault: crate::report::export::unscored(r),
         };
         let late = course.map(|c| c.late.clone()).unwrap_or_default();
         let mut g = grade(&work, track, &timing, &late);
@@ -258,5 +258,11 @@ mod tests {
             ..Policy::default()
         };
         assert_eq!(none.grade(&result("c")).total, Some(10.0));
+        // A case the grader could not follow: no total until a person reads it (never a zero).
+        let mut unfollowed = result("c");
+        unfollowed.cases = vec![fixtures::case("g", crate::judge::Verdict::Review, 0.0)];
+        let g = none.grade(&unfollowed);
+        assert_eq!(g.total, None);
+        assert!(g.blank.unwrap().starts_with("needs review: g/c"));
     }
 }

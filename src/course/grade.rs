@@ -92,7 +92,7 @@ pub struct Work<'a> {
     pub tournament: Option<&'a TournamentPoints>,
     /// Each group of the suite and its points (for groups a submission did not attempt).
     pub suite_groups: &'a [(String, f64)],
-    /// Why the machine could not grade the row, if it could not.
+    /// Why the row has no total yet: the machine could not grade it, or a person must read a case.
     pub machine_fault: Option<String>,
 }
 

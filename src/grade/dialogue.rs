@@ -105,6 +105,22 @@ pub fn understood(records: &[GameRecord], side: impl Fn(usize) -> Side) -> Optio
     })
 }
 
+/// Game numbers (from 1) said once: `game 3`, `games 1, 3 and 5`, `games 1–10` for a run.
+#[must_use]
+pub fn game_numbers(games: &[usize]) -> String {
+    match games {
+        [] => String::new(),
+        [one] => format!("game {one}"),
+        [first, .., last] if last - first + 1 == games.len() && games.len() > 2 => {
+            format!("games {first}–{last}")
+        }
+        [rest @ .., last] => {
+            let rest: Vec<String> = rest.iter().map(ToString::to_string).collect();
+            format!("games {} and {last}", rest.join(", "))
+        }
+    }
+}
+
 /// The case summary's opening words: `asked again after every invalid input in 3 of 4 games`.
 #[must_use]
 pub fn words(conduct: Conduct, total: f64, games: usize) -> String {

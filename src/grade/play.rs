@@ -121,6 +121,13 @@ impl<'a> Games<'a> {
         result.credit = judged.credit;
         result.summary = judged.summary;
         result.details = judged.details;
+        if let Some((summary, transcript)) = review(&records[..real], p) {
+            // Not the student's fault, nor a grade: a person reads the dialogue and decides.
+            result.verdict = Verdict::Review;
+            result.credit = 0.0;
+            result.summary = summary;
+            result.transcript = transcript;
+        }
         let mut artifacts: Vec<Artifact> = records[..real]
             .iter()
             .enumerate()
@@ -331,7 +338,8 @@ fn analyse_games(p: &Play, records: &[GameRecord]) -> Vec<GameAnalysis> {
             vec![me]
         };
         for side in sides {
-            let turning = r.winner() != Some(side) && r.ending != Ending::Fault;
+            let turning =
+                r.winner() != Some(side) && !matches!(r.ending, Ending::Fault | Ending::Review);
             out.extend(analyse(r, k + 1, side, turning));
         }
     }
@@ -482,6 +490,34 @@ fn judge(
         variant: None,
         search: None,
     }
+}
+
+/// When the grader could not follow the submission in some of the games (`Ending::Review`): the
+/// case's summary, naming those games and why, and the first such game's transcript.
+fn review(records: &[GameRecord], p: &Play) -> Option<(String, Option<String>)> {
+    let games: Vec<usize> = records
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.ending == Ending::Review)
+        .map(|(k, _)| k + 1)
+        .collect();
+    let first = &records[*games.first()? - 1];
+    let k = games[0] - 1;
+    let sides = if p.opponent == Opponent::Itself {
+        vec![0, 1]
+    } else {
+        vec![my_side(k)]
+    };
+    let transcript = sides
+        .into_iter()
+        .find_map(|s| first.transcripts.get(s).cloned().flatten());
+    let which = super::dialogue::game_numbers(&games);
+    let summary = format!(
+        "needs review: the grader could not follow the program in {which} of {}, so this case is not scored (a person should read the dialogue): {}",
+        records.len(),
+        first.reason
+    );
+    Some((summary, transcript))
 }
 
 /// "game 3, you played o: lost — o sent `5 5`: the cell is taken on move 7".
@@ -728,6 +764,30 @@ mod tests {
         assert!(text.starts_with("game 1: "), "{text}");
         assert!(!text.contains("game 3:"), "{text}");
         assert!(text.ends_with("each is scored as that fault\n"), "{text}");
+    }
+
+    #[test]
+    fn games_the_grader_could_not_follow_make_the_case_wait_for_a_person() {
+        let played = record(GameResult::Draw { edge: None }, Ending::Rules, None);
+        let mut unfollowed = tictactoe(
+            GameResult::BothLost,
+            Ending::Review,
+            "o: the grader could not read the board it printed on move 2",
+        );
+        unfollowed.transcripts = vec![None, Some("Your move?\n→ 1 1\n".into())];
+        let records = vec![played.clone(), unfollowed.clone(), played, unfollowed];
+        let (summary, transcript) = review(&records, &case(Measure::Won, None)).unwrap();
+        assert_eq!(
+            summary,
+            "needs review: the grader could not follow the program in games 2 and 4 of 4, so this case is not scored (a person should read the dialogue): o: the grader could not read the board it printed on move 2"
+        );
+        assert_eq!(transcript.as_deref(), Some("Your move?\n→ 1 1\n"));
+        assert!(review(&records[..1], &case(Measure::Won, None)).is_none());
+        assert_eq!(
+            super::super::dialogue::game_numbers(&[1, 2, 3, 4]),
+            "games 1–4"
+        );
+        assert_eq!(super::super::dialogue::game_numbers(&[7]), "game 7");
     }
 
     #[test]

@@ -20,6 +20,10 @@ pub enum Verdict {
     /// The machine lacks the toolchain the submission needs (no `guile`, no Python 2): the case
     /// could not be run here, and counts neither for nor against the student.
     NotGraded,
+    /// The grader could not establish the program's dialogue (an interactive program whose questions or
+    /// board it could not follow after every strategy it has): a person must look at the transcript.
+    /// Like `NotGraded`, never scored against the student silently.
+    Review,
     CompileError,
     MemoryLimit,
     /// CPU time.
@@ -41,6 +45,7 @@ impl Verdict {
         match self {
             Verdict::InternalError => "internal error",
             Verdict::NotGraded => "not graded",
+            Verdict::Review => "needs review",
             Verdict::CompileError => "compile error",
             Verdict::MemoryLimit => "memory limit",
             Verdict::TimeLimit => "time limit",
@@ -58,6 +63,7 @@ impl Verdict {
         match self {
             Verdict::InternalError => "IE",
             Verdict::NotGraded => "NG",
+            Verdict::Review => "REV",
             Verdict::CompileError => "CE",
             Verdict::MemoryLimit => "MLE",
             Verdict::TimeLimit => "TLE",

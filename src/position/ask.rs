@@ -228,6 +228,7 @@ fn fault_result(fault: &Reply, policy: &Policy, took: Duration) -> Asked {
             "your program printed bytes that are not UTF-8 text".to_string(),
         ),
         Reply::Fault(why) => (Verdict::WrongAnswer, format!("your program {why}")),
+        Reply::Unfollowed(why) => (Verdict::Review, format!("the grader {why}")),
         Reply::Broken(why) => (
             Verdict::InternalError,
             format!("the grader could not ask your program: {why}"),

@@ -2,8 +2,9 @@
 //! `pass`/`fail` or a share like `75%` for a group worth 0 points), the class tournament's `tournament`
 //! column when `grader run` plays one, the `[[manual]]` columns (blank, for the instructor), then the
 //! total (groups and tournament; the manual columns left out). Two columns appear only when a row
-//! needs them: `not-graded` (why the machine could not grade it) and `tournament-note` (why a
-//! tournament cell is blank). Under a course file (`course.toml`), just before `total`: its students
+//! needs them: `not-graded` (why the machine could not grade it), `review` (a case the grader could
+//! not follow: the total waits for a person) and `tournament-note` (why a tournament cell is blank).
+//! Under a course file (`course.toml`), just before `total`: its students
 //! (`members`), `section` and `track` when any row has them, its own maximum (`max`), how late it was
 //! (`late-hours`) and what that took off (`late-deduction`) when a due date is set; and at the end
 //! `total-note` when a total is left blank for a person to decide (a late hand-in with no time, no track).
@@ -32,6 +33,11 @@ pub fn gradebook<'a>(
     if not_graded {
         header.push("not-graded".into());
     }
+    // A case the grader could not follow: its group and the total are blank until a person looks.
+    let review = rows.iter().any(|r| r.needs_review().is_some());
+    if review {
+        header.push("review".into());
+    }
     let note = |r: &SubmissionResult| -> Option<String> {
         let t = r.tournament.as_ref()?;
         t.marks.is_none().then(|| t.reason.clone())
@@ -51,7 +57,12 @@ pub fn gradebook<'a>(
     for r in rows {
         let mut row = vec![text(&r.student)];
         for (g, _) in &columns.groups {
-            row.push(if r.not_graded().is_some() {
+            let reviewed = |g: &str| {
+                r.cases
+                    .iter()
+                    .any(|c| c.group == g && c.verdict == crate::judge::Verdict::Review)
+            };
+            row.push(if r.not_graded().is_some() || reviewed(g) {
                 String::new()
             } else {
                 match r.groups.iter().find(|s| &s.name == g) {
@@ -81,6 +92,10 @@ pub fn gradebook<'a>(
                     row.push(String::new());
                 }
             }
+        }
+        if review {
+            let why = r.needs_review().unwrap_or_default();
+            row.push(text(&crate::untrusted::one_line(&why, 300)));
         }
         if notes {
             row.push(note(r).map(|why| text(&why)).unwrap_or_default());
@@ -330,6 +345,55 @@ mod tests {
         assert!(
             table.ends_with("integrity notes (output changed with only the output path; scores unchanged):\n  b  plain/x: =wrote, another\n"),
             "{table}"
+        );
+    }
+
+    #[test]
+    fn a_case_the_grader_could_not_follow_leaves_its_group_and_the_total_blank_with_why() {
+        use crate::judge::Verdict;
+        let mut puzzled = result("b", 0.0);
+        puzzled.groups.push(GroupScore {
+            name: "other".into(),
+            ..puzzled.groups[0].clone()
+        });
+        puzzled.groups[1].points = Some(5.0);
+        let mut unfollowed = crate::report::result::fixtures::case("plain", Verdict::Review, 0.0);
+        unfollowed.summary = "=needs review: the grader could not follow the program".into();
+        puzzled.cases = vec![
+            unfollowed,
+            crate::report::result::fixtures::case("other", Verdict::Accepted, 1.0),
+        ];
+        puzzled.score = 5.0;
+        let cols = columns(&["plain", "other"]);
+        let mut a = result("a", 5.0);
+        a.groups.push(GroupScore {
+            name: "other".into(),
+            ..a.groups[0].clone()
+        });
+        a.score = 10.0;
+        let csv = gradebook(&cols, &[a.clone(), puzzled.clone()]);
+        assert_eq!(
+            csv,
+            "student,plain,other,total,review\n\
+             a,5,5,10,\n\
+             b,,5,,plain/c: =needs review: the grader could not follow the program\n"
+        );
+        // No review column while no row needs one.
+        assert_eq!(
+            gradebook(&cols, &[a]),
+            "student,plain,other,total
+a,5,5,10
+"
+        );
+        let table = crate::report::table::class_table("T", &cols, &[puzzled.clone()]);
+        assert!(
+            table.contains("b        review    5         review     AC 1, REV 1"),
+            "{table}"
+        );
+        assert!(!table.contains(" 5  REV"), "{table}");
+        assert_eq!(
+            crate::report::export::unscored(&puzzled).as_deref(),
+            Some("needs review: plain/c: =needs review: the grader could not follow the program")
         );
     }
 

@@ -120,7 +120,13 @@ pub fn student_report(r: &SubmissionResult, paint: Paint) -> String {
     };
     // Checks worth no points (UT3's, whose marks come from the manual and the tournament) never read
     // `0/0`.
-    let score = if r.max > 0.0 {
+    let score = if let Some(why) = r.needs_review() {
+        // Not a score yet: the grader could not follow the program, and a person decides.
+        format!(
+            "none yet: a person must look at a case the grader could not follow ({})",
+            safe(&why)
+        )
+    } else if r.max > 0.0 {
         format!("{}/{} points", points(r.score), points(r.max))
     } else {
         "these checks carry no points".into()

@@ -170,6 +170,10 @@ pub struct CaseResult {
     /// move (`grade::samefault`), each scored as that fault.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub not_played: Option<NotPlayed>,
+    /// A `review` case (the grader could not follow an interactive program): everything typed and
+    /// printed in its first such game, so a person can judge it in a minute (capped, escaped).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transcript: Option<String>,
 }
 
 impl CaseResult {
@@ -193,6 +197,7 @@ impl CaseResult {
             rerun: None,
             games: Vec::new(),
             not_played: None,
+            transcript: None,
         }
     }
 }
@@ -243,6 +248,8 @@ pub struct GroupScore {
 
 /// The most characters of one summary or detail kept in `result.json`.
 pub const TEXT_CAP: usize = 2000;
+/// The most characters of a `review` case's transcript kept in `result.json`.
+pub const TRANSCRIPT_CAP: usize = 64 * 1024;
 /// The most detail lines of one case kept in `result.json`.
 pub const MAX_DETAILS: usize = 100;
 
@@ -278,7 +285,9 @@ impl SubmissionResult {
     pub fn total(&self) -> Option<f64> {
         match &self.course {
             Some(g) => g.total,
-            None => self.not_graded().is_none().then_some(self.score),
+            None => {
+                (self.not_graded().is_none() && self.needs_review().is_none()).then_some(self.score)
+            }
         }
     }
 
@@ -286,6 +295,15 @@ impl SubmissionResult {
     #[must_use]
     pub fn out_of(&self) -> f64 {
         self.course.as_ref().map_or(self.max, |g| g.max)
+    }
+
+    /// Why a person must look before the submission has a total (a case the grader could not follow,
+    /// `Verdict::Review`): `group/case: summary` of the first such case.
+    pub fn needs_review(&self) -> Option<String> {
+        self.cases
+            .iter()
+            .find(|c| c.verdict == Verdict::Review)
+            .map(|c| format!("{}/{}: {}", c.group, c.name, c.summary))
     }
 
     /// Whether any case hit the grader's own fault.
@@ -311,6 +329,9 @@ impl SubmissionResult {
             }
             for d in &mut c.details {
                 cap(d, TEXT_CAP);
+            }
+            if let Some(t) = &mut c.transcript {
+                cap(t, TRANSCRIPT_CAP);
             }
         }
         let mut bytes = Vec::new();

@@ -106,6 +106,10 @@ pub fn standings(names: &[String], records: &[GameRecord], scoring: &Scoring) ->
         let (Some(a), Some(b)) = (index(&r.players[0]), index(&r.players[1])) else {
             continue;
         };
+        // A game the grader could not follow has no result: no one's points, no one's loss.
+        if r.ending == crate::arena::game::record::Ending::Review {
+            continue;
+        }
         let points = scoring.points(r.result);
         for (side, who) in [a, b].into_iter().enumerate() {
             let row = &mut rows[who];
@@ -177,11 +181,14 @@ mod tests {
             notes: Vec::new(),
             stderr: Vec::new(),
             facts: Vec::new(),
+            transcripts: Vec::new(),
         };
         let names = ["a".to_string(), "b".to_string()];
         let records = [
             game(GameResult::BothLost, Ending::Fault),
             game(GameResult::BothLost, Ending::Fault),
+            // A game the grader could not follow counts for no one.
+            game(GameResult::BothLost, Ending::Review),
         ];
         let rows = standings(&names, &records, &Scoring::UT3);
         for row in &rows {

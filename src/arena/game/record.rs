@@ -36,6 +36,10 @@ pub struct GameRecord {
     /// end-of-game message), for measures that grade more than the result.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub facts: Vec<Fact>,
+    /// Each side's dialogue as its seat saw it (interactive programs: everything printed, each line
+    /// typed marked `→ `), capped, where the seat keeps one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub transcripts: Vec<Option<String>>,
 }
 
 /// One checked observation about a player, beyond its moves (WPI's rubric: it asks for the mark and
@@ -143,6 +147,10 @@ pub enum Ending {
     Rules,
     MoveCap,
     Fault,
+    /// The grader could not follow a player (an interactive program whose dialogue it could not
+    /// establish): no one's fault yet, a person looks. `result` is `BothLost` (no result), and the
+    /// game counts for no one in a tournament.
+    Review,
 }
 
 impl GameRecord {
@@ -179,6 +187,14 @@ impl GameRecord {
     #[must_use]
     pub fn summary(&self) -> String {
         let who = |s: Side| format!("{} ({})", self.colours[s], self.players[s]);
+        if self.ending == Ending::Review {
+            return format!(
+                "{} and {}: no result, a person should look: {}",
+                who(0),
+                who(1),
+                self.reason
+            );
+        }
         match self.result {
             GameResult::Win(s) => format!("{} beats {}: {}", who(s), who(1 - s), self.reason),
             GameResult::Draw { edge } => {
@@ -227,6 +243,7 @@ pub(crate) mod fixtures {
             notes: Vec::new(),
             stderr: Vec::new(),
             facts: Vec::new(),
+            transcripts: Vec::new(),
         }
     }
 }

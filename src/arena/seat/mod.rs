@@ -51,6 +51,10 @@ pub enum Reply {
     /// A fault the seat itself checked and describes, in words that follow the side's name (a dialogue
     /// program that accepted an occupied cell, or moved out of turn).
     Fault(String),
+    /// The seat could not follow the program (a dialogue whose questions or board it could not read
+    /// after every strategy it has): not the program's fault, nor proof that it is right. The game
+    /// ends for a person to look at (`Ending::Review`); the text says why, after the side's name.
+    Unfollowed(String),
 }
 
 /// The facts a seat may pass on at the start of a game.
@@ -114,6 +118,12 @@ pub trait Seat<G: ArenaGame>: Send {
     /// What the seat's program used in this game (CPU, peak memory), asked after `finish`; `None`
     /// for a seat that runs no program (a bot).
     fn usage(&self) -> Option<crate::sandbox::Usage> {
+        None
+    }
+
+    /// The game's dialogue as the seat saw it (what the program printed, what was typed), for a
+    /// person to read; `None` for a seat that keeps none. Asked once, after `facts`.
+    fn transcript(&mut self) -> Option<String> {
         None
     }
 }

@@ -208,6 +208,10 @@ impl<G: ArenaGame> Seat<G> for InWork<G> {
     fn usage(&self) -> Option<crate::sandbox::Usage> {
         self.seat.usage()
     }
+
+    fn transcript(&mut self) -> Option<String> {
+        self.seat.transcript()
+    }
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use serde_json::{json, Map};
 
-use super::{case_name, machine_fault, round4, summary, Class, Export};
+use super::{case_name, round4, summary, unscored, Class, Export};
 use crate::suite::CreditRule;
 
 /// `<student>/output.txt` for each student. The scoreboard is the total, then each group's points in
@@ -32,7 +32,7 @@ pub fn export(class: &Class) -> Export {
                 crate::untrusted::one_line(&c.summary, 500)
             ));
         }
-        match machine_fault(r) {
+        match unscored(r) {
             Some(why) => {
                 text.push_str(&format!(
                     "{why} (not your fault; your instructor will regrade it)\n"

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use super::roster::Student;
-use super::{machine_fault, Class, Export};
+use super::{unscored, Class, Export};
 use crate::report::csv::{text, Sheet};
 use crate::report::points;
 
@@ -49,7 +49,7 @@ pub fn export(class: &Class, assignment: &str) -> Export {
             ));
             continue;
         };
-        let grade = match machine_fault(r) {
+        let grade = match unscored(r) {
             Some(why) => {
                 out.not_graded.push((r.student.clone(), why));
                 String::new()

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use super::{case_name, feedback, machine_fault, round4, summary, Class, Export};
+use super::{case_name, feedback, round4, summary, unscored, Class, Export};
 use crate::report::case_points;
 use crate::report::result::SubmissionResult;
 use crate::suite::Visibility;
@@ -100,7 +100,7 @@ pub fn export(class: &Class, hidden_as: Shown) -> Export {
         ..Export::default()
     };
     for r in &class.results {
-        if let Some(why) = machine_fault(r) {
+        if let Some(why) = unscored(r) {
             out.not_graded.push((r.student.clone(), why));
             continue;
         }
@@ -112,7 +112,7 @@ pub fn export(class: &Class, hidden_as: Shown) -> Export {
 
 /// One graded submission's `results.json` (pretty, with a final newline): what [`export`] writes for
 /// each student and `grader autograde` for one. The caller leaves out a result with a
-/// [`machine_fault`]: Gradescope must see no file for it.
+/// [`unscored`]: Gradescope must see no file for it.
 #[must_use]
 pub fn to_json(r: &SubmissionResult, hidden_as: Shown) -> String {
     let mut json = serde_json::to_string_pretty(&results(r, hidden_as)).expect("serializes");

@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use super::{feedback, machine_fault, Class, Export};
+use super::{feedback, unscored, Class, Export};
 use crate::judge::Verdict;
 use crate::report::result::SubmissionResult;
 
@@ -23,7 +23,7 @@ pub fn export(class: &Class) -> Export {
     let mut suites = String::new();
     let (mut tests, mut failures, mut errors, mut skipped, mut ms) = (0, 0, 0, 0, 0);
     for r in &class.results {
-        if let Some(why) = machine_fault(r) {
+        if let Some(why) = unscored(r) {
             out.not_graded.push((r.student.clone(), why));
         }
         let who = class.student(&r.student).and_then(|s| {
@@ -79,7 +79,10 @@ fn testsuite(r: &SubmissionResult, who: &str) -> Suite {
         ms += c.wall_ms;
         tests += 1;
         let message = crate::untrusted::one_line(&c.summary, 500);
-        let inner = if matches!(c.verdict, Verdict::InternalError | Verdict::NotGraded) {
+        let inner = if matches!(
+            c.verdict,
+            Verdict::InternalError | Verdict::NotGraded | Verdict::Review
+        ) {
             errors += 1;
             element("error", &message, c.verdict.label(), &feedback(c))
         } else if c.credit < 1.0 {
@@ -92,7 +95,7 @@ fn testsuite(r: &SubmissionResult, who: &str) -> Suite {
     }
     // A build the machine could not do, with no case to carry it.
     if r.cases.is_empty() {
-        if let Some(why) = machine_fault(r) {
+        if let Some(why) = unscored(r) {
             tests += 1;
             errors += 1;
             let inner = element("error", &why, "not graded", "");

@@ -305,6 +305,16 @@ pub fn machine_fault(r: &SubmissionResult) -> Option<String> {
         })
 }
 
+/// Why `r` has no score to export: the machine's fault ([`machine_fault`]), or a case the grader could
+/// not follow, waiting for a person (`review`). Such a result is exported with no score, never a zero.
+#[must_use]
+pub fn unscored(r: &SubmissionResult) -> Option<String> {
+    machine_fault(r).or_else(|| {
+        r.needs_review()
+            .map(|why| format!("needs review: {}", one_line(first_line(&why), 300)))
+    })
+}
+
 fn first_line(text: &str) -> &str {
     text.lines().next().unwrap_or_default()
 }

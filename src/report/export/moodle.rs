@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use super::roster::Student;
-use super::{machine_fault, Class, Export};
+use super::{unscored, Class, Export};
 use crate::report::csv::{text, Sheet};
 use crate::report::points;
 use crate::report::result::SubmissionResult;
@@ -78,7 +78,7 @@ pub fn export(class: &Class, identity: Identity, assignment: &str) -> Export {
             ));
             continue;
         }
-        let (grade, note) = match machine_fault(r) {
+        let (grade, note) = match unscored(r) {
             Some(why) => {
                 out.not_graded.push((r.student.clone(), why.clone()));
                 (

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use super::{case_name, feedback, machine_fault, round4, summary, Class, Export};
+use super::{case_name, feedback, round4, summary, unscored, Class, Export};
 use crate::report::result::SubmissionResult;
 use crate::report::{case_points, points};
 use crate::suite::Visibility;
@@ -61,7 +61,7 @@ pub fn export(class: &Class, show_hidden: bool) -> Export {
         ..Export::default()
     };
     for r in &class.results {
-        if let Some(why) = machine_fault(r) {
+        if let Some(why) = unscored(r) {
             out.not_graded.push((r.student.clone(), why));
         }
         let path = PathBuf::from(&r.student).join("results.json");
@@ -73,10 +73,10 @@ pub fn export(class: &Class, show_hidden: bool) -> Export {
 
 /// One submission's `results.json` (pretty, with a final newline, under [`SIZE_LIMIT`]): what
 /// [`export`] writes for each student and `grader autograde` for one. A result with a
-/// [`machine_fault`] is not gradable.
+/// [`unscored`] is not gradable.
 #[must_use]
 pub fn to_json(r: &SubmissionResult, via: Via) -> String {
-    within_limit(match machine_fault(r) {
+    within_limit(match unscored(r) {
         Some(why) => not_gradable_results(why, via),
         None => graded(r, via),
     })

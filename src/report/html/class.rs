@@ -403,7 +403,11 @@ fn students(b: &mut String, results: &[SubmissionResult]) {
             "<tr><td><a href=\"{}/report.html\">{}</a></td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
             url_segment(&r.student),
             esc(&r.student),
-            r.total().map_or("–".into(), points),
+            if r.needs_review().is_some() {
+                "review".to_string()
+            } else {
+                r.total().map_or("–".into(), points)
+            },
             points(r.out_of()),
             esc(r.build.status.as_str()),
             r.failures().count(),

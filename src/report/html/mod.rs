@@ -74,10 +74,11 @@ pub fn page(title: &str, body: &str) -> String {
 /// `verdict` as a page writes it: its words, coloured by whether it passed.
 #[must_use]
 pub fn verdict(v: crate::judge::Verdict) -> String {
-    let class = if v == crate::judge::Verdict::Accepted {
-        "ok"
-    } else {
-        "bad"
+    let class = match v {
+        crate::judge::Verdict::Accepted => "ok",
+        // Not the student's fault, not yet anyone's: a person decides.
+        crate::judge::Verdict::Review => "mute",
+        _ => "bad",
     };
     format!("<span class=\"{class}\">{}</span>", esc(v.label()))
 }

@@ -221,6 +221,22 @@ fn shell(
     for n in &r.notes {
         let _ = writeln!(out, "<p class=\"mute\">{}</p>", esc(n));
     }
+    for (side, text) in r.transcripts.iter().enumerate() {
+        if let Some(text) = text {
+            let who = r.colours.get(side).map_or("?", String::as_str);
+            let open = if r.ending == Ending::Review {
+                " open"
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                out,
+                "<details{open}><summary>{}'s dialogue (lines the grader typed start with <code>→</code>)</summary><pre class=\"transcript\">{}</pre></details>",
+                esc(who),
+                super::entities(&crate::untrusted::block(text, crate::report::result::TRANSCRIPT_CAP))
+            );
+        }
+    }
     for (side, text) in r.stderr.iter().enumerate() {
         if let Some(text) = text {
             let who = r.colours.get(side).map_or("?", String::as_str);

@@ -226,6 +226,14 @@ fn feedback(b: &mut String, k: usize, c: &CaseResult) {
                 .join("\n"))
         );
     }
+    if let Some(t) = &c.transcript {
+        // The whole dialogue, as the program printed it and the grader typed it: a person decides.
+        let _ = writeln!(
+            b,
+            "<details open><summary>the dialogue the grader could not follow (what the program printed; lines the grader typed start with <code>→</code>)</summary><pre class=\"transcript\">{}</pre></details>",
+            super::entities(&crate::untrusted::block(t, crate::report::result::TRANSCRIPT_CAP))
+        );
+    }
     let limit = c
         .cpu_limit
         .as_ref()

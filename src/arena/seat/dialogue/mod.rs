@@ -27,6 +27,7 @@ use convention::Learned;
 
 pub mod convention;
 mod learn;
+pub mod transcript;
 
 /// Most output kept while looking for a pattern; more without a match is a flood.
 const WINDOW: usize = 64 * 1024;
@@ -116,6 +117,8 @@ pub struct DialogueSeat {
     opened: bool,
     /// The last line the grader typed, for a program found waiting for more input instead of going on.
     sent: String,
+    /// Everything printed and typed in this game.
+    transcript: transcript::Transcript,
 }
 
 struct Live {
@@ -180,7 +183,7 @@ impl Miss {
             Reply::ClosedPipe => format!("closed its output instead of going on to {what}"),
             Reply::Flood(n) => format!("printed {n} bytes without going on to {what}"),
             Reply::Garbage => "printed bytes that are not UTF-8 text".to_string(),
-            Reply::Broken(why) | Reply::Fault(why) => why.clone(),
+            Reply::Broken(why) | Reply::Fault(why) | Reply::Unfollowed(why) => why.clone(),
             Reply::Line(text) => format!("printed `{text}`"),
         };
         if self.output.is_empty() && matches!(self.reply, Reply::Timeout | Reply::Waiting(_)) {
@@ -278,6 +281,7 @@ impl DialogueSeat {
             answers: Vec::new(),
             opened: false,
             sent: String::new(),
+            transcript: transcript::Transcript::default(),
         }
     }
 
@@ -288,6 +292,7 @@ impl DialogueSeat {
         let mut bytes = text.as_bytes().to_vec();
         bytes.push(b'\n');
         self.sent = text.to_string();
+        self.transcript.typed(text);
         match line::write_all(&mut live.stdin, &bytes, deadline) {
             Ok(Wrote::Done) => Ok(()),
             Ok(Wrote::Timeout) => Err(Reply::Timeout),
@@ -366,7 +371,10 @@ impl DialogueSeat {
             }
             match live.stdout.read(&mut chunk) {
                 Ok(0) => live.eof = true,
-                Ok(n) => live.seen.extend_from_slice(&chunk[..n]),
+                Ok(n) => {
+                    live.seen.extend_from_slice(&chunk[..n]);
+                    self.transcript.printed(&chunk[..n]);
+                }
                 Err(e)
                     if matches!(
                         e.kind(),
@@ -734,6 +742,10 @@ impl<G: ArenaGame> Seat<G> for DialogueSeat {
 
     fn usage(&self) -> Option<crate::sandbox::Usage> {
         self.used
+    }
+
+    fn transcript(&mut self) -> Option<String> {
+        self.transcript.text()
     }
 
     fn facts(&mut self, record: &GameRecord) -> Vec<Fact> {
