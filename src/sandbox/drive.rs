@@ -36,7 +36,7 @@ const CHUNK: usize = 64 * 1024;
 /// Runs a started program to completion under `spec.limits` and reports what happened.
 ///
 /// `Stdin::Bytes` is written and then closed; `Stdin::Piped` is closed at once (nobody is there to
-/// write it); `Stdin::Null` needs nothing. Wall time is measured from the call.
+/// write it), as is the grader's typing end of a `Stdin::Terminal`; `Stdin::Null` needs nothing. Wall time is measured from the call.
 pub fn drive(mut running: Box<dyn Running>, spec: &Spec) -> Result<Outcome, SandboxError> {
     let start = pace::now();
     let limits = &spec.limits;
@@ -53,7 +53,8 @@ pub fn drive(mut running: Box<dyn Running>, spec: &Spec) -> Result<Outcome, Sand
             }
             None => None,
         },
-        Stdin::Piped => {
+        // Nobody types on a terminal here either: what the program reads waits for the limits.
+        Stdin::Piped | Stdin::Terminal => {
             drop(running.take_stdin());
             None
         }

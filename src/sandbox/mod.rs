@@ -17,6 +17,7 @@ pub mod pace;
 pub mod process;
 pub mod reaper;
 pub mod scratch;
+pub mod terminal;
 #[cfg(target_os = "linux")]
 mod vfork;
 pub mod watch;
@@ -89,6 +90,10 @@ pub enum Stdin {
     Bytes(Vec<u8>),
     /// A pipe the caller writes to (`Running::take_stdin`): for interactive players.
     Piped,
+    /// A pseudo-terminal (`terminal.rs`) for programs written for a person: stdin and stdout are its
+    /// slave side (`isatty` true, echo off), and `Running::take_stdin` and `take_stdout` both give its
+    /// master (one to type on, one to read). Stderr stays a pipe.
+    Terminal,
 }
 
 /// One command to run.
@@ -194,6 +199,8 @@ pub struct Pipes {
     pub stdin: Option<File>,
     pub stdout: Option<File>,
     pub stderr: Option<File>,
+    /// With `Stdin::Terminal`: the terminal's slave device, which the program reads (`watch.rs`).
+    pub tty: Option<u64>,
 }
 
 /// A started program. Dropping it must kill and reap the whole tree.

@@ -7,7 +7,7 @@ use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use super::{Limits, Pipes, Running, SandboxError, Spec, Status, Stdin, Usage};
+use super::{Limits, Pipes, Running, SandboxError, Spec, Status, Usage};
 
 /// `PATH` given to a program whose spec has none.
 pub const DEFAULT_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
@@ -82,17 +82,12 @@ fn rlimit(resource: Resource, soft: u64, hard: u64) -> Rlimit {
 }
 
 /// Builds the command for `spec`: clean environment (only `spec.env`, plus `PATH` if absent), working
-/// directory, piped stdout/stderr, stdin per the spec, and a new process group.
+/// directory, piped stderr, and a new process group; [`spawn`] gives it stdin and stdout per the spec.
 pub fn command(spec: &Spec) -> Command {
     let mut cmd = Command::new(&spec.program);
     cmd.args(&spec.args)
         .current_dir(&spec.workdir)
         .env_clear()
-        .stdin(match spec.stdin {
-            Stdin::Null => Stdio::null(),
-            Stdin::Bytes(_) | Stdin::Piped => Stdio::piped(),
-        })
-        .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0);
     for (key, value) in &spec.env {
@@ -174,20 +169,20 @@ pub fn spawn_limited(spec: &Spec, limits: Vec<Rlimit>) -> Result<GroupProcess, S
     }
 }
 
-/// Spawns `cmd` (built by [`command`]) and takes over its pid and pipes.
+/// Spawns `cmd` (built by [`command`]) with stdin and stdout per `spec` (`terminal::ends`) and takes
+/// over its pid and pipes.
 pub fn spawn(mut cmd: Command, spec: &Spec) -> Result<GroupProcess, SandboxError> {
+    let ends = super::terminal::ends(&spec.stdin).map_err(|e| spawn_error(spec, e))?;
+    cmd.stdin(Stdio::from(ends.child_in))
+        .stdout(Stdio::from(ends.child_out));
     let mut child = cmd.spawn().map_err(|e| spawn_error(spec, e))?;
+    // The child's copies are closed with `cmd` (its `Stdio`s), so the grader holds no slave end.
+    drop(cmd);
     let pid = child.id() as libc::pid_t;
     // From here on we wait with wait4 (for the child's own rusage); `std::process::Child` never reaps on
     // drop, so dropping it only closes the handles we did not take.
-    let stdin = child
-        .stdin
-        .take()
-        .map(|s| File::from(std::os::fd::OwnedFd::from(s)));
-    let stdout = child
-        .stdout
-        .take()
-        .map(|s| File::from(std::os::fd::OwnedFd::from(s)));
+    let stdin = ends.ours_in.map(File::from);
+    let stdout = Some(File::from(ends.ours_out));
     let stderr = child
         .stderr
         .take()
@@ -199,6 +194,7 @@ pub fn spawn(mut cmd: Command, spec: &Spec) -> Result<GroupProcess, SandboxError
             stdin,
             stdout,
             stderr,
+            tty: ends.tty,
         },
     ))
 }

@@ -14,11 +14,11 @@
 use std::ffi::{CString, OsStr};
 use std::fs::File;
 use std::io;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::fd::AsRawFd;
 use std::os::unix::ffi::OsStrExt;
 
 use super::process::{Rlimit, DEFAULT_PATH};
-use super::{Pipes, Spec, Stdin};
+use super::{Pipes, Spec};
 
 /// Stack of the child between clone and exec: it runs only [`child`] (a few frames).
 const STACK: usize = 128 * 1024;
@@ -48,16 +48,6 @@ fn cstring(bytes: &[u8]) -> io::Result<CString> {
             "a program name, argument or environment entry holds a NUL byte",
         )
     })
-}
-
-fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
-    let mut fds = [0; 2];
-    // SAFETY: pipe2 writes two descriptors into the array we own.
-    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
-        return Err(io::Error::last_os_error());
-    }
-    // SAFETY: both are fresh descriptors owned by nobody else.
-    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
 }
 
 /// Starts `spec` with `rlimits` and returns the child's pid (the leader of its own process group) and
@@ -105,15 +95,9 @@ pub fn spawn(spec: &Spec, rlimits: Vec<Rlimit>) -> io::Result<(libc::pid_t, Pipe
         .collect::<io::Result<_>>()?;
     let workdir = cstring(spec.workdir.as_os_str().as_bytes())?;
 
-    let (stdin_child, stdin_ours) = match spec.stdin {
-        Stdin::Null => (File::open("/dev/null")?.into(), None),
-        Stdin::Bytes(_) | Stdin::Piped => {
-            let (read, write) = pipe()?;
-            (read, Some(write))
-        }
-    };
-    let (stdout_ours, stdout_child) = pipe()?;
-    let (stderr_ours, stderr_child) = pipe()?;
+    let ends = super::terminal::ends(&spec.stdin)?;
+    let (stdin_child, stdout_child) = (ends.child_in, ends.child_out);
+    let (stderr_ours, stderr_child) = super::terminal::pipe()?;
 
     let null = std::ptr::null::<libc::c_char>();
     let pointers = |v: &[CString]| -> Vec<*const libc::c_char> {
@@ -178,9 +162,10 @@ pub fn spawn(spec: &Spec, rlimits: Vec<Rlimit>) -> io::Result<(libc::pid_t, Pipe
     Ok((
         pid,
         Pipes {
-            stdin: stdin_ours.map(File::from),
-            stdout: Some(stdout_ours.into()),
+            stdin: ends.ours_in.map(File::from),
+            stdout: Some(ends.ours_out.into()),
             stderr: Some(stderr_ours.into()),
+            tty: ends.tty,
         },
     ))
 }

@@ -15,7 +15,8 @@
 //! inside the run can end: an untimed `futex` (a lock or condition another thread holds), `wait4` or
 //! `waitid` (a child of the run), a `read` of an anonymous pipe (another thread's or process's of the
 //! run). A thread that runs, a timed wait (`nanosleep`, a timed `futex`), `poll`, `select`, `epoll`,
-//! a socket, a named FIFO, a terminal or any other call means "not proven": no deadlock. When all of
+//! a socket, a named FIFO, a terminal other than the one the grader types on (`Stdin::Terminal`: a
+//! read of its slave counts as a read of our stdin) or any other call means "not proven": no deadlock. When all of
 //! that holds at looks [`CONFIRM`] apart with the CPU time unchanged, the grader has sent nothing
 //! since (it is waiting), so nothing can have moved the program: it waits for us while we wait for it.
 //! A busy program is never cut: computing, it has a thread in state `R` (or CPU time that moves).
@@ -213,20 +214,32 @@ fn look(running: &mut dyn Running, stdin: Option<&File>) -> Option<Seen> {
     use std::os::fd::AsRawFd;
     use std::os::unix::fs::MetadataExt;
 
+    use std::os::unix::fs::FileTypeExt;
+
     let pids = running.pids();
     if pids.is_empty() {
         return None;
     }
-    let pipe = match stdin {
-        Some(file) => Some(format!("pipe:[{}]", file.metadata().ok()?.ino())),
-        None => None,
+    // A terminal (`terminal.rs`): the program reads its slave, known by device number; the grader's
+    // end is the master, whose `FIONREAD` counts what the program printed, not what it has to read.
+    // A whole line typed wakes a reader at once, so a thread still in `read` after two looks has none.
+    let tty = stdin.and(running.pipes().tty);
+    let pipe = match (stdin, tty) {
+        (Some(file), None) => Some(format!("pipe:[{}]", file.metadata().ok()?.ino())),
+        _ => None,
+    };
+    let reads_tty = |pid: i32, fd: u64| {
+        tty.is_some_and(|dev| {
+            std::fs::metadata(format!("/proc/{pid}/fd/{fd}"))
+                .is_ok_and(|m| m.file_type().is_char_device() && m.rdev() == dev)
+        })
     };
     let mut seen = Seen {
         asleep: true,
         stdin_empty: true,
         ..Seen::default()
     };
-    if let Some(file) = stdin {
+    if let (Some(file), None) = (stdin, tty) {
         let mut queued: libc::c_int = 0;
         // SAFETY: FIONREAD writes one int; the descriptor is ours (either end of a pipe answers it).
         if unsafe { libc::ioctl(file.as_raw_fd(), libc::FIONREAD, &mut queued) } != 0 {
@@ -256,6 +269,9 @@ fn look(running: &mut dyn Running, stdin: Option<&File>) -> Option<Seen> {
                     .and_then(|t| t.to_str().map(str::to_string))
             };
             match classify(nr, &args) {
+                Call::Read if args.first().is_some_and(|&fd| reads_tty(pid, fd)) => {
+                    seen.reading = true;
+                }
                 Call::Read => match args.first().and_then(|&fd| fd_target(fd)) {
                     Some(t) if pipe.as_deref() == Some(t.as_str()) => seen.reading = true,
                     // An anonymous pipe: another thread's or process's of the run writes it.

@@ -236,17 +236,11 @@ impl FullSandbox {
         let group = Cgroup::create(self.cgroups, spec.limits.memory, spec.limits.processes + 1)
             .map_err(|e| spawn_err(io::Error::other(e)))?;
 
-        let (stdin_r, stdin_w) = match spec.stdin {
-            Stdin::Null => (
-                OwnedFd::from(File::open("/dev/null").map_err(io_err("opening /dev/null"))?),
-                None,
-            ),
-            Stdin::Bytes(_) | Stdin::Piped => {
-                let (r, w) = pipe().map_err(io_err("creating the stdin pipe"))?;
-                (r, Some(w))
-            }
-        };
-        let (stdout_r, stdout_w) = pipe().map_err(io_err("creating the stdout pipe"))?;
+        let ends = crate::sandbox::terminal::ends(&spec.stdin)
+            .map_err(io_err("creating the program's stdin and stdout"))?;
+        let tty = ends.tty;
+        let (stdin_r, stdin_w) = (ends.child_in, ends.ours_in);
+        let (stdout_r, stdout_w) = (ends.ours_out, ends.child_out);
         let (stderr_r, stderr_w) = pipe().map_err(io_err("creating the stderr pipe"))?;
         let (error_r, error_w) = pipe().map_err(io_err("creating the error pipe"))?;
         let (status_r, status_w) = pipe().map_err(io_err("creating the status pipe"))?;
@@ -366,6 +360,7 @@ impl FullSandbox {
                 stdin: stdin_w.map(File::from),
                 stdout: Some(File::from(stdout_r)),
                 stderr: Some(File::from(stderr_r)),
+                tty,
             },
             group,
             ended: None,

@@ -169,3 +169,64 @@ fn the_watch_sees_a_run_blocked_on_its_stdin_and_not_one_asleep() {
         running.kill();
     }
 }
+
+/// In every tier a `Stdin::Terminal` program sees a terminal on stdin and stdout, its prompt without a
+/// newline shows before it reads, the watch finds it waiting to read the terminal, and what is typed
+/// reaches it; its end reads as the end of output.
+#[test]
+fn a_program_on_a_terminal_shows_its_prompt_and_is_seen_waiting() {
+    use crate::sandbox::line::{wait_awaiting, Awaited};
+    use crate::sandbox::{BasicSandbox, NoSandbox, Sandbox, Stall, Watch};
+    use std::io::{Read, Write};
+    use std::time::{Duration, Instant};
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut tiers: Vec<Box<dyn Sandbox>> = vec![Box::new(NoSandbox), Box::new(BasicSandbox)];
+    match FullSandbox::new() {
+        Ok(full) => tiers.push(Box::new(full)),
+        Err(_) => eprintln!("skipping the full tier: unavailable here"),
+    }
+    let script = "[ -t 0 ] && [ -t 1 ] && t=tty; printf 'Your move: '; read m; echo \"got $m $t\"";
+    for sandbox in tiers {
+        let tier = sandbox.tier();
+        let spec = small_spec("/bin/sh", &["-c", script], dir.path(), Stdin::Terminal);
+        let mut running = sandbox.spawn(&spec).unwrap();
+        let mut keys = running.take_stdin().unwrap();
+        let mut screen = running.take_stdout().unwrap();
+        let mut watch = Watch::new(None);
+        let mut shown = Vec::new();
+        let until = Instant::now() + Duration::from_secs(30);
+        let stall = loop {
+            let mut awaited = Awaited {
+                running: &mut *running,
+                stdin: &keys,
+                watch: &mut watch,
+            };
+            match wait_awaiting(&screen, Some(until), &mut awaited).unwrap() {
+                Ok(true) => {
+                    let mut chunk = [0u8; 256];
+                    let n = screen.read(&mut chunk).unwrap();
+                    shown.extend_from_slice(&chunk[..n]);
+                }
+                Ok(false) => panic!("{tier}: nothing within 30 s: {shown:?}"),
+                Err(stall) => break stall,
+            }
+        };
+        assert_eq!(stall, Stall::Input, "{tier}");
+        assert_eq!(shown, b"Your move: ", "{tier}");
+        keys.write_all(b"5\n").unwrap();
+        let mut rest = Vec::new();
+        let mut chunk = [0u8; 256];
+        loop {
+            match screen.read(&mut chunk) {
+                Ok(0) => break,
+                Ok(n) => rest.extend_from_slice(&chunk[..n]),
+                // The last slave closed: how a terminal says the program is gone.
+                Err(e) if e.raw_os_error() == Some(libc::EIO) => break,
+                Err(e) => panic!("{tier}: {e}"),
+            }
+        }
+        assert_eq!(rest, b"got 5 tty\n", "{tier}");
+        running.kill();
+    }
+}
