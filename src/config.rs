@@ -3,29 +3,47 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::sandbox::scratch::Bounds;
 use crate::sandbox::{Limits, Tier};
-use crate::toml_file::{located, parse_toml, TomlError};
+use crate::toml_file::{form, located, parse_toml, Spanned, TomlError};
 use crate::units::{parse_duration, parse_size, LIMIT};
 
 /// The commented defaults shipped in the binary.
 pub const DEFAULTS: &str = include_str!("../grader.toml");
 
 /// Limits as written in TOML: every key optional so files can layer.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct RawLimits {
-    pub cpu: Option<toml::Spanned<String>>,
-    pub wall: Option<toml::Spanned<String>>,
-    pub memory: Option<toml::Spanned<String>>,
-    pub output: Option<toml::Spanned<String>>,
-    pub file_size: Option<toml::Spanned<String>>,
-    pub processes: Option<toml::Spanned<u32>>,
-    pub open_files: Option<toml::Spanned<u64>>,
-    pub stack: Option<toml::Spanned<String>>,
-    pub idle: Option<toml::Spanned<String>>,
+    /// CPU time of the whole process tree.
+    #[schemars(with = "Option<form::Duration>")]
+    pub cpu: Option<Spanned<String>>,
+    /// Wall-clock time.
+    #[schemars(with = "Option<form::Duration>")]
+    pub wall: Option<Spanned<String>>,
+    /// Memory of the whole process tree.
+    #[schemars(with = "Option<form::Size>")]
+    pub memory: Option<Spanned<String>>,
+    /// Standard output kept; more is an output-limit verdict.
+    #[schemars(with = "Option<form::Size>")]
+    pub output: Option<Spanned<String>>,
+    /// The largest file the program may write.
+    #[schemars(with = "Option<form::Size>")]
+    pub file_size: Option<Spanned<String>>,
+    /// Processes and threads at once (at least 1).
+    #[schemars(range(min = 1))]
+    pub processes: Option<Spanned<u32>>,
+    /// Open files at once (at least 3).
+    #[schemars(range(min = 3))]
+    pub open_files: Option<Spanned<u64>>,
+    #[schemars(with = "Option<form::Size>")]
+    pub stack: Option<Spanned<String>>,
+    /// No CPU used this long, every process asleep: stopped as `idle`.
+    #[schemars(with = "Option<form::Duration>")]
+    pub idle: Option<Spanned<String>>,
 }
 
 impl RawLimits {
@@ -33,11 +51,9 @@ impl RawLimits {
     pub fn apply(&self, base: &Limits, path: &Path, text: &str) -> Result<Limits, TomlError> {
         let mut out = base.clone();
         let bad = |span: std::ops::Range<usize>, msg: String| located(path, text, Some(span), &msg);
-        let duration = |v: &toml::Spanned<String>| {
-            parse_duration(v.get_ref(), LIMIT).map_err(|m| bad(v.span(), m))
-        };
-        let size =
-            |v: &toml::Spanned<String>| parse_size(v.get_ref()).map_err(|m| bad(v.span(), m));
+        let duration =
+            |v: &Spanned<String>| parse_duration(v.get_ref(), LIMIT).map_err(|m| bad(v.span(), m));
+        let size = |v: &Spanned<String>| parse_size(v.get_ref()).map_err(|m| bad(v.span(), m));
         if let Some(v) = &self.cpu {
             out.cpu = duration(v)?;
         }
@@ -75,40 +91,53 @@ impl RawLimits {
     }
 }
 
-#[derive(Debug, Default, Deserialize)]
+/// `grader.toml`: a machine's settings, over the built-in defaults.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
-struct RawConfig {
+#[schemars(title = "grader.toml")]
+pub(crate) struct RawConfig {
+    /// Limits of every run; a suite's `[limits]` and a case's `limits` go over them.
     #[serde(default)]
     limits: RawLimits,
+    /// Limits of each build command (a suite's `[build-limits]` goes over them).
     #[serde(default)]
     build: RawLimits,
     #[serde(default)]
     run: RawRun,
     #[serde(default)]
     scratch: RawScratch,
+    /// Interpreters named by path instead of found on `PATH`.
     #[serde(default)]
     toolchains: RawToolchains,
 }
 
-#[derive(Debug, Default, Deserialize)]
+/// `[scratch]`: what a submission's scratch folder and each run's working folder may hold.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 struct RawScratch {
-    size: Option<toml::Spanned<String>>,
-    inodes: Option<toml::Spanned<u64>>,
+    #[schemars(with = "Option<form::Size>")]
+    size: Option<Spanned<String>>,
+    #[schemars(range(min = 64))]
+    inodes: Option<Spanned<u64>>,
 }
 
 /// Interpreters named by path instead of found on `PATH`.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 struct RawToolchains {
-    python2: Option<toml::Spanned<String>>,
+    /// The Python 2 interpreter, relative to this file's folder or absolute.
+    python2: Option<Spanned<String>>,
 }
 
-#[derive(Debug, Default, Deserialize)]
+/// `[run]`: how a class is graded on this machine.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 struct RawRun {
+    /// Submissions graded at once; 0 for one per core.
     jobs: Option<usize>,
-    sandbox: Option<toml::Spanned<String>>,
+    /// The weakest sandbox tier `run` accepts: `none`, `basic` or `full`.
+    #[schemars(extend("enum" = ["none", "basic", "full"]))]
+    sandbox: Option<Spanned<String>>,
 }
 
 /// The checked configuration.
@@ -162,10 +191,7 @@ impl Config {
         };
         config.layer(Path::new("<built-in grader.toml>"), DEFAULTS)?;
         if let Some(path) = user {
-            let text = std::fs::read_to_string(path).map_err(|source| TomlError::Read {
-                path: path.to_path_buf(),
-                source,
-            })?;
+            let text = crate::toml_file::read_text(path)?;
             config.layer(path, &text)?;
         }
         Ok(config)

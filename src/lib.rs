@@ -5,6 +5,7 @@
 //! of games; reports read only results.
 
 pub mod arena;
+pub mod author;
 pub mod build;
 pub mod bundle;
 pub mod cmd;

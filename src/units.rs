@@ -104,6 +104,29 @@ pub fn nearest_ms(d: Duration) -> u64 {
     u64::try_from((d.as_micros() + 500) / 1000).unwrap_or(u64::MAX)
 }
 
+/// The most points a group, column, mark or track part may be worth: no course grades out of more,
+/// and a larger number is a slip (`1e308` would make every total infinite, shown as `/inf`).
+pub const MAX_POINTS: f64 = 10_000.0;
+
+/// Points as a suite or course writes them: a finite number from 0 to [`MAX_POINTS`].
+///
+/// # Errors
+/// What is wrong with `p`, with a hint.
+pub fn check_points(p: f64) -> Result<(), String> {
+    if !p.is_finite() {
+        return Err(format!(
+            "`{p}` is not a number of points\nhint: write a number such as `5` or `15`"
+        ));
+    }
+    if p < 0.0 {
+        return Err(format!("points `{}` must be zero or more", points(p)));
+    }
+    if p > MAX_POINTS {
+        return Err(format!("points `{p:e}` are more than {MAX_POINTS} (a slip?)\nhint: points are a group's weight, such as `5` or `15`"));
+    }
+    Ok(())
+}
+
 /// Points as people write them: `15`, `7.5`, `3.33`.
 #[must_use]
 pub fn points(p: f64) -> String {

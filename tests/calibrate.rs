@@ -97,6 +97,13 @@ fn calibrate_measures_the_c_reference_and_writes_sane_limits() {
     let dir = scratch();
     let suite = dir.path().join("adelaide-2021-a1");
     copy_dir(&repo().join("suites/adelaide-2021-a1"), &suite);
+    // The copy's `[calibrate]` folders, relative to the repository's suite, would point nowhere
+    // (`validate` says so below): point them at the examples.
+    let toml = read(&suite.join("suite.toml")).replace(
+        "\"../../examples/",
+        &format!("\"{}/examples/", repo().display()),
+    );
+    std::fs::write(suite.join("suite.toml"), toml).unwrap();
     let reference = repo().join(EXAMPLES).join("c-correct");
     let run = grader()
         .arg("calibrate")

@@ -313,7 +313,7 @@ fn python_versions_are_checked_with_their_place() {
     let bad = validate(&with(r#"["3", "2.7"]"#));
     assert!(bad.starts_with("exit: 1"), "{bad}");
     assert!(
-        bad.contains("suite.toml:11:18: unknown Python version `2.7`"),
+        bad.contains("suite.toml:11:18: `languages[0].versions[1]`: unknown value `2.7`\n"),
         "{bad}"
     );
     let twice = validate(&with(r#"["2", "2"]"#));
@@ -327,4 +327,78 @@ fn python_versions_are_checked_with_their_place() {
         not_python.contains("sets `versions`, but its `run` command does not start with `python3`"),
         "{not_python}"
     );
+}
+
+/// One run reports every problem: unknown keys with the nearest known one, absurd points, a value of
+/// the wrong form; then, once the file's form is right, every part the loader refuses (issue 30).
+#[test]
+fn every_problem_is_reported_in_one_run() {
+    let many = GOOD
+        .replace("points = 3", "pionts = 3\npoints = 1e308")
+        .replace("cpu = \"2s\"", "cpu = \"2s\"\nwal = \"4s\"")
+        .replace("visibility = \"public\"", "visibility = \"pubic\"");
+    snapshot!("every_problem", validate(&many));
+    let loaded = GOOD.replace("golden/hello.stdout", "golden/bye.stdout")
+        + "\n[[groups]]\nname = \"more\"\npoints = 1\n[[groups.cases]]\nname = \"x\"\nargs = [\"{tmp}\"]\nstdout = { golden = \"golden/hello.stdout\" }\n\n[calibrate]\npython = \"../../examples/submissions/echo/python-correct\"\n";
+    snapshot!("every_problem_loaded", validate(&loaded));
+}
+
+/// A suite without `[[languages]]` is refused (every student would get a compile error blamed on
+/// them), by `validate` and by the commands that load it.
+#[test]
+fn a_suite_without_languages_is_refused() {
+    let none = GOOD.replace(
+        "[[languages]]\nname = \"python\"\ndetect = [\"echo.py\"]\nrun = [\"python3\", \"{dir}/echo.py\"]\n",
+        "",
+    );
+    let out = validate(&none);
+    assert!(out.starts_with("exit: 1"), "{out}");
+    assert!(
+        out.contains("suite.toml: the file has no `[[languages]]`"),
+        "{out}"
+    );
+    let dir = scratch();
+    let suite = dir.path().join("echo");
+    std::fs::create_dir_all(suite.join("golden")).unwrap();
+    std::fs::write(suite.join("golden/hello.stdout"), "hello\n").unwrap();
+    std::fs::write(suite.join("suite.toml"), &none).unwrap();
+    let students = dir.path().join("class");
+    std::fs::create_dir_all(students.join("ann")).unwrap();
+    let run = grader()
+        .arg("run")
+        .arg(&suite)
+        .arg(&students)
+        .arg("--out")
+        .arg(dir.path().join("r"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("the suite has no `[[languages]]`"),
+        "{stderr}"
+    );
+}
+
+/// A file in another encoding is named with the byte, its line and column, and what it likely is.
+#[test]
+fn a_file_that_is_not_utf8_says_why() {
+    let dir = scratch();
+    let suite = dir.path().join("echo");
+    std::fs::create_dir_all(suite.join("golden")).unwrap();
+    std::fs::write(suite.join("golden/hello.stdout"), "hello\n").unwrap();
+    let mut bytes = GOOD
+        .replace("title = \"Echo\"", "title = \"Écho\"")
+        .into_bytes();
+    // `É` in Latin-1, as an editor set to it saves the file.
+    let at = bytes.iter().position(|&b| b == 0xC3).unwrap();
+    bytes.splice(at..at + 2, [0xC9]);
+    std::fs::write(suite.join("suite.toml"), bytes).unwrap();
+    let out = transcript(&suite, dir.path());
+    assert!(out.starts_with("exit: 1"), "{out}");
+    assert!(
+        out.contains("suite.toml:1:10: invalid UTF-8: byte 0xC9 is not UTF-8; in Latin-1 or Windows-1252 it is `É`"),
+        "{out}"
+    );
+    assert!(out.contains("hint: save the file as UTF-8"), "{out}");
 }

@@ -5,16 +5,17 @@
 use std::path::Path;
 use std::time::Duration;
 
+use crate::toml_file::Spanned;
 use regex::Regex;
+use schemars::JsonSchema;
 use serde::Deserialize;
-use toml::Spanned;
 
 use crate::arena::event::schedule::Stage;
 use crate::arena::event::standings::Scoring;
 use crate::arena::referee::{IllegalPolicy, Policy, DEFAULT_MARGIN};
 use crate::arena::seat::dialogue::{Probe, Script, Step};
 use crate::arena::seat::ReplyForm;
-use crate::toml_file::{location, read_toml, snippet, TomlError};
+use crate::toml_file::{form, location, read_toml, snippet, TomlError};
 use crate::units;
 
 /// The games the arena can run, as written in configs and on the command line.
@@ -31,14 +32,17 @@ pub struct RawFile {
 }
 
 /// `[arena]` as written.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct RawArena {
     /// `tictactoe`, `tmmorris`, `sttt`, `ut3`, `oska` (with `n`), or `oska:5`.
+    #[schemars(with = "form::Game")]
     pub game: Spanned<String>,
     /// Oska's pieces a side (n ≥ 4).
+    #[schemars(range(min = 4))]
     pub n: Option<Spanned<u32>>,
     /// `persistent` (default), `per-move` or `dialogue`.
+    #[schemars(extend("enum" = ["persistent", "per-move", "dialogue"]))]
     pub protocol: Option<Spanned<String>>,
     /// The submission's command: program, then argument templates (per-move: `{state}`, `{side}`,
     /// `{last}`, `{limit-ms}`, `{seed}`).
@@ -47,18 +51,25 @@ pub struct RawArena {
     /// for suites whose language recipes say how to build and run.
     pub args: Option<Vec<String>>,
     /// Per-move limit, e.g. `"1s"`, `"6s"`; `"none"` for no limit.
+    #[schemars(with = "Option<form::DurationOrNone>")]
     pub move_limit: Option<Spanned<String>>,
     /// Added to every limit for scheduler noise (default `"50ms"`).
+    #[schemars(with = "Option<form::Duration>")]
     pub margin: Option<Spanned<String>>,
     /// Time to answer `ready` in the persistent protocol (default `"10s"`).
+    #[schemars(with = "Option<form::Duration>")]
     pub startup: Option<Spanned<String>>,
     /// `lose` (default) or `forfeit` (only the spoiled placement; Super-TTT).
+    #[schemars(extend("enum" = ["lose", "forfeit"]))]
     pub illegal: Option<Spanned<String>>,
     /// `move` (default) or `state` (the reply is the next position: Adelaide, Oska).
+    #[schemars(extend("enum" = ["move", "state"]))]
     pub reply: Option<Spanned<String>>,
     /// Turns before a draw is adjudicated (default 500).
+    #[schemars(range(min = 1))]
     pub move_cap: Option<Spanned<u32>>,
     /// Games a pairing plays with each colour (default 1).
+    #[schemars(range(min = 1))]
     pub games: Option<Spanned<u32>>,
     /// `standard` (2/1/0), `ut3` (4; draws 2–1 by the tie-break), or a `[arena.scoring]` table.
     pub scoring: Option<Spanned<RawScoring>>,
@@ -68,22 +79,28 @@ pub struct RawArena {
     pub stage: Vec<RawStage>,
     /// After the stages: `round-robin` (default) or `knockout` (000's semi-finals and final).
     #[serde(rename = "final")]
+    #[schemars(extend("enum" = ["round-robin", "knockout"]))]
     pub finale: Option<Spanned<String>>,
+    /// The dialogue protocol's script: how the program is talked to (src/arena/PROTOCOLS.md).
     pub dialogue: Option<RawDialogue>,
     /// Marks by final rank for `grader tournament` on a suite (002: "40 marks ... based on the overall
     /// ranking").
     pub marks: Option<RawMarks>,
 }
 
-#[derive(Clone, Debug, Deserialize)]
+/// `[arena.marks]`: the class tournament's marks by rank.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct RawMarks {
     /// Marks for the 1st, 2nd, ... of the overall ranking.
+    #[schemars(inner(range(min = 0, max = 10000)))]
     pub by_rank: Spanned<Vec<f64>>,
     /// Marks for everyone ranked below the list (default 0).
+    #[schemars(range(min = 0, max = 10000))]
     pub rest: Option<Spanned<f64>>,
     /// Marks for an entrant that lost every game it played by its own fault (a failed build, a program
     /// that never answers); default: as its rank says.
+    #[schemars(range(min = 0, max = 10000))]
     pub all_faults: Option<Spanned<f64>>,
     /// For `grader run`: the group a submission must pass in full to enter the class tournament; one
     /// that does not is left out and gets `all-faults` (which `gate` requires).
@@ -93,17 +110,20 @@ pub struct RawMarks {
     pub bonus: bool,
     /// Marks for an entrant that advanced from the first stage but is ranked below `by-rank` (000:23:
     /// "10 points for the top FOUR finishers in the local (section) round-robin"); default `rest`.
+    #[schemars(range(min = 0, max = 10000))]
     pub qualified: Option<Spanned<f64>>,
 }
 
-#[derive(Clone, Debug, Deserialize)]
+/// `standard`, `ut3`, or a table of points.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum RawScoring {
-    Preset(String),
+    Preset(#[schemars(extend("enum" = ["standard", "ut3"]))] String),
     Table(RawPoints),
 }
 
-#[derive(Clone, Debug, Deserialize)]
+/// `{ win = 4, draw = 1, loss = 0, edge = [2, 1] }`: points per game result.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct RawPoints {
     pub win: u32,
@@ -114,10 +134,15 @@ pub struct RawPoints {
     pub edge: Option<[u32; 2]>,
 }
 
-#[derive(Clone, Debug, Deserialize)]
+/// `[[arena.stage]]`: a stage of pools before the final.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct RawStage {
+    /// Pools in this stage.
+    #[schemars(range(min = 1))]
     pub groups: Spanned<u32>,
+    /// Entrants each pool sends on.
+    #[schemars(range(min = 1))]
     pub advance: Spanned<u32>,
     /// One group per section of the class (the roster's `section`), played even when it eliminates no
     /// one: "a round-robin qualifier by section" (000:23). `groups` is used when no section is known.
@@ -125,7 +150,8 @@ pub struct RawStage {
     pub sections: bool,
 }
 
-#[derive(Clone, Debug, Deserialize)]
+/// `[arena.dialogue]`: the script a dialogue program is talked to by.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct RawDialogue {
     #[serde(default)]
@@ -136,16 +162,19 @@ pub struct RawDialogue {
     pub reply: Spanned<String>,
     /// The program's end-of-game message, checked after the last move.
     pub end: Option<Spanned<String>>,
+    #[schemars(with = "Option<form::Duration>")]
     pub expect_timeout: Option<Spanned<String>>,
     /// `[[arena.dialogue.probe]]`: invalid inputs typed at chosen prompts.
     #[serde(default)]
     pub probe: Vec<RawProbe>,
 }
 
-#[derive(Clone, Debug, Deserialize)]
+/// `[[arena.dialogue.probe]]`: an invalid input typed at a chosen prompt.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct RawProbe {
     /// The program's prompt for a move, counted from 1 in each game.
+    #[schemars(range(min = 1))]
     pub at: Spanned<u32>,
     /// Literal text, or `{taken}` for an occupied cell.
     pub send: Spanned<String>,
@@ -157,7 +186,8 @@ fn default_send() -> String {
     "{move}".into()
 }
 
-#[derive(Clone, Debug, Deserialize)]
+/// A step of the opening: wait for `expect`, then type `send`.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct RawStep {
     pub expect: Spanned<String>,
@@ -599,7 +629,7 @@ impl Check<'_> {
         Ok(match &raw.marks {
             None => None,
             Some(m) => {
-                let fine = |v: f64| v.is_finite() && v >= 0.0;
+                let fine = |v: f64| units::check_points(v).is_ok();
                 if m.by_rank.get_ref().iter().any(|&v| !fine(v)) {
                     return Err(self.bad(
                         m.by_rank.span(),

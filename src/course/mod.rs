@@ -21,9 +21,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use jiff::Timestamp;
+use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::toml_file::{read_toml, TomlError};
+use crate::toml_file::{form, read_toml, TomlError};
 use roster::Roster;
 
 /// The file's name, beside `suite.toml`.
@@ -72,51 +73,77 @@ pub struct Course {
     pub entry_due: Option<Timestamp>,
 }
 
-#[derive(Debug, Deserialize)]
+/// `course.toml`: a course's policy for one assignment (docs/instructor-week.md).
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case", deny_unknown_fields)]
-struct RawCourse {
+#[schemars(title = "course.toml")]
+pub(crate) struct RawCourse {
+    /// An IANA time zone (`Australia/Adelaide`) for dates written without an offset; UTC otherwise.
     timezone: Option<String>,
+    /// The due date of every track that gives none of its own.
+    #[schemars(with = "Option<form::When>")]
     due: Option<toml::Value>,
+    /// The class's roster (CSV), relative to this file.
     roster: Option<PathBuf>,
+    /// The track of a student the roster gives none.
     default_track: Option<String>,
+    /// The most students a team may have.
+    #[schemars(range(min = 1))]
     team_size: Option<usize>,
     late: Option<RawLate>,
+    /// The tracks, by name: the parts a student on each is graded on.
     #[serde(default)]
     tracks: BTreeMap<String, RawTrack>,
+    /// By roster folder, login, id or email: a new due date, or more time (`48h`).
     #[serde(default)]
+    #[schemars(with = "BTreeMap<String, form::Extension>")]
     extensions: BTreeMap<String, toml::Value>,
     tournament: Option<RawTournament>,
 }
 
-#[derive(Debug, Deserialize)]
+/// `[late]`: what a late hand-in costs.
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case", deny_unknown_fields)]
 struct RawLate {
-    /// `cap`, `subtract` or `none`.
+    /// `cap` (the maximum falls per day), `subtract` (marks off per day) or `none`.
+    #[schemars(extend("enum" = ["cap", "subtract", "none"]))]
     rule: String,
     /// Percent of the maximum per day or part of a day.
+    #[schemars(range(min = 0, max = 100))]
     per_day: Option<f64>,
+    /// Lateness forgiven before the rule applies.
+    #[schemars(with = "Option<form::Span>")]
     grace: Option<String>,
+    /// Later than this after the due date, a hand-in earns nothing.
+    #[schemars(with = "Option<form::Span>")]
     cut_off: Option<String>,
 }
 
-#[derive(Debug, Deserialize)]
+/// `[tracks.NAME]`: a track's due date and parts.
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case", deny_unknown_fields)]
 struct RawTrack {
+    #[schemars(with = "Option<form::When>")]
     due: Option<toml::Value>,
     parts: Vec<RawPart>,
 }
 
-#[derive(Debug, Deserialize)]
+/// Some of the suite's groups, scaled together to `points`.
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case", deny_unknown_fields)]
 struct RawPart {
     name: String,
     groups: Vec<String>,
+    #[schemars(range(min = 0, max = 10000))]
     points: f64,
 }
 
-#[derive(Debug, Deserialize)]
+/// `[tournament]`: the class tournament's entry deadline.
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case", deny_unknown_fields)]
 struct RawTournament {
+    /// A hand-in entered for the tournament after it does not play.
+    #[schemars(with = "Option<form::When>")]
     entry_due: Option<toml::Value>,
 }
 
@@ -307,11 +334,8 @@ fn parts(track: &str, raw: &[RawPart], groups: &[(String, f64)]) -> Result<Vec<T
             }
             seen.push(g);
         }
-        if !(p.points.is_finite() && p.points >= 0.0) {
-            return Err(format!(
-                "`tracks.{track}`: part `{}` has points {}",
-                p.name, p.points
-            ));
+        if let Err(e) = crate::units::check_points(p.points) {
+            return Err(format!("`tracks.{track}`: part `{}`: {e}", p.name));
         }
         out.push(TrackPart {
             name: p.name.clone(),

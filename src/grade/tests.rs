@@ -236,6 +236,10 @@ impl Prepare for FakeBuild {
 
 const SUITE: &str = r#"title = "Rev"
 seed = 1
+[[languages]]
+name = "rev"
+detect = ["rev"]
+run = ["{dir}/rev"]
 [variants]
 post-order = { credit = 1.0, note = "full credit" }
 fail-hard = { credit = 0.0 }
@@ -413,8 +417,13 @@ fn a_compile_error_fails_every_case_with_the_log_kept() {
 
 /// SUITE plus a group that runs the recipe's second program (Adelaide postgrads' `tmmorris`).
 fn with_second_group() -> String {
+    let suite = SUITE.replacen(
+        "run = [\"{dir}/rev\"]\n",
+        "run = [\"{dir}/rev\"]\nprograms.second = { detect = [\"second.c\"], run = [\"{dir}/second\"] }\n",
+        1,
+    );
     format!(
-        "{SUITE}\n[[groups]]\nname = \"second\"\nprogram = \"second\"\npoints = 3\n[[groups.cases]]\nname = \"s\"\nargs = [\"abc\", \"{{work}}/visited.txt\"]\nstdout = {{ reference = \"rev\" }}\n"
+        "{suite}\n[[groups]]\nname = \"second\"\nprogram = \"second\"\npoints = 3\n[[groups.cases]]\nname = \"s\"\nargs = [\"abc\", \"{{work}}/visited.txt\"]\nstdout = {{ reference = \"rev\" }}\n"
     )
 }
 
@@ -485,7 +494,7 @@ fn every_language_must_define_a_groups_program() {
         "{e}"
     );
     assert!(
-        e.contains("suite.toml:38:11: "),
+        e.contains("suite.toml:43:11: "),
         "the error points at the group's `program`: {e}"
     );
 }

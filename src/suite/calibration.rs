@@ -6,8 +6,8 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Duration;
 
+use crate::toml_file::Spanned;
 use serde::Deserialize;
-use toml::Spanned;
 
 use crate::toml_file::{located, parse_toml, TomlError};
 use crate::units::{parse_duration, LIMIT};

@@ -5,8 +5,8 @@ use std::ops::Range;
 use std::path::{Component, PathBuf};
 use std::sync::Arc;
 
+use crate::toml_file::Spanned;
 use reference::Player;
-use toml::Spanned;
 
 use crate::arena::config::{validate, ArenaConfig, Protocol, RawArena};
 use crate::arena::game::registry::{dispatch, MakeBot, Visitor};
@@ -145,23 +145,23 @@ impl Loader<'_> {
         Ok(Entries { default, students })
     }
 
-    pub(super) fn manual(&self, raw: Vec<Spanned<RawManual>>) -> Result<Vec<Manual>, SuiteError> {
+    /// `[[manual]]`: every column's problems kept (`Loader::keep`), the good columns returned.
+    pub(super) fn manual(&self, raw: Vec<Spanned<RawManual>>) -> Vec<Manual> {
         let mut out: Vec<Manual> = Vec::new();
         for m in raw {
             let m = m.into_inner();
-            let name = self.name("manual column", &m.name)?;
+            let Some(name) = self.keep(self.name("manual column", &m.name)) else {
+                continue;
+            };
             let points = *m.points.get_ref();
-            if !(points.is_finite() && points >= 0.0) {
-                return self.err(
-                    m.points.span(),
-                    format!("manual column `{name}` has points `{points}`\nhint: points must be zero or more"),
-                );
+            if let Err(e) = crate::units::check_points(points) {
+                self.keep::<()>(self.err(m.points.span(), format!("manual column `{name}`: {e}")));
             }
             if out.iter().any(|o| o.name == name) || name == "total" || name == "student" {
-                return self.err(
+                self.keep::<()>(self.err(
                     m.name.span(),
                     format!("manual column `{name}` is declared twice or names a built-in column"),
-                );
+                ));
             }
             out.push(Manual {
                 name,
@@ -169,7 +169,7 @@ impl Loader<'_> {
                 points,
             });
         }
-        Ok(out)
+        out
     }
 
     /// A play or position case may not carry a run case's keys.
@@ -504,6 +504,10 @@ mod tests {
         let suite = load(
             r#"title = "t"
 seed = 1
+[[languages]]
+name = "python"
+detect = ["oska.py"]
+run = ["python3", "{dir}/oska.py"]
 [arena]
 game = "oska"
 protocol = "per-move"

@@ -14,6 +14,10 @@ pub(super) struct Loader<'a> {
     pub(super) text: &'a str,
     pub(super) oracle: &'a dyn Oracle,
     pub(super) golden_optional: bool,
+    /// `grader validate`: also check what only some commands use (`[calibrate]`'s folders).
+    pub(super) strict: bool,
+    /// Every problem found so far: the loader goes on past one to report them all at once.
+    pub(super) problems: std::cell::RefCell<Vec<SuiteError>>,
 }
 
 fn is_name(s: &str) -> bool {
@@ -68,6 +72,18 @@ impl Loader<'_> {
         Err(located(self.path, self.text, Some(span), message.as_ref()).into())
     }
 
+    /// The value, or `None` with its problem kept for the end: a part of the suite that is wrong
+    /// does not stop the check of the others.
+    pub(super) fn keep<T>(&self, result: Result<T, SuiteError>) -> Option<T> {
+        match result {
+            Ok(value) => Some(value),
+            Err(e) => {
+                self.problems.borrow_mut().push(e);
+                None
+            }
+        }
+    }
+
     pub(super) fn name(&self, what: &str, name: &Spanned<String>) -> Result<String, SuiteError> {
         if !is_name(name.get_ref()) {
             return self.err(
@@ -81,6 +97,8 @@ impl Loader<'_> {
         Ok(name.get_ref().clone())
     }
 
+    /// The whole suite checked: every part is checked even when another is wrong, and all their
+    /// problems are returned together ([`SuiteError::Many`]).
     pub(super) fn suite(
         &self,
         raw: RawSuite,
@@ -89,31 +107,56 @@ impl Loader<'_> {
         oracle: Arc<dyn Oracle>,
     ) -> Result<Suite, SuiteError> {
         if raw.title.get_ref().trim().is_empty() {
-            return self.err(raw.title.span(), "the suite's `title` is empty");
+            self.keep::<()>(self.err(raw.title.span(), "the suite's `title` is empty"));
         }
-        let limits = raw.limits.apply(&config.limits, self.path, self.text)?;
-        let build_limits = raw
-            .build_limits
-            .apply(&config.build, self.path, self.text)?;
-        let languages = self.languages(raw.languages)?;
-        let variants = self.variants(raw.variants)?;
-        let arena = self.arena(raw.arena.as_ref())?;
-        let entries = self.entries(raw.entries)?;
-        let manual = self.manual(raw.manual)?;
-        let calibrate = self.calibrate(raw.calibrate, &languages)?;
-        let file_names = self.file_names(raw.file_names.as_ref())?;
+        let limits = self
+            .keep(
+                raw.limits
+                    .apply(&config.limits, self.path, self.text)
+                    .map_err(Into::into),
+            )
+            .unwrap_or_else(|| config.limits.clone());
+        let build_limits = self
+            .keep(
+                raw.build_limits
+                    .apply(&config.build, self.path, self.text)
+                    .map_err(Into::into),
+            )
+            .unwrap_or_else(|| config.build.clone());
+        if raw.languages.is_empty() && !raw.groups.is_empty() {
+            self.keep::<()>(self.err(0..0, "the suite has no `[[languages]]`: every submission would fail to build, and the error would read as the student's\nhint: add a recipe, e.g. `[[languages]]` with `name = \"python\"`, `detect = [\"main.py\"]`, `run = [\"python3\", \"{dir}/main.py\"]` (suites/README.md, \"Languages\")"));
+        }
+        let languages = self.languages(raw.languages);
+        let variants = self.variants(raw.variants);
+        let arena = self.keep(self.arena(raw.arena.as_ref()));
+        let entries = self.keep(self.entries(raw.entries)).unwrap_or_default();
+        let manual = self.manual(raw.manual);
+        let calibrate = self.calibrate(raw.calibrate, &languages);
+        let file_names = self
+            .keep(self.file_names(raw.file_names.as_ref()))
+            .unwrap_or(FileNames::Unpredictable);
         let names: Vec<&str> = languages.iter().map(|l| l.name.as_str()).collect();
-        let calibration = calibration::Calibration::load(self.dir, &names)?;
+        let calibration = self
+            .keep(calibration::Calibration::load(self.dir, &names).map_err(Into::into))
+            .flatten();
         // A suite with an `[arena]` and no groups is a tournament-only event (`grader play`,
         // `grader tournament`); anything else needs cases to grade.
-        if raw.groups.is_empty() && arena.is_none() {
-            return self.err(
+        if raw.groups.is_empty() && raw.arena.is_none() {
+            self.keep::<()>(self.err(
                 0..0,
                 "the suite has no `[[groups]]`\nhint: add at least one group with cases, or an `[arena]` table for a suite graded only by tournaments",
-            );
+            ));
         }
-        let groups = self.groups(raw.groups, &languages, &limits, arena.as_ref(), &manual)?;
-        self.tournament_columns(raw.arena.as_ref(), &groups, &manual)?;
+        // Without a good `[arena]` every play case would repeat its problem: they wait for it.
+        let groups = match &arena {
+            Some(arena) => self.groups(raw.groups, &languages, &limits, arena.as_ref(), &manual),
+            None => Vec::new(),
+        };
+        self.keep(self.tournament_columns(raw.arena.as_ref(), &groups, &manual));
+        let problems = self.problems.take();
+        if !problems.is_empty() {
+            return Err(SuiteError::many(problems));
+        }
         Ok(Suite {
             name,
             dir: self.dir.to_path_buf(),
@@ -124,7 +167,7 @@ impl Loader<'_> {
             languages,
             variants,
             groups,
-            arena,
+            arena: arena.flatten(),
             entries,
             manual,
             calibrate,
@@ -135,102 +178,119 @@ impl Loader<'_> {
         })
     }
 
-    /// `[[languages]]`: each recipe and its second programs, checked.
-    fn languages(&self, raw: Vec<RawLanguage>) -> Result<Vec<Language>, SuiteError> {
-        let mut languages = Vec::new();
-        for l in raw {
-            let lname = self.name("language", &l.name)?;
-            if l.detect.get_ref().is_empty() {
-                return self.err(l.detect.span(), format!("language `{lname}` has an empty `detect` list\nhint: name the files that identify it, e.g. `[\"tictactoe.py\"]`"));
-            }
-            if l.run.get_ref().first().is_none_or(|p| p.is_empty()) {
-                return self.err(
-                    l.run.span(),
-                    format!("language `{lname}` has an empty `run` command"),
-                );
-            }
-            let python = self.python_versions(&lname, &l.run, l.versions.as_ref())?;
-            let mut programs = Vec::new();
-            for (pname, p) in l.programs {
-                let span = p.span();
-                let p = p.into_inner();
-                if !is_name(&pname) {
-                    return self.err(span, format!("bad program name `{pname}`\nhint: use lowercase letters, digits and `-`"));
-                }
-                if p.detect.get_ref().is_empty() {
-                    return self.err(p.detect.span(), format!("program `{pname}` of language `{lname}` has an empty `detect` list\nhint: name the files that show a student attempted it, e.g. `[\"{pname}.py\"]`"));
-                }
-                if p.run.get_ref().first().is_none_or(|r| r.is_empty()) {
-                    return self.err(
-                        p.run.span(),
-                        format!(
-                            "program `{pname}` of language `{lname}` has an empty `run` command"
-                        ),
-                    );
-                }
-                programs.push(ExtraRecipe {
-                    name: pname,
-                    detect: p.detect.into_inner(),
-                    build: p.build,
-                    run: p.run.into_inner(),
-                    python: python.clone(),
-                });
-            }
-            self.detect(&lname, &l.detect)?;
-            let support = self.support(&lname, &l.support)?;
-            languages.push(Language {
-                name: lname,
-                detect: l.detect.into_inner(),
-                build: l.build,
-                run: l.run.into_inner(),
-                support,
-                address_space: l.address_space,
-                programs,
-                python,
-            });
-        }
-        Ok(languages)
+    /// `[[languages]]`: each recipe and its second programs, checked; the good ones returned, every
+    /// problem kept.
+    fn languages(&self, raw: Vec<RawLanguage>) -> Vec<Language> {
+        raw.into_iter()
+            .filter_map(|l| self.keep(self.language(l)))
+            .collect()
     }
 
-    /// `[variants]`: the reference's known variants a suite gives credit to.
-    fn variants(
-        &self,
-        raw: BTreeMap<String, Spanned<RawVariant>>,
-    ) -> Result<Vec<VariantCredit>, SuiteError> {
-        let known: Vec<(&str, &str)> = self.oracle.variants();
-        let mut variants = Vec::new();
-        for (vname, v) in raw {
-            let span = v.span();
-            let v = v.into_inner();
-            let Some((_, description)) = known.iter().find(|(n, _)| *n == vname) else {
-                let names: Vec<&str> = known.iter().map(|(n, _)| *n).collect();
-                return self.err(
-                    span,
-                    format!(
-                        "unknown variant `{vname}`\nhint: the reference solvers know: {}",
-                        if names.is_empty() {
-                            "none".to_string()
-                        } else {
-                            names.join(", ")
-                        }
-                    ),
-                );
-            };
-            let credit = *v.credit.get_ref();
-            if !(0.0..=1.0).contains(&credit) {
-                return self.err(
-                    v.credit.span(),
-                    format!("variant credit `{credit}` is not between 0 and 1"),
-                );
-            }
-            variants.push(VariantCredit {
-                name: vname,
-                description: description.to_string(),
-                credit,
-                note: v.note,
-            });
+    fn language(&self, l: RawLanguage) -> Result<Language, SuiteError> {
+        let lname = self.name("language", &l.name)?;
+        if l.detect.get_ref().is_empty() {
+            return self.err(l.detect.span(), format!("language `{lname}` has an empty `detect` list\nhint: name the files that identify it, e.g. `[\"tictactoe.py\"]`"));
         }
-        Ok(variants)
+        if l.run.get_ref().first().is_none_or(|p| p.is_empty()) {
+            return self.err(
+                l.run.span(),
+                format!("language `{lname}` has an empty `run` command"),
+            );
+        }
+        let python = self.python_versions(&lname, &l.run, l.versions.as_ref())?;
+        let mut programs = Vec::new();
+        for (pname, p) in l.programs {
+            programs.push(self.program(&lname, pname, p, &python)?);
+        }
+        self.detect(&lname, &l.detect)?;
+        let support = self.support(&lname, &l.support)?;
+        Ok(Language {
+            name: lname,
+            detect: l.detect.into_inner(),
+            build: l.build,
+            run: l.run.into_inner(),
+            support,
+            address_space: l.address_space,
+            programs,
+            python,
+        })
+    }
+
+    /// `programs.NAME` of language `lname`: a second program built in the same copy.
+    fn program(
+        &self,
+        lname: &str,
+        pname: String,
+        p: Spanned<super::raw::RawProgram>,
+        python: &[PythonVersion],
+    ) -> Result<ExtraRecipe, SuiteError> {
+        let span = p.span();
+        let p = p.into_inner();
+        if !is_name(&pname) {
+            return self.err(
+                span,
+                format!("bad program name `{pname}`\nhint: use lowercase letters, digits and `-`"),
+            );
+        }
+        if p.detect.get_ref().is_empty() {
+            return self.err(p.detect.span(), format!("program `{pname}` of language `{lname}` has an empty `detect` list\nhint: name the files that show a student attempted it, e.g. `[\"{pname}.py\"]`"));
+        }
+        if p.run.get_ref().first().is_none_or(|r| r.is_empty()) {
+            return self.err(
+                p.run.span(),
+                format!("program `{pname}` of language `{lname}` has an empty `run` command"),
+            );
+        }
+        Ok(ExtraRecipe {
+            name: pname,
+            detect: p.detect.into_inner(),
+            build: p.build,
+            run: p.run.into_inner(),
+            python: python.to_vec(),
+        })
+    }
+
+    /// `[variants]`: the reference's known variants a suite gives credit to (every problem kept).
+    fn variants(&self, raw: BTreeMap<String, Spanned<RawVariant>>) -> Vec<VariantCredit> {
+        raw.into_iter()
+            .filter_map(|(vname, v)| self.keep(self.variant(vname, v)))
+            .collect()
+    }
+
+    fn variant(&self, vname: String, v: Spanned<RawVariant>) -> Result<VariantCredit, SuiteError> {
+        let known: Vec<(&str, &str)> = self.oracle.variants();
+        let span = v.span();
+        let v = v.into_inner();
+        let Some((_, description)) = known.iter().find(|(n, _)| *n == vname) else {
+            let names: Vec<&str> = known.iter().map(|(n, _)| *n).collect();
+            let near = crate::toml_file::suggest(&vname, names.iter().copied())
+                .map(|n| format!("did you mean `{n}`? "))
+                .unwrap_or_default();
+            return self.err(
+                span,
+                format!(
+                    "unknown variant `{vname}`\nhint: {near}the reference solvers know: {}",
+                    if names.is_empty() {
+                        "none".to_string()
+                    } else {
+                        names.join(", ")
+                    }
+                ),
+            );
+        };
+        let credit = *v.credit.get_ref();
+        if !(0.0..=1.0).contains(&credit) {
+            return self.err(
+                v.credit.span(),
+                format!("variant credit `{credit}` is not between 0 and 1"),
+            );
+        }
+        Ok(VariantCredit {
+            name: vname,
+            description: description.to_string(),
+            credit,
+            note: v.note,
+        })
     }
 
     /// `file-names`: how output files are named for each run (default: unpredictably).
@@ -246,6 +306,7 @@ impl Loader<'_> {
     }
 
     /// `[[groups]]`, each with its cases; names distinct from each other and from the manual columns.
+    /// Every group is checked; its problems are kept.
     fn groups(
         &self,
         raw: Vec<Spanned<RawGroup>>,
@@ -253,7 +314,7 @@ impl Loader<'_> {
         limits: &Limits,
         arena: Option<&Arc<ArenaConfig>>,
         manual: &[Manual],
-    ) -> Result<Vec<Group>, SuiteError> {
+    ) -> Vec<Group> {
         let mut groups: Vec<Group> = Vec::new();
         for g in raw {
             let name_span = g.get_ref().name.span();
@@ -262,26 +323,26 @@ impl Loader<'_> {
                     .iter()
                     .find(|l| !l.programs.iter().any(|x| &x.name == p.get_ref()))
                 {
-                    return self.err(p.span(), format!("group `{}` runs program `{}`, which language `{}` does not define\nhint: give every `[[languages]]` entry `programs.{} = {{ detect = [...], build = [...], run = [...] }}`", g.get_ref().name.get_ref(), p.get_ref(), l.name, p.get_ref()));
+                    self.keep::<()>(self.err(p.span(), format!("group `{}` runs program `{}`, which language `{}` does not define\nhint: give every `[[languages]]` entry `programs.{} = {{ detect = [...], build = [...], run = [...] }}`", g.get_ref().name.get_ref(), p.get_ref(), l.name, p.get_ref())));
                 }
             }
-            let group = self.group(g.into_inner(), limits, arena)?;
+            let group = self.group(g.into_inner(), limits, arena);
             if manual.iter().any(|m| m.name == group.name) {
-                return self.err(
-                    name_span,
+                self.keep::<()>(self.err(
+                    name_span.clone(),
                     format!("group `{}` has the name of a `[[manual]]` column\nhint: grades.csv needs distinct column names", group.name),
-                );
+                ));
             }
             if groups.iter().any(|x| x.name == group.name) {
-                return self.err(
-                    name_span,
+                self.keep::<()>(self.err(
+                    name_span.clone(),
                     format!("group `{}` is declared twice", group.name),
-                );
+                ));
             }
-            self.distinct_outputs(&groups, &group, name_span)?;
+            self.keep(self.distinct_outputs(&groups, &group, name_span));
             groups.push(group);
         }
-        Ok(groups)
+        groups
     }
 
     /// `versions = ["3", "2"]`: only on a recipe run with `python3`, each `"2"` or `"3"`, once.
@@ -325,19 +386,26 @@ impl Loader<'_> {
         Ok(out)
     }
 
+    /// `[calibrate]`: each language's reference hand-in. Under `grader validate` each folder must
+    /// exist (a copied suite's relative paths often point nowhere); other commands need none of them.
     fn calibrate(
         &self,
         table: std::collections::BTreeMap<Spanned<String>, String>,
         languages: &[Language],
-    ) -> Result<Vec<(String, PathBuf)>, SuiteError> {
+    ) -> Vec<(String, PathBuf)> {
         let mut out = Vec::new();
         for (language, folder) in table {
             if !languages.iter().any(|l| &l.name == language.get_ref()) {
-                return self.err(language.span(), format!("`[calibrate]` names `{}`, which is not one of the suite's `[[languages]]`\nhint: use a language's `name`, e.g. `python = \"../../examples/submissions/SUITE/python-correct\"`", language.get_ref()));
+                self.keep::<()>(self.err(language.span(), format!("`[calibrate]` names `{}`, which is not one of the suite's `[[languages]]`\nhint: use a language's `name`, e.g. `python = \"../../examples/submissions/SUITE/python-correct\"`", language.get_ref())));
+                continue;
             }
-            out.push((language.into_inner(), self.dir.join(folder)));
+            let full = self.dir.join(&folder);
+            if self.strict && !full.is_dir() {
+                self.keep::<()>(self.err(language.span(), format!("`[calibrate]`'s `{}` hand-in `{folder}` is not a folder (`{}`)\nhint: the path is relative to the suite's folder; a copied suite needs its own, or remove the line", language.get_ref(), full.display())));
+            }
+            out.push((language.into_inner(), full));
         }
-        Ok(out)
+        out
     }
 
     fn visibility(
@@ -358,52 +426,54 @@ impl Loader<'_> {
         }
     }
 
-    fn group(
-        &self,
-        g: RawGroup,
-        limits: &Limits,
-        arena: Option<&Arc<ArenaConfig>>,
-    ) -> Result<Group, SuiteError> {
-        let name = self.name("group", &g.name)?;
+    /// One group and its cases: every problem kept, the group returned as far as it is good.
+    fn group(&self, g: RawGroup, limits: &Limits, arena: Option<&Arc<ArenaConfig>>) -> Group {
+        let name = self
+            .keep(self.name("group", &g.name))
+            .unwrap_or_else(|| g.name.get_ref().clone());
         let points = *g.points.get_ref();
-        if !(points.is_finite() && points >= 0.0) {
-            return self.err(
-                g.points.span(),
-                format!("group points `{points}` must be zero or more"),
-            );
+        if let Err(e) = crate::units::check_points(points) {
+            self.keep::<()>(self.err(g.points.span(), format!("group `{name}`: {e}")));
         }
         let credit = match &g.credit {
             None => CreditRule::Proportional,
             Some(c) => match c.get_ref().as_str() {
                 "proportional" => CreditRule::Proportional,
                 "all-or-nothing" => CreditRule::AllOrNothing,
-                other => return self.err(c.span(), format!("unknown credit rule `{other}`\nhint: use `proportional` or `all-or-nothing`")),
+                other => {
+                    self.keep::<()>(self.err(c.span(), format!("unknown credit rule `{other}`\nhint: use `proportional` or `all-or-nothing`")));
+                    CreditRule::Proportional
+                }
             },
         };
-        let visibility = self.visibility(&g.visibility, Visibility::Hidden)?;
+        let visibility = self
+            .keep(self.visibility(&g.visibility, Visibility::Hidden))
+            .unwrap_or(Visibility::Hidden);
         if g.cases.is_empty() {
-            return self.err(g.name.span(), format!("group `{name}` has no cases"));
+            self.keep::<()>(self.err(g.name.span(), format!("group `{name}` has no cases")));
         }
         let mut cases: Vec<Case> = Vec::new();
         for c in g.cases {
             let span = c.span();
-            let case = self.case(c.into_inner(), visibility, limits, arena)?;
+            let Some(case) = self.keep(self.case(c.into_inner(), visibility, limits, arena)) else {
+                continue;
+            };
             if cases.iter().any(|x| x.name == case.name) {
-                return self.err(
+                self.keep::<()>(self.err(
                     span,
                     format!("case `{}` appears twice in group `{name}`", case.name),
-                );
+                ));
             }
             cases.push(case);
         }
-        Ok(Group {
+        Group {
             name,
             title: g.title,
             points,
             credit,
             program: g.program.map(Spanned::into_inner),
             cases,
-        })
+        }
     }
 
     fn case(
@@ -543,7 +613,19 @@ impl Loader<'_> {
                     Ok(text) => Some((rel, Some(text))),
                     Err(_) if self.golden_optional && e.reference.is_some() => Some((rel, None)),
                     Err(err) => {
-                        return self.err(g.span(), format!("cannot read golden file `{}`: {}\nhint: write it with `grader golden {}`", g.get_ref(), err.to_string().to_lowercase(), self.dir.display()));
+                        let hint = if e.reference.is_some() {
+                            format!("write it with `grader golden {}`", self.dir.display())
+                        } else {
+                            format!("the path is relative to the suite's folder `{}`; write the file, or add `reference = \"...\"` and write it with `grader golden`", self.dir.display())
+                        };
+                        return self.err(
+                            g.span(),
+                            format!(
+                                "cannot read golden file `{}`: {}\nhint: {hint}",
+                                g.get_ref(),
+                                err.to_string().to_lowercase()
+                            ),
+                        );
                     }
                 }
             }

@@ -18,14 +18,14 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use toml::Spanned;
+use crate::toml_file::Spanned;
 
 use crate::arena::config::{ArenaConfig, ArenaConfigError};
 use crate::build::{ExtraRecipe, PythonVersion};
 use crate::config::Config;
 use crate::judge::Comparator;
 use crate::sandbox::Limits;
-use crate::toml_file::{located, parse_toml, TomlError};
+use crate::toml_file::{located, parse_toml, read_text, TomlError};
 pub use kinds::{Entries, Kind, Manual, Measure, Opponent, Play, Position, PositionExpect, Run};
 use load::Loader;
 use oracle::{Oracle, Solved};
@@ -177,6 +177,54 @@ pub enum SuiteError {
     Toml(#[from] TomlError),
     #[error(transparent)]
     Arena(#[from] ArenaConfigError),
+    /// Several problems, in the order of the file: `grader validate` prints each as an error; other
+    /// commands print them one after another.
+    #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("\nerror: "))]
+    Many(Vec<SuiteError>),
+}
+
+impl SuiteError {
+    /// One problem as itself, more as [`SuiteError::Many`].
+    #[must_use]
+    pub fn many(mut problems: Vec<SuiteError>) -> SuiteError {
+        // In the order of the file (the loader checks it section by section).
+        problems.sort_by_key(SuiteError::line_col);
+        if problems.len() == 1 {
+            return problems.remove(0);
+        }
+        SuiteError::Many(problems)
+    }
+
+    /// Where the problem is in its file, `(line, column)`; `(0, 0)` for the file as a whole.
+    fn line_col(&self) -> (usize, usize) {
+        let at = match self {
+            SuiteError::Toml(TomlError::Invalid { at, .. }) => at.as_str(),
+            _ => return (0, 0),
+        };
+        let mut parts = at.rsplitn(3, ':');
+        let col = parts.next().and_then(|c| c.parse().ok());
+        let line = parts.next().and_then(|l| l.parse().ok());
+        line.zip(col).unwrap_or((0, 0))
+    }
+
+    /// Each problem on its own.
+    #[must_use]
+    pub fn problems(&self) -> Vec<&SuiteError> {
+        match self {
+            SuiteError::Many(all) => all.iter().flat_map(SuiteError::problems).collect(),
+            one => vec![one],
+        }
+    }
+}
+
+/// What a suite is loaded for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Grade,
+    /// `grader golden`: golden files may be missing or stale.
+    Golden,
+    /// `grader validate`: everything checked.
+    Validate,
 }
 
 /// Placeholders a case's arguments may use.
@@ -185,7 +233,17 @@ const PLACEHOLDERS: &[&str] = &["{work}"];
 impl Suite {
     /// Loads and checks `dir/suite.toml`.
     pub fn load(dir: &Path, config: &Config, oracle: Arc<dyn Oracle>) -> Result<Suite, SuiteError> {
-        Suite::load_with(dir, config, oracle, false)
+        Suite::load_with(dir, config, oracle, Mode::Grade)
+    }
+
+    /// Loads for `grader validate`: as [`Suite::load`], and what only some commands use must be
+    /// there too (`[calibrate]`'s folders).
+    pub fn load_strict(
+        dir: &Path,
+        config: &Config,
+        oracle: Arc<dyn Oracle>,
+    ) -> Result<Suite, SuiteError> {
+        Suite::load_with(dir, config, oracle, Mode::Validate)
     }
 
     /// Loads for `grader golden`: a golden file that is missing (or stale) is fine when its reference
@@ -195,14 +253,14 @@ impl Suite {
         config: &Config,
         oracle: Arc<dyn Oracle>,
     ) -> Result<Suite, SuiteError> {
-        Suite::load_with(dir, config, oracle, true)
+        Suite::load_with(dir, config, oracle, Mode::Golden)
     }
 
     fn load_with(
         dir: &Path,
         config: &Config,
         oracle: Arc<dyn Oracle>,
-        golden_optional: bool,
+        mode: Mode,
     ) -> Result<Suite, SuiteError> {
         let path = dir.join(SUITE_FILE);
         if !path.is_file() {
@@ -210,10 +268,7 @@ impl Suite {
                 dir: dir.to_path_buf(),
             });
         }
-        let text = std::fs::read_to_string(&path).map_err(|source| TomlError::Read {
-            path: path.clone(),
-            source,
-        })?;
+        let text = read_text(&path)?;
         let raw: RawSuite = parse_toml(&path, &text)?;
         let name = dir
             .canonicalize()
@@ -225,7 +280,9 @@ impl Suite {
             path: &path,
             text: &text,
             oracle: &*oracle,
-            golden_optional,
+            golden_optional: mode == Mode::Golden,
+            strict: mode == Mode::Validate,
+            problems: std::cell::RefCell::new(Vec::new()),
         }
         .suite(raw, name, config, oracle.clone())
     }
