@@ -29,6 +29,7 @@ mod review;
 mod run;
 mod samefault;
 mod sandbox;
+mod schema;
 mod shard;
 mod similarity;
 mod slurm;

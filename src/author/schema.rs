@@ -73,3 +73,22 @@ pub fn text(kind: FileKind) -> String {
     text.push('\n');
     text
 }
+
+/// Writes every schema into `dir` (created if needed) as `suite.schema.json` and so on, leaving a file
+/// that already holds the same text untouched; returns the files written.
+///
+/// # Errors
+/// The folder or a file cannot be written.
+pub fn write_all(dir: &std::path::Path) -> std::io::Result<Vec<std::path::PathBuf>> {
+    std::fs::create_dir_all(dir)?;
+    let mut written = Vec::new();
+    for kind in FileKind::ALL {
+        let path = dir.join(kind.schema_file());
+        let text = text(kind);
+        if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+            std::fs::write(&path, text)?;
+            written.push(path);
+        }
+    }
+    Ok(written)
+}

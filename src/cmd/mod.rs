@@ -22,6 +22,7 @@ mod merge;
 mod play;
 mod report;
 mod run;
+mod schema;
 mod similarity;
 #[cfg(not(feature = "student"))]
 mod solve;
@@ -58,8 +59,10 @@ pub enum Command {
     Check(check::Args),
     /// List the toolchains the suites need, found or missing (`--install` fetches the missing ones).
     Doctor(doctor::Args),
-    /// Check a suite's files without running anything.
+    /// Check a suite's files without running anything, and report every problem in one run.
     Validate(validate::Args),
+    /// Print the JSON Schema of `suite.toml`, `course.toml` or `grader.toml` (for editors and taplo).
+    Schema(schema::Args),
     /// Write a suite's golden files from the reference solver, or check them with `--check`.
     #[cfg(not(feature = "student"))]
     Golden(golden::Args),
@@ -109,6 +112,7 @@ pub fn main() -> ExitCode {
         Command::Check(args) => check::run(args),
         Command::Doctor(args) => doctor::run(args),
         Command::Validate(args) => validate::run(args),
+        Command::Schema(args) => schema::run(args),
         #[cfg(not(feature = "student"))]
         Command::Golden(args) => golden::run(args),
         Command::Play(args) => play::run(args),
