@@ -3,7 +3,7 @@
 
 use crate::util::{grader, scratch};
 
-const COMMANDS: [&str; 16] = [
+const COMMANDS: [&str; 19] = [
     "solve",
     "run",
     "check",
@@ -20,6 +20,9 @@ const COMMANDS: [&str; 16] = [
     "autograde",
     "similarity",
     "report",
+    "new",
+    "verify",
+    "schema",
 ];
 
 #[test]

@@ -2,6 +2,7 @@
 
 mod arena;
 mod attackers;
+mod author;
 mod build;
 mod bundle;
 mod calibrate;

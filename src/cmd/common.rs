@@ -293,3 +293,8 @@ impl<A> Arena<A> {
         )?)
     }
 }
+
+/// `1 file`, `2 files`: a count a person reads.
+pub fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}

@@ -19,6 +19,8 @@ mod import;
 #[cfg(not(feature = "student"))]
 mod kit;
 mod merge;
+#[cfg(not(feature = "student"))]
+mod new;
 mod play;
 mod report;
 mod run;
@@ -28,6 +30,8 @@ mod similarity;
 mod solve;
 mod tournament;
 mod validate;
+#[cfg(not(feature = "student"))]
+mod verify;
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -63,6 +67,12 @@ pub enum Command {
     Validate(validate::Args),
     /// Print the JSON Schema of `suite.toml`, `course.toml` or `grader.toml` (for editors and taplo).
     Schema(schema::Args),
+    /// Write a new suite to start from: a template with samples, or a copy of a suite.
+    #[cfg(not(feature = "student"))]
+    New(new::Args),
+    /// Grade a suite's sample submissions and show what moved from their expected grades.
+    #[cfg(not(feature = "student"))]
+    Verify(verify::Args),
     /// Write a suite's golden files from the reference solver, or check them with `--check`.
     #[cfg(not(feature = "student"))]
     Golden(golden::Args),
@@ -113,6 +123,10 @@ pub fn main() -> ExitCode {
         Command::Doctor(args) => doctor::run(args),
         Command::Validate(args) => validate::run(args),
         Command::Schema(args) => schema::run(args),
+        #[cfg(not(feature = "student"))]
+        Command::New(args) => new::run(args),
+        #[cfg(not(feature = "student"))]
+        Command::Verify(args) => verify::run(args),
         #[cfg(not(feature = "student"))]
         Command::Golden(args) => golden::run(args),
         Command::Play(args) => play::run(args),

@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::common::load_config;
+use super::common::{load_config, plural};
 use super::exit::{CmdResult, Exit};
 use crate::author::check::check;
 use crate::author::schema::{schema, FileKind};
@@ -77,11 +77,6 @@ fn summary(good: usize, bad: usize, problems: usize) {
         plural(problems, "problem", "problems"),
         plural(bad, "suite", "suites"),
     );
-}
-
-/// `1 problem`, `2 problems`.
-fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// Checks one suite folder: its files against their schemas, then the suite (and its course file)
