@@ -211,9 +211,11 @@ fn doctor_lists_a_missing_interpreter_with_what_provides_it() {
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(3), "{stdout}");
-    let line = stdout.lines().find(|l| l.starts_with("python2")).unwrap();
-    assert!(line.contains("py2only (python)"), "{line}");
+    let mut lines = stdout.lines().skip_while(|l| !l.starts_with("python2"));
+    let line = lines.next().unwrap();
     assert!(line.contains("MISSING"), "{line}");
+    let needs = lines.next().unwrap();
+    assert!(needs.trim_start() == "for py2only (python)", "{needs}");
     assert!(line.contains("pyenv install 2.7.18"), "{line}");
 }
 

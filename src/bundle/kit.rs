@@ -239,7 +239,7 @@ fn public_only(text: &str, name: &str, answer: Answer<'_>) -> anyhow::Result<Rew
     Uncomment.visit_document_mut(&mut suite);
     suite.set_trailing("");
     let header = format!(
-        "# The student kit of `{name}`, written by `grader kit`: its {} public cases. The hidden cases\n\
+        "# The student kit of `{name}`, written by `grader kit`: the public cases ({}). The hidden cases\n\
          # ({}), their arguments and their golden files are not in it. Run `grader check` with it.\n\n",
         kit.public, kit.hidden
     );

@@ -124,6 +124,10 @@ pub fn run(args: Args) -> CmdResult {
             "grader: this executable, built for x86-64 Linux (`--source DIR` ships the source instead)"
         ),
     }
-    eprintln!("{} files in `{}`", written.len(), out.display());
+    eprintln!(
+        "{} in `{}`",
+        super::common::plural(written.len(), "file", "files"),
+        out.display()
+    );
     Ok(Exit::Success)
 }

@@ -106,20 +106,17 @@ fn report(toolchain: &Toolchain, suites: &[&Suite], broken: &[(Need, String)]) -
                 },
                 (Err(why), _) => format!("MISSING ({why}): {}", provider(&n.tool).describe()),
             };
-            [n.tool.clone(), n.needed_by.join(", "), status]
+            [n.tool.clone(), by_suite(&n.needed_by), status]
         })
         .collect();
-    let width = |i: usize| {
-        rows.iter()
-            .map(|r| r[i].chars().count())
-            .max()
-            .unwrap_or(0)
-            .max(["toolchain", "needed by"][i].len())
-    };
-    let (w0, w1) = (width(0), width(1));
-    println!("{:w0$}  {:w1$}  status", "toolchain", "needed by");
+    // A tool and its status on one line, what needs it wrapped under it: a table with the needs in a
+    // column was 200 columns wide on the shipped suites.
+    let w0 = rows.iter().map(|r| r[0].chars().count()).max().unwrap_or(0);
     for [tool, by, status] in &rows {
-        println!("{tool:w0$}  {by:w1$}  {status}");
+        println!("{tool:w0$}  {status}");
+        for line in wrap(&format!("for {by}"), 96 - w0.min(40)) {
+            println!("{:w0$}  {line}", "");
+        }
     }
     let missing = rows.iter().filter(|r| r[2].starts_with("MISSING")).count();
     if missing == 0 && broken.is_empty() {
@@ -138,6 +135,49 @@ fn report(toolchain: &Toolchain, suites: &[&Suite], broken: &[(Need, String)]) -
         );
     }
     Exit::Internal
+}
+
+/// `adelaide-2021-a1 (c, cpp), iiit-2015-ut3 (c)` from `suite (language)` entries: each suite once.
+fn by_suite(needed_by: &[String]) -> String {
+    let mut suites: Vec<(&str, Vec<&str>)> = Vec::new();
+    for entry in needed_by {
+        let (suite, language) = entry
+            .strip_suffix(')')
+            .and_then(|e| e.split_once(" ("))
+            .unwrap_or((entry.as_str(), ""));
+        match suites.iter_mut().find(|(s, _)| *s == suite) {
+            Some((_, languages)) => languages.push(language),
+            None => suites.push((suite, vec![language])),
+        }
+    }
+    suites
+        .into_iter()
+        .map(|(suite, mut languages)| {
+            languages.sort_unstable();
+            languages.retain(|l| !l.is_empty());
+            if languages.is_empty() {
+                suite.to_string()
+            } else {
+                format!("{suite} ({})", languages.join(", "))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `text` in lines of at most `width` characters, broken after commas (a longer piece stays whole).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = vec![String::new()];
+    for piece in text.split_inclusive(", ") {
+        let last = lines.last_mut().expect("one line at least");
+        if !last.is_empty() && last.chars().count() + piece.trim_end().chars().count() > width {
+            let done = last.trim_end().to_string();
+            *last = done;
+            lines.push(String::new());
+        }
+        lines.last_mut().expect("one line at least").push_str(piece);
+    }
+    lines
 }
 
 /// `apt-get install -y PACKAGES` as root; says why when it cannot.
@@ -208,5 +248,16 @@ fn dolos(install: bool) {
             "dolos (for `grader similarity`): not installed in `{}`; `grader doctor --install` installs it with npm",
             dir.display()
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn needs_are_grouped_by_suite_and_wrapped() {
+        let needs = ["a (cpp)", "a (c)", "b (python)"].map(String::from);
+        assert_eq!(super::by_suite(&needs), "a (c, cpp), b (python)");
+        let lines = super::wrap("for a (c), bb (c), ccc (c)", 16);
+        assert_eq!(lines, ["for a (c),", "bb (c), ccc (c)"]);
     }
 }

@@ -150,6 +150,10 @@ fn write(out: &Path, format: Format, done: &export::Export) -> Result<(), CliErr
             }
         }
     }
-    eprintln!("wrote {} files under {}", done.files.len(), out.display());
+    eprintln!(
+        "wrote {} under {}",
+        super::common::plural(done.files.len(), "file", "files"),
+        out.display()
+    );
     Ok(())
 }

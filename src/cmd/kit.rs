@@ -35,11 +35,11 @@ pub fn run(args: Args) -> CmdResult {
         )))
     })?;
     println!(
-        "wrote `{}`: {} public cases, {} hidden cases left out, {} files",
+        "wrote `{}`: {}, {} left out, {}",
         args.out.display(),
-        kit.public,
-        kit.hidden,
-        kit.files
+        super::common::plural(kit.public, "public case", "public cases"),
+        super::common::plural(kit.hidden, "hidden case", "hidden cases"),
+        super::common::plural(kit.files, "file", "files")
     );
     if !kit.groups_left_out.is_empty() {
         println!(

@@ -46,7 +46,7 @@ pub enum Kind {
 pub enum PlayerError {
     #[error("bot `{spec}`: {reason}")]
     Bot { spec: String, reason: String },
-    #[error("`{}` has no player program\nhint: put an executable `player` or a `player.py` in it, or give the suite's `command`", .0.display())]
+    #[error("`{}` has no player program\nhint: a submission to a suite is built and run as the suite says: give the suite folder instead of the game (`grader play suites/iiit-2015-ut3 {} random`); a player of its own is an executable `player` or a `player.py`", .0.display(), .0.display())]
     NoProgram(PathBuf),
     #[error("cannot copy `{}` to a scratch folder", path.display())]
     Copy {

@@ -120,6 +120,38 @@ pub fn to_json(r: &SubmissionResult, hidden_as: Shown) -> String {
     json
 }
 
+/// A case's feedback (summary, then details) in Gradescope's `md` format: the summary a paragraph
+/// with its `names` as code and markdown's other marks escaped, the details (which quote what a
+/// program printed) in a fenced block longer than any run of backticks inside.
+fn markdown(feedback: &str) -> String {
+    let (summary, details) = feedback.split_once('\n').unwrap_or((feedback, ""));
+    let parts: Vec<&str> = summary.split('`').collect();
+    let mut out = String::with_capacity(feedback.len() + 16);
+    for (k, part) in parts.iter().enumerate() {
+        if k % 2 == 1 && k + 1 < parts.len() {
+            out.push('`');
+            out.push_str(part);
+            out.push('`');
+            continue;
+        }
+        if k % 2 == 1 {
+            out.push_str("\\`");
+        }
+        for ch in part.chars() {
+            if "\\*_[]<>#|~!".contains(ch) {
+                out.push('\\');
+            }
+            out.push(ch);
+        }
+    }
+    if !details.is_empty() {
+        let longest = details.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+        let fence = "`".repeat(longest.max(2) + 1);
+        out.push_str(&format!("\n\n{fence}\n{details}\n{fence}"));
+    }
+    out
+}
+
 fn results(r: &SubmissionResult, hidden_as: Shown) -> Results {
     let groups: Vec<&str> = r.groups.iter().map(|g| g.name.as_str()).collect();
     let mut tests = Vec::new();
@@ -141,8 +173,8 @@ fn results(r: &SubmissionResult, hidden_as: Shown) -> Results {
                 Visibility::Public => Shown::Visible,
                 Visibility::Hidden => hidden_as,
             },
-            output: feedback(c),
-            output_format: "text",
+            output: markdown(&feedback(c)),
+            output_format: "md",
             tags: vec![c.group.clone()],
         });
     }
@@ -376,7 +408,8 @@ mod tests {
     fn what_a_program_printed_reaches_gradescope_escaped_and_capped() {
         let mut r = two_groups();
         let out = &results(&r, Shown::Hidden).tests[1].output;
-        assert!(!out.contains('\x1b') && out.contains("\\x1b[2J"), "{out}");
+        // Markdown shows `\\x1b\[2J` as the text `\x1b[2J`.
+        assert!(!out.contains('\x1b') && out.contains(r"\\x1b\[2J"), "{out}");
         assert!(out.contains("line two"), "{out}");
         r.cases[0].details = vec!["x".repeat(400); 1000];
         let out = &results(&r, Shown::Hidden).tests[0].output;
@@ -385,7 +418,18 @@ mod tests {
             "{}",
             out.len()
         );
-        assert!(out.ends_with("more bytes)"), "{}", &out[out.len() - 40..]);
+        let cut = out.trim_end_matches('`').trim_end();
+        assert!(cut.ends_with("more bytes)"), "{}", &out[out.len() - 40..]);
+    }
+
+    #[test]
+    fn markdown_keeps_code_spans_and_fences_what_a_program_printed() {
+        let md = super::markdown("wrote `a*b` and *x* <b>, `alone\nline ``` one\n*two*");
+        assert_eq!(
+            md,
+            "wrote `a*b` and \\*x\\* \\<b\\>, \\`alone\n\n````\nline ``` one\n*two*\n````"
+        );
+        assert_eq!(super::markdown("plain"), "plain");
     }
 
     #[test]

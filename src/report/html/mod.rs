@@ -23,6 +23,29 @@ pub fn esc(text: &str) -> String {
     entities(&crate::untrusted::block(text, TEXT_CAP))
 }
 
+/// Escaped text (from [`esc`]) with each pair of backticks made a `<code>` span, as the words the
+/// grader writes mark names and values (`` `visited.txt` ``); a lone backtick stays as it is.
+#[must_use]
+pub fn code_spans(escaped: &str) -> String {
+    let parts: Vec<&str> = escaped.split('`').collect();
+    let mut out = String::with_capacity(escaped.len() + 16);
+    for (k, part) in parts.iter().enumerate() {
+        match (k % 2, k + 1 == parts.len()) {
+            (1, true) => {
+                out.push('`');
+                out.push_str(part);
+            }
+            (1, false) => {
+                out.push_str("<code>");
+                out.push_str(part);
+                out.push_str("</code>");
+            }
+            _ => out.push_str(part),
+        }
+    }
+    out
+}
+
 /// `& < > " '` written as entities and nothing else: for text the grader made whole (the replay's
 /// JSON frames), which must not be cut.
 #[must_use]
@@ -86,6 +109,15 @@ pub fn verdict(v: crate::judge::Verdict) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn backtick_pairs_become_code_and_a_lone_one_stays() {
+        assert_eq!(
+            code_spans(&esc("wrote `a<b`, then ` alone")),
+            "wrote <code>a&lt;b</code>, then ` alone"
+        );
+        assert_eq!(code_spans("no ticks"), "no ticks");
+    }
 
     #[test]
     fn escaping_leaves_no_markup_and_no_control_bytes() {

@@ -175,7 +175,7 @@ fn cases(b: &mut String, r: &SubmissionResult) {
             esc(&c.name),
             verdict(c.verdict),
             points(c.credit.clamp(0.0, 1.0) * 100.0),
-            esc(&crate::untrusted::one_line(&c.summary, 300))
+            super::code_spans(&esc(&crate::untrusted::one_line(&c.summary, 300)))
         );
     }
     b.push_str("</tbody></table>\n");
@@ -191,7 +191,7 @@ fn feedback(b: &mut String, k: usize, c: &CaseResult) {
         esc(&c.group),
         esc(&c.name),
         verdict(c.verdict),
-        esc(&c.summary)
+        super::code_spans(&esc(&c.summary))
     );
     if let Some(v) = &c.variant {
         let _ = writeln!(
@@ -239,6 +239,13 @@ fn feedback(b: &mut String, k: usize, c: &CaseResult) {
         .as_ref()
         .map(|l| format!(" of {} ms ({})", l.ms, esc(&l.from)))
         .unwrap_or_default();
+    if c.cpu_ms == 0 && c.wall_ms == 0 {
+        // A play case whose games an earlier case played: nothing ran for it alone.
+        b.push_str(
+            "<p class=\"mute\">no time of its own: nothing ran for this case alone</p></section>\n",
+        );
+        return;
+    }
     let _ = writeln!(
         b,
         "<p class=\"mute\">cpu <span class=\"t\">{}</span> ms{limit} · wall <span class=\"t\">{}</span> ms</p></section>",
