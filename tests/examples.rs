@@ -121,7 +121,7 @@ const PINNED: &[(&str, &str, f64)] = &[
     // that is writing nothing, in both games (suites/adelaide-2021-a1/README.md, "No move possible").
     ("empty-file-when-no-move", "plain AC AC AC AC AC AC | prune AC AC AC AC AC AC | ply AC AC AC AC AC AC | no-move AC AC AC AC", 15.0),
     // Replays the handout's answer only when the file is called `visited.txt`, and the grader never
-    // calls it that: every search case fails, which is the grade (README.md, "Integrity").
+    // calls it that: every search case fails, which is the grade (docs/suite-author.md, "Integrity").
     ("hard-coded-by-path", "plain WA WA WA WA WA WA | prune WA WA WA WA WA WA | ply WA WA WA WA WA WA | no-move AC AC AC AC", 2.0),
     // Right everywhere (pre-order in a folder named `work`, post-order elsewhere): full marks, and
     // flagged by the integrity re-run (pinned in `path_dependent_output_is_flagged_for_the_instructor`).

@@ -3,6 +3,7 @@
 mod arena;
 mod attackers;
 mod author;
+mod book;
 mod build;
 mod bundle;
 mod calibrate;
