@@ -237,6 +237,27 @@ fn is_link(at: libc::c_int, name: &std::ffi::CStr) -> bool {
     r == 0 && st.st_mode & libc::S_IFMT == libc::S_IFLNK
 }
 
+/// Checks that `name`, read from a file (a manifest's suite, a result's student), is one plain path
+/// component the grader may join to a folder: not empty, not `.` or `..`, no `/` and no NUL, at most
+/// 255 bytes. A name that is not could write outside the folder, or name the folder itself.
+///
+/// # Errors
+/// What is wrong with it, quoting it escaped.
+pub fn plain_name(name: &str) -> Result<(), String> {
+    let why = if name.is_empty() {
+        "is empty"
+    } else if name == "." || name == ".." {
+        "names a folder itself or its parent"
+    } else if name.contains('/') || name.contains('\0') {
+        "holds a `/` or a NUL"
+    } else if name.len() > 255 {
+        "is longer than a file name may be"
+    } else {
+        return Ok(());
+    };
+    Err(format!("the name `{}` {why}", one_line(name, 80)))
+}
+
 /// Text a program printed, made safe for one line of a terminal, a table cell or a CSV field: every
 /// control character (newlines and tabs included, ESC above all) is shown escaped (`\n`, `\t`,
 /// `\x1b`, `\u{9b}`), and past `cap` characters the rest is replaced by a note of how much was cut.

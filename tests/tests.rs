@@ -26,6 +26,7 @@ mod pace;
 mod play;
 mod policy;
 mod position;
+mod readback;
 mod resume;
 mod review;
 mod run;

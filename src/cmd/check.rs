@@ -105,7 +105,9 @@ fn page_games(
         .filter(|a| a.path.starts_with("games"))
         .filter_map(|a| {
             let name = a.path.file_stem()?.to_str()?.to_string();
-            Some((name, serde_json::from_slice(&a.bytes).ok()?))
+            let record = serde_json::from_slice(&a.bytes).ok()?;
+            crate::arena::game::replay::check(&record).ok()?;
+            Some((name, record))
         })
         .collect();
     games.sort_by_key(|(name, _): &(String, _)| crate::report::html::student::order(name));

@@ -63,10 +63,6 @@ pub fn save_student(
     first.map_or(Ok(()), Err)
 }
 
-/// The most of one earlier `result.json` read back (a result with its cases' details is a few hundred
-/// kilobytes at most).
-const EARLIER_CAP: u64 = 64 << 20;
-
 /// The file beside a student's `result.json` holding what it was graded from
 /// (`grade::fingerprint`), in hex: `grader run --resume` skips a student whose print is unchanged.
 pub const FINGERPRINT: &str = "input.sha256";
@@ -77,14 +73,8 @@ pub const FINGERPRINT: &str = "input.sha256";
 /// # Errors
 /// Why it cannot be read, or is not a result of this suite for this student.
 pub fn stored_result(out: &Outputs, suite: &str, key: &str) -> Result<SubmissionResult, String> {
-    let rel = Path::new(key).join("result.json");
-    let read =
-        crate::untrusted::read_output(&out.dir, &rel, EARLIER_CAP).map_err(|e| e.to_string())?;
-    if read.truncated {
-        return Err("too large".to_string());
-    }
-    let r: SubmissionResult = serde_json::from_slice(&read.bytes).map_err(|e| e.to_string())?;
-    if r.suite == suite && r.student == key {
+    let r = crate::report::result::read_result(&out.dir, key)?;
+    if r.suite == suite {
         Ok(r)
     } else {
         Err(format!("not a result of `{suite}` for `{key}`"))

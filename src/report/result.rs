@@ -253,6 +253,11 @@ pub const TRANSCRIPT_CAP: usize = 64 * 1024;
 /// The most detail lines of one case kept in `result.json`.
 pub const MAX_DETAILS: usize = 100;
 
+/// A name from the file, shown escaped and short.
+fn one(name: &str) -> String {
+    crate::untrusted::one_line(name, 80)
+}
+
 /// Cuts `text` to `max` characters, saying how much was cut.
 fn cap(text: &mut String, max: usize) {
     if let Some((at, _)) = text.char_indices().nth(max) {
@@ -262,7 +267,94 @@ fn cap(text: &mut String, max: usize) {
     }
 }
 
+/// The most bytes of one `result.json` read back: a result with its cases' details is a few hundred
+/// kilobytes at most.
+pub const RESULT_CAP: u64 = 64 << 20;
+
+/// Reads `dir/<key>/result.json` as any file in a results folder is read (no link followed, never
+/// blocking, capped) and checks it ([`SubmissionResult::check`]) and that it is `key`'s.
+///
+/// # Errors
+/// Why it cannot be read or is not a valid result of `key`, in words (the caller names the file).
+pub fn read_result(dir: &std::path::Path, key: &str) -> Result<SubmissionResult, String> {
+    let rel = std::path::Path::new(key).join("result.json");
+    let read = crate::untrusted::read_output(dir, &rel, RESULT_CAP).map_err(|e| e.to_string())?;
+    if read.truncated {
+        return Err(format!(
+            "larger than the {RESULT_CAP} bytes a result may be"
+        ));
+    }
+    let r: SubmissionResult =
+        serde_json::from_slice(&read.bytes).map_err(|e| format!("not a result: {e}"))?;
+    r.check()
+        .map_err(|why| format!("not a valid result: {why}"))?;
+    if r.student != key {
+        return Err(format!(
+            "the result of `{}`, not of `{key}`",
+            crate::untrusted::one_line(&r.student, 80)
+        ));
+    }
+    Ok(r)
+}
+
+/// `x` is a number of points: finite, not negative, at most `max` (with a rounding's slack).
+fn points_in(what: &str, x: f64, max: f64) -> Result<(), String> {
+    if !x.is_finite() || x < 0.0 || x > max + 1e-6 {
+        return Err(format!("{what} is {x}, not a number from 0 to {max}"));
+    }
+    Ok(())
+}
+
 impl SubmissionResult {
+    /// Checks a result read back before anything uses it: its suite and student plain names (they
+    /// become folder names), every number finite and in its range (a score of `NaN`, `-5` or more than
+    /// its maximum is a tampered file, never a grade), every count consistent.
+    ///
+    /// # Errors
+    /// The first thing wrong, in words.
+    pub fn check(&self) -> Result<(), String> {
+        crate::untrusted::plain_name(&self.suite)?;
+        crate::untrusted::plain_name(&self.student)?;
+        points_in("the maximum", self.max, f64::MAX)?;
+        let bonus = self
+            .tournament
+            .as_ref()
+            .filter(|t| t.bonus)
+            .map_or(0.0, |t| t.max);
+        points_in("the score", self.score, self.max + bonus)?;
+        for c in &self.cases {
+            points_in(&format!("case `{}`'s credit", one(&c.name)), c.credit, 1.0)?;
+        }
+        for g in &self.groups {
+            points_in(
+                &format!("group `{}`'s maximum", one(&g.name)),
+                g.max,
+                f64::MAX,
+            )?;
+            if let Some(p) = g.points {
+                points_in(&format!("group `{}`'s points", one(&g.name)), p, g.max)?;
+            }
+            if g.passed > g.cases {
+                return Err(format!(
+                    "group `{}` passed {} of {} cases",
+                    one(&g.name),
+                    g.passed,
+                    g.cases
+                ));
+            }
+        }
+        if let Some(t) = &self.tournament {
+            points_in("the tournament's maximum", t.max, f64::MAX)?;
+            if let Some(m) = t.marks {
+                points_in("the tournament's marks", m, t.max)?;
+            }
+            if t.rank.is_some_and(|k| k == 0 || k > t.entrants) {
+                return Err(format!("a tournament place out of {} entrants", t.entrants));
+            }
+        }
+        Ok(())
+    }
+
     /// Cases that did not earn full credit.
     pub fn failures(&self) -> impl Iterator<Item = &CaseResult> {
         self.cases.iter().filter(|c| c.credit < 1.0)

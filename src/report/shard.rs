@@ -168,6 +168,19 @@ fn read_manifest(dir: &Path) -> anyhow::Result<Manifest> {
     if m.shard == 0 || m.shard > m.shards {
         bail!("`{}` names shard {}/{}", path.display(), m.shard, m.shards);
     }
+    // Names the merge joins to folders: each one plain component, never `..`, `/x` or `.`.
+    for name in std::iter::once(&m.suite).chain(&m.students) {
+        crate::untrusted::plain_name(name)
+            .map_err(|why| anyhow::anyhow!("`{}`: {why}", path.display()))?;
+    }
+    if m.students.len() > m.class {
+        bail!(
+            "`{}` lists {} students of a class of {}",
+            path.display(),
+            m.students.len(),
+            m.class
+        );
+    }
     Ok(m)
 }
 
@@ -227,17 +240,15 @@ fn merge_suite(shards: &BTreeMap<u32, (PathBuf, Manifest)>, out: &Path) -> anyho
     let mut results = Vec::with_capacity(owner.len());
     for (key, dir) in owner {
         let rel = Path::new(key).join("result.json");
-        let read = read_output(dir, &rel, FILE_CAP)
-            .with_context(|| format!("cannot read `{}`", dir.join(&rel).display()))?;
-        let result: SubmissionResult = serde_json::from_slice(&read.bytes)
-            .ok()
-            .filter(|r: &SubmissionResult| !read.truncated && &r.suite == suite && r.student == key)
-            .with_context(|| {
-                format!(
-                    "`{}` is not a result of `{suite}` for `{key}`",
-                    dir.join(&rel).display()
-                )
-            })?;
+        let result = super::result::read_result(dir, key)
+            .and_then(|r| {
+                if &r.suite == suite {
+                    Ok(r)
+                } else {
+                    Err(format!("a result of `{}`, not of `{suite}`", r.suite))
+                }
+            })
+            .map_err(|why| anyhow::anyhow!("`{}`: {why}", dir.join(&rel).display()))?;
         copy_tree(dir, Path::new(key), &dest)?;
         results.push(result);
     }
@@ -355,6 +366,28 @@ fn clear_manifest_named(dir: &Path, name: &str) -> anyhow::Result<()> {
     }
 }
 
+/// The most games one round robin may schedule: far past any class (300 entrants, 4 games a pairing
+/// are 179,400), and what keeps a tampered manifest from asking for memory it would never use.
+const MAX_SCHEDULED: usize = 10_000_000;
+
+/// A tournament shard's manifest, checked: its suite one plain name (the merge writes
+/// `<out>/<suite>/tournament.csv`), its schedule of a size a round robin of its players can have.
+fn check_tournament_manifest(m: &TournamentManifest) -> Result<(), String> {
+    if let Some(suite) = &m.suite {
+        crate::untrusted::plain_name(suite)?;
+    }
+    if m.scheduled > MAX_SCHEDULED {
+        return Err(format!(
+            "{} games scheduled, more than any round robin",
+            m.scheduled
+        ));
+    }
+    if m.players.len() < 2 {
+        return Err("fewer than two players".to_string());
+    }
+    Ok(())
+}
+
 /// Reads the shards of one round robin (each folder a `--records` of `grader tournament --shard
 /// K/N`): checks every shard is there once, of one event and one grader, and returns the manifest and
 /// every game in schedule order. Read as untrusted: no link followed, never blocking, capped.
@@ -376,15 +409,15 @@ pub fn read_round_robin(
                     dir.display()
                 )
             })?;
+        let shown = dir.join(TOURNAMENT_MANIFEST);
         let m: TournamentManifest = serde_json::from_slice(&read.bytes)
             .ok()
             .filter(|m: &TournamentManifest| !read.truncated && m.shard >= 1 && m.shard <= m.shards)
             .with_context(|| {
-                format!(
-                    "`{}` is not a tournament shard's manifest",
-                    dir.join(TOURNAMENT_MANIFEST).display()
-                )
+                format!("`{}` is not a tournament shard's manifest", shown.display())
             })?;
+        check_tournament_manifest(&m)
+            .map_err(|why| anyhow::anyhow!("`{}`: {why}", shown.display()))?;
         if let Some((other, first)) = found.values().next() {
             let same = TournamentManifest {
                 shard: first.shard,
@@ -425,19 +458,17 @@ pub fn read_round_robin(
         let k = u32::try_from(i % first.shards as usize).unwrap_or(0) + 1;
         let dir = &found[&k].0;
         let name = round_robin_file(i);
-        let read = read_output(dir, Path::new(&name), FILE_CAP).with_context(|| {
-            format!(
-                "game {} of {} (`{name}`, shard {k}/{}) is missing or unreadable in `{}`",
+        if std::fs::symlink_metadata(dir.join(&name)).is_err() {
+            bail!(
+                "game {} of {} (`{name}`, shard {k}/{}) is missing in `{}`",
                 i + 1,
                 first.scheduled,
                 first.shards,
                 dir.display()
-            )
-        })?;
-        let record = serde_json::from_slice(&read.bytes)
-            .ok()
-            .filter(|_| !read.truncated)
-            .with_context(|| format!("`{}` is not a game's record", dir.join(&name).display()))?;
+            );
+        }
+        let record = crate::arena::game::replay::read(dir, Path::new(&name))
+            .map_err(|why| anyhow::anyhow!("`{}`: {why}", dir.join(&name).display()))?;
         records.push(record);
     }
     Ok((first, records))

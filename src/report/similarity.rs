@@ -9,7 +9,6 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::report::csv::{text, Sheet};
-use crate::report::result::SubmissionResult;
 use crate::untrusted::read_output;
 
 /// The Node script, built into the binary and written to a temporary file for each run.
@@ -212,18 +211,23 @@ pub fn students(results: &Path) -> Vec<(String, Vec<String>)> {
         if !is_dir {
             continue;
         }
-        let Ok(json) = read_output(results, &Path::new(&name).join("result.json"), 16 << 20) else {
+        if std::fs::symlink_metadata(results.join(&name).join("result.json")).is_err() {
             continue;
-        };
-        let notes = serde_json::from_slice::<SubmissionResult>(&json.bytes)
-            .map(|r| {
-                r.integrity
+        }
+        match crate::report::result::read_result(results, &name) {
+            Ok(r) => {
+                let notes = r
+                    .integrity
                     .iter()
                     .map(|n| format!("{}: {}", n.case, n.what))
-                    .collect()
-            })
-            .unwrap_or_default();
-        out.push((name, notes));
+                    .collect();
+                out.push((name, notes));
+            }
+            Err(why) => eprintln!(
+                "note: `{}`: {why}; left out",
+                results.join(&name).join("result.json").display()
+            ),
+        }
     }
     out.sort();
     out

@@ -1,24 +1,179 @@
 //! `grader play --replay FILE`: shows a saved game move by move, replaying the applied moves through
-//! the rules so a corrupted or hand-edited record is caught, not shown.
+//! the rules so a corrupted or hand-edited record is caught, not shown. Every record read back (a
+//! replay, a report, a merge) goes through [`read`]: a record is a file a run or a results folder
+//! left, so it is checked against the game's rules and ranges ([`check`]) before anything uses it.
 
 use std::path::Path;
 
-use anyhow::{bail, Context as _};
+use anyhow::bail;
 
 use crate::arena::game::record::seconds;
-use crate::arena::game::record::GameRecord;
-use crate::arena::game::registry::{MakeBot, Visitor};
+use crate::arena::game::record::{Ending, Fact, GameRecord, GameResult};
+use crate::arena::game::registry::{dispatch, MakeBot, Visitor};
 use crate::arena::game::ArenaGame;
 
-/// Reads a record file.
+/// The most bytes of one record read: a record of a long game is tens of kilobytes.
+pub const RECORD_CAP: u64 = 4 << 20;
+
+/// Reads a record file a person named (`grader play --replay FILE`), as any file a run left is read:
+/// no link followed, never blocking (a FIFO or a device is refused, not read), at most
+/// [`RECORD_CAP`] bytes, then checked.
 ///
 /// # Errors
-/// The file cannot be read or is not a game record.
+/// The file cannot be read, or is not a valid record of a game the grader knows, named.
 pub fn load(path: &Path) -> anyhow::Result<GameRecord> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read `{}`", path.display()))?;
-    serde_json::from_str(&text)
-        .with_context(|| format!("`{}` is not a game record", path.display()))
+    let (dir, name) = match (path.parent(), path.file_name()) {
+        (Some(dir), Some(name)) => (
+            if dir.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                dir
+            },
+            name,
+        ),
+        _ => bail!("`{}` is not a file", path.display()),
+    };
+    read(dir, Path::new(name)).map_err(|why| anyhow::anyhow!("`{}`: {why}", path.display()))
+}
+
+/// Reads the record `rel` in `dir` (untrusted: no link followed, never blocking, capped) and checks it.
+///
+/// # Errors
+/// Why it cannot be read or is not a valid record, in words (the caller names the file).
+pub fn read(dir: &Path, rel: &Path) -> Result<GameRecord, String> {
+    let read = crate::untrusted::read_output(dir, rel, RECORD_CAP).map_err(|e| e.to_string())?;
+    if read.truncated {
+        return Err(format!(
+            "larger than the {RECORD_CAP} bytes a game record may be"
+        ));
+    }
+    let record: GameRecord =
+        serde_json::from_slice(&read.bytes).map_err(|e| format!("not a game record: {e}"))?;
+    check(&record).map_err(|why| format!("not a valid game record: {why}"))?;
+    Ok(record)
+}
+
+/// Checks a record read back: its sides and indices in range, its game one the grader knows, its
+/// moves legal and its states those of the rules, and its result the one its ending allows.
+///
+/// # Errors
+/// The first thing wrong, in words.
+pub fn check(r: &GameRecord) -> Result<(), String> {
+    check_ranges(r)?;
+    dispatch(&r.game, Check(r)).map_err(|e| {
+        format!(
+            "game `{}`: {}",
+            r.game,
+            crate::untrusted::one_line(&e.to_string(), 200)
+        )
+    })?
+}
+
+/// Every index a reader may use, in range: the sides of the result, the moves and the facts, and at
+/// most one stderr tail per side.
+fn check_ranges(r: &GameRecord) -> Result<(), String> {
+    if let Some(s) = side_of(r.result).filter(|&s| s > 1) {
+        return Err(format!("a result for side {s} of 2"));
+    }
+    if let Some((k, m)) = r.moves.iter().enumerate().find(|(_, m)| m.side > 1) {
+        return Err(format!("move {} by side {} of 2", k + 1, m.side));
+    }
+    for f in &r.facts {
+        let claimed = match f {
+            Fact::End { claim: Some(c), .. } => side_of(*c),
+            _ => None,
+        };
+        if let Some(s) = Some(f.side()).into_iter().chain(claimed).find(|&s| s > 1) {
+            return Err(format!("a fact about side {s} of 2"));
+        }
+    }
+    if r.stderr.len() > 2 {
+        return Err(format!("{} stderr tails for 2 players", r.stderr.len()));
+    }
+    Ok(())
+}
+
+/// The side a result names (the winner, a draw's tie-break), if any.
+fn side_of(result: GameResult) -> Option<usize> {
+    match result {
+        GameResult::Win(s) | GameResult::Draw { edge: Some(s) } => Some(s),
+        GameResult::Draw { edge: None } | GameResult::BothLost => None,
+    }
+}
+
+/// [`check`] once the game's type is known.
+struct Check<'a>(&'a GameRecord);
+
+impl Visitor for Check<'_> {
+    type Out = Result<(), String>;
+
+    fn visit<G: ArenaGame>(self, initial: G, _bots: MakeBot<G>) -> Result<(), String> {
+        let r = self.0;
+        let sides = [
+            G::side_name(reference::Player::First),
+            G::side_name(reference::Player::Second),
+        ];
+        if r.colours != sides {
+            return Err(format!(
+                "the sides are `{}` and `{}`, not the game's `{}` and `{}`",
+                crate::untrusted::one_line(&r.colours[0], 40),
+                crate::untrusted::one_line(&r.colours[1], 40),
+                sides[0],
+                sides[1]
+            ));
+        }
+        let states = positions(initial, r).map_err(|e| format!("{e:#}"))?;
+        for (k, (m, before)) in r.moves.iter().zip(&states).enumerate() {
+            if m.side != before.to_move().index() {
+                return Err(format!(
+                    "move {} is `{}`'s, but it was `{}`'s turn",
+                    k + 1,
+                    sides[m.side],
+                    sides[before.to_move().index()]
+                ));
+            }
+        }
+        let last = states.last().ok_or("no position")?;
+        if last.encode() != r.final_state {
+            return Err(format!(
+                "the final state is `{}`, the rules' `{}`",
+                crate::untrusted::one_line(&r.final_state, 200),
+                last.encode()
+            ));
+        }
+        check_result(last, r)
+    }
+}
+
+/// The result a record's ending allows from its final position: by the rules, the rules' outcome
+/// (a draw's tie-break the game's); at the move cap, a draw in a game not over; after a fault, a win
+/// for the side not to move in a game not over (both losing, or either winning, only before the first
+/// move, when a player failed to start).
+fn check_result<G: ArenaGame>(last: &G, r: &GameRecord) -> Result<(), String> {
+    let tie = last.tie_break().map(reference::Player::index);
+    let allowed: Vec<GameResult> = match (r.ending, last.outcome()) {
+        (Ending::Rules, Some(reference::Outcome::Win(p))) => vec![GameResult::Win(p.index())],
+        (Ending::Rules, Some(reference::Outcome::Draw)) => vec![GameResult::Draw { edge: tie }],
+        // No legal move and no outcome: a rules bug the referee calls a plain draw.
+        (Ending::Rules, None) if last.moves().is_empty() => {
+            vec![GameResult::Draw { edge: None }]
+        }
+        (Ending::MoveCap, None) => vec![GameResult::Draw { edge: tie }],
+        (Ending::Fault, None) if r.moves.is_empty() => {
+            vec![GameResult::Win(0), GameResult::Win(1), GameResult::BothLost]
+        }
+        (Ending::Fault, None) => vec![GameResult::Win(1 - last.to_move().index())],
+        _ => Vec::new(),
+    };
+    if allowed.contains(&r.result) {
+        return Ok(());
+    }
+    Err(format!(
+        "the result {:?} is impossible for a game that ended {:?} in `{}`",
+        r.result,
+        r.ending,
+        last.encode()
+    ))
 }
 
 /// Replays a record of the game the registry hands it.
@@ -73,6 +228,7 @@ impl Visitor for Replay {
 
     fn visit<G: ArenaGame>(self, initial: G, _bots: MakeBot<G>) -> anyhow::Result<String> {
         let r = self.record;
+        check(&r).map_err(|why| anyhow::anyhow!("not a valid game record: {why}"))?;
         let states = positions(initial, &r)?;
         let mut out = format!(
             "{} {} vs {} {} (seed {})\n{}\n\n",

@@ -85,11 +85,8 @@ pub struct Export {
     pub not_graded: Vec<(String, String)>,
 }
 
-/// The most of one `result.json` read (a result with its cases' details is a few hundred kilobytes).
-const RESULT_CAP: u64 = 64 << 20;
-
 /// Reads every `<student>/result.json` in `dir` (`results/<suite>/`), as any file a run left is read: no
-/// link followed, never blocking, capped. A folder without `result.json` (the class tournament's
+/// link followed, never blocking, capped, and checked (a tampered number is refused, never exported). A folder without `result.json` (the class tournament's
 /// games, an earlier export) is no student's.
 ///
 /// # Errors
@@ -117,22 +114,12 @@ pub fn read_class(dir: &Path) -> Result<Vec<SubmissionResult>, Error> {
         if std::fs::symlink_metadata(&shown).is_err() {
             continue;
         }
-        let read = crate::untrusted::read_output(dir, &rel, RESULT_CAP)
-            .map_err(|e| e.to_string())
-            .and_then(|c| {
-                if c.truncated {
-                    return Err(format!("larger than {RESULT_CAP} bytes"));
-                }
-                serde_json::from_slice::<SubmissionResult>(&c.bytes).map_err(|e| e.to_string())
-            })
-            .map_err(|why| Error::input(anyhow!("cannot read `{}`: {why}", shown.display())))?;
-        if read.student != key {
-            return Err(Error::input(anyhow!(
-                "`{}` is the result of `{}`, not of `{key}`\nhint: export a results folder as `grader run` wrote it",
-                shown.display(),
-                read.student
-            )));
-        }
+        let read = crate::report::result::read_result(dir, &key).map_err(|why| {
+            Error::input(anyhow!(
+                "cannot read `{}`: {why}\nhint: export a results folder as `grader run` wrote it",
+                shown.display()
+            ))
+        })?;
         if let Some(first) = results.first().filter(|f| f.suite != read.suite) {
             return Err(Error::input(anyhow!(
                 "`{}` is a result of suite `{}`, but `{}` is of `{}`\nhint: export one suite's results folder (`results/<suite>`)",

@@ -43,20 +43,8 @@ pub fn load_results(dir: &Path) -> (Vec<SubmissionResult>, Vec<String>) {
     keys.sort();
     for key in keys {
         let rel = Path::new(&key).join("result.json");
-        let read = crate::untrusted::read_output(dir, &rel, RESULT_CAP)
-            .map_err(|e| e.to_string())
-            .and_then(|c| {
-                if c.truncated {
-                    return Err("too large".into());
-                }
-                serde_json::from_slice::<SubmissionResult>(&c.bytes).map_err(|e| e.to_string())
-            });
-        match read {
-            Ok(r) if r.student == key => results.push(r),
-            Ok(_) => notes.push(format!(
-                "`{}` is the result of another student",
-                rel.display()
-            )),
+        match crate::report::result::read_result(dir, &key) {
+            Ok(r) => results.push(r),
             Err(why) => notes.push(format!("cannot read `{}` ({why})", rel.display())),
         }
     }
@@ -92,6 +80,9 @@ pub fn write_suite(dir: &Path) -> anyhow::Result<usize> {
     for r in &results {
         let folder = dir.join(&r.student);
         let (games, skipped) = student::load_games(&folder);
+        for n in &skipped {
+            eprintln!("note: {}: {n}; not replayed on the page", r.student);
+        }
         let html = student::page_for(r, &games, &skipped, true);
         let file = folder.join("report.html");
         write_atomic(&file, html.as_bytes())
@@ -133,9 +124,17 @@ pub fn load_tournament(dir: &Path) -> Vec<Stage> {
     let Ok(c) = crate::untrusted::read_output(dir, Path::new("standings.json"), RESULT_CAP) else {
         return Vec::new();
     };
-    let Ok(file) = serde_json::from_slice::<StandingsFile>(&c.bytes) else {
+    let Ok(mut file) = serde_json::from_slice::<StandingsFile>(&c.bytes) else {
+        eprintln!(
+            "note: `{}` is not a tournament's standings; not in the HTML report",
+            dir.join("standings.json").display()
+        );
         return Vec::new();
     };
+    for s in &mut file.stages {
+        s.standings
+            .retain(|r| r.elo.is_finite() && r.margin.is_finite());
+    }
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .map(|e| {
             e.filter_map(Result::ok)
@@ -160,11 +159,12 @@ pub fn load_tournament(dir: &Path) -> Vec<Stage> {
                     break;
                 }
                 budget -= 1;
-                let read = crate::untrusted::read_output(dir, Path::new(n), 4 << 20).ok();
-                if let Some(r) =
-                    read.and_then(|c| serde_json::from_slice::<GameRecord>(&c.bytes).ok())
-                {
-                    records.push(r);
+                match crate::arena::game::replay::read(dir, Path::new(n)) {
+                    Ok(r) => records.push(r),
+                    Err(why) => eprintln!(
+                        "note: `{}`: {why}; not in the HTML report",
+                        dir.join(n).display()
+                    ),
                 }
             }
             Stage {

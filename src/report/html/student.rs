@@ -12,12 +12,11 @@ use crate::report::{group_cell, points};
 
 /// The most game records one page replays (a suite plays a few per case).
 pub const MAX_GAMES: usize = 200;
-/// The most bytes of one game record read (a record of a long game is tens of kilobytes).
-const RECORD_CAP: u64 = 4 << 20;
 
 /// A student's game records from `dir/games/` (`<case>-<k>.json`), in case order then game number,
-/// read as any file a run left (no link followed, never blocking, capped), with a note for each left
-/// out (unreadable, too large, not a record, past [`MAX_GAMES`]).
+/// read as any file a run left (no link followed, never blocking, capped) and checked against the
+/// game's rules, with a note for each left out (unreadable, too large, not a valid record, past
+/// [`MAX_GAMES`]).
 #[must_use]
 pub fn load_games(dir: &Path) -> (Vec<(String, GameRecord)>, Vec<String>) {
     let mut names: Vec<String> = match std::fs::read_dir(dir.join("games")) {
@@ -37,15 +36,7 @@ pub fn load_games(dir: &Path) -> (Vec<(String, GameRecord)>, Vec<String>) {
             break;
         }
         let rel = Path::new("games").join(&name);
-        let read = crate::untrusted::read_output(dir, &rel, RECORD_CAP)
-            .map_err(|e| e.to_string())
-            .and_then(|c| {
-                if c.truncated {
-                    return Err("too large".into());
-                }
-                serde_json::from_slice::<GameRecord>(&c.bytes).map_err(|e| e.to_string())
-            });
-        match read {
+        match crate::arena::game::replay::read(dir, &rel) {
             Ok(r) => games.push((name.trim_end_matches(".json").to_string(), r)),
             Err(why) => notes.push(format!("`games/{name}`: {why}")),
         }
