@@ -22,6 +22,7 @@ mod morris;
 mod oska;
 mod oska_examples;
 mod oska_procedures;
+mod out_folder;
 mod pace;
 mod play;
 mod policy;

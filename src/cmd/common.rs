@@ -57,6 +57,65 @@ pub fn environment_for(
     Ok(wire::environment(tier(flag, config)?, allow_degrade)?)
 }
 
+/// Refuses an `--out` that is not a folder (a file, a FIFO, a device: refused before any grading, not
+/// after), or that is, lies inside, or holds one of the class folders `classes`: a second run would
+/// grade the results as a student (and overwrite a 15/15 with 0), or write results among the
+/// hand-ins. Paths are compared as the filesystem resolves them (links, `..`), the part of `--out`
+/// not made yet by its nearest existing folder.
+///
+/// # Errors
+/// Which, with a hint (usage).
+pub fn check_out(out: &Path, classes: &[&Path]) -> Result<(), CliError> {
+    if let Ok(meta) = std::fs::metadata(out) {
+        if !meta.is_dir() {
+            return Err(CliError::usage(anyhow::anyhow!(
+                "`--out {}` is not a folder\nhint: give a folder for the results (it is made when missing)",
+                out.display()
+            )));
+        }
+    }
+    let resolved = resolve(out);
+    for class in classes {
+        let class_real = resolve(class);
+        let clash = if resolved == class_real {
+            Some("is")
+        } else if resolved.starts_with(&class_real) {
+            Some("is inside")
+        } else if class_real.starts_with(&resolved) {
+            Some("holds")
+        } else {
+            None
+        };
+        if let Some(clash) = clash {
+            return Err(CliError::usage(anyhow::anyhow!(
+                "`--out {}` {clash} the class folder `{}`: a later run would grade the results as hand-ins\nhint: write results beside the submissions, not among them (`--out results`)",
+                out.display(),
+                class.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// `path` as the filesystem resolves it: its nearest existing ancestor made canonical, then the rest.
+fn resolve(path: &Path) -> PathBuf {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut rest = Vec::new();
+    let mut at = absolute.as_path();
+    loop {
+        if let Ok(real) = std::fs::canonicalize(at) {
+            return rest.iter().rev().fold(real, |p, c| p.join(c));
+        }
+        match (at.parent(), at.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_os_string());
+                at = parent;
+            }
+            _ => return absolute,
+        }
+    }
+}
+
 /// `--jobs` resolved: the flag when given (0 = one per core), else `grader.toml`'s `run.jobs`; what
 /// `run` and `merge` share.
 pub fn jobs(flag: Option<usize>, config: &Config) -> usize {

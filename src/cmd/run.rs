@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use super::common::{class_outcome, environment_for, jobs, load_config, RunFlags};
+use super::common::{check_out, class_outcome, environment_for, jobs, load_config, RunFlags};
 use super::exit::{CliError, CmdResult, Exit};
 use crate::config::Config;
 use crate::grade::class::{self, grade_class_sharing, lend_cap, students};
@@ -60,6 +60,8 @@ pub fn run(args: Args) -> CmdResult {
     let config = load_config(args.flags.config.as_deref())?;
     let jobs = jobs(args.jobs, &config);
     let plan = plan(&args, &config)?;
+    let classes: Vec<&Path> = plan.iter().map(|(_, d)| d.as_path()).collect();
+    check_out(&args.out, &classes)?;
     let suites: Vec<&Suite> = plan.iter().map(|(s, _)| s).collect();
     crate::doctor::require(&suites, args.flags.allow_missing)?;
     let env = environment_for(args.flags.sandbox.as_deref(), &config, false)?;
