@@ -6,6 +6,7 @@
 
 pub mod arena;
 pub mod author;
+pub mod beneath;
 pub mod build;
 pub mod bundle;
 pub mod cmd;

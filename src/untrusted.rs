@@ -258,6 +258,22 @@ pub fn plain_name(name: &str) -> Result<(), String> {
     Err(format!("the name `{}` {why}", one_line(name, 80)))
 }
 
+/// Characters that change how the text around them reads without showing themselves: C0 and C1
+/// controls and DEL; Unicode's bidirectional controls (the marks U+061C, U+200E, U+200F, the
+/// embeddings and overrides U+202A–U+202E, the isolates U+2066–U+2069), which reorder what a reader
+/// sees; and the line and paragraph separators U+2028 and U+2029, which break a line where none shows.
+/// Each is shown escaped wherever text a program or a file gave reaches a person.
+#[must_use]
+pub fn is_hidden(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{2028}' | '\u{2029}'
+        )
+        || ('\u{202a}'..='\u{202e}').contains(&c)
+        || ('\u{2066}'..='\u{2069}').contains(&c)
+}
+
 /// Text a program printed, made safe for one line of a terminal, a table cell or a CSV field: every
 /// control character (newlines and tabs included, ESC above all) is shown escaped (`\n`, `\t`,
 /// `\x1b`, `\u{9b}`), and past `cap` characters the rest is replaced by a note of how much was cut.
@@ -295,11 +311,9 @@ fn escape(text: &str, cap: usize, keep_lines: bool) -> String {
             c if u32::from(c) < 0x20 || c == '\x7f' => {
                 let _ = write!(out, "\\x{:02x}", u32::from(c));
             }
-            // C1 controls (CSI is U+009B), and the bidirectional overrides that reorder what a reader sees.
-            c if ('\u{80}'..='\u{9f}').contains(&c)
-                || ('\u{202a}'..='\u{202e}').contains(&c)
-                || ('\u{2066}'..='\u{2069}').contains(&c) =>
-            {
+            // C1 controls (CSI is U+009B), the bidirectional controls that reorder what a reader
+            // sees, and the separators that break a line unseen.
+            c if is_hidden(c) => {
                 let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
             }
             c => out.push(c),
@@ -381,5 +395,9 @@ mod tests {
         assert_eq!(shown, format!("{}… (65526 more bytes)", "x".repeat(10)));
         assert_eq!(one_line_bytes(b"ok\xff", 10), "ok\u{fffd}");
         assert_eq!(one_line("e\u{202e}vil", 10), "e\\u{202e}vil");
+        assert_eq!(
+            block("a\u{200f}b\u{61c}c\u{2028}d\u{2029}e\u{200e}", 100),
+            "a\\u{200f}b\\u{61c}c\\u{2028}d\\u{2029}e\\u{200e}"
+        );
     }
 }

@@ -18,6 +18,7 @@ mod export;
 mod hostile;
 mod hostile_class;
 mod html;
+mod lower_doors;
 mod morris;
 mod oska;
 mod oska_examples;

@@ -54,16 +54,20 @@ pub fn run(args: Args) -> CmdResult {
         v == Visibility::Public
     })?;
     if !graded.artifacts.is_empty() {
-        let dir = match &args.out {
-            Some(out) => out.join(&suite.name).join(&student),
-            None => tempfile::Builder::new()
-                .prefix("grader-check-games-")
-                .tempdir()
-                .context("cannot make a folder for the game records")
-                .map_err(CliError::internal)?
-                .keep(),
+        let (root, key) = match &args.out {
+            Some(out) => (out.join(&suite.name), student.clone()),
+            None => (
+                tempfile::Builder::new()
+                    .prefix("grader-check-games-")
+                    .tempdir()
+                    .context("cannot make a folder for the game records")
+                    .map_err(CliError::internal)?
+                    .keep(),
+                "games".to_string(),
+            ),
         };
-        crate::report::class::save_student(&dir, &graded.result, &graded.artifacts)
+        let dir = root.join(&key);
+        crate::report::class::save_student(&root, &key, &graded.result, &graded.artifacts)
             .map_err(CliError::internal)?;
         eprintln!("games: {}", dir.display());
     }

@@ -73,11 +73,17 @@ pub fn run(args: Args) -> CmdResult {
         Format::Moodle => export::moodle::export(&class, args.identity, &assignment),
         Format::Junit => export::junit::export(&class),
     };
-    let out = match &args.out {
-        Some(path) => path.clone(),
-        None => default_out(&args.results, args.to)?,
+    // The default lies inside the results folder, whose contents are untrusted: written below it with
+    // no link followed (an `export/` planted as a link is refused). A path given with `-o` is the
+    // person's own, as given.
+    let (out, root) = match &args.out {
+        Some(path) => (path.clone(), None),
+        None => (
+            default_out(&args.results, args.to)?,
+            Some(args.results.as_path()),
+        ),
     };
-    write(&out, args.to, &done)?;
+    write(&out, root, args.to, &done)?;
     for note in &done.notes {
         eprintln!("note: {note}");
     }
@@ -114,9 +120,20 @@ fn default_out(results: &Path, format: Format) -> Result<PathBuf, CliError> {
 }
 
 /// Writes the export's files under `out` (or its one file to `out`, or stdout for `-`).
-fn write(out: &Path, format: Format, done: &export::Export) -> Result<(), CliError> {
+fn write(
+    out: &Path,
+    root: Option<&Path>,
+    format: Format,
+    done: &export::Export,
+) -> Result<(), CliError> {
     let cannot = |path: &Path, e: std::io::Error| {
         CliError::internal(anyhow!(e).context(format!("cannot write `{}`", path.display())))
+    };
+    let write_atomic = |path: &Path, bytes: &[u8]| match root {
+        Some(root) => {
+            crate::report::write_within(root, path.strip_prefix(root).unwrap_or(path), bytes)
+        }
+        None => write_atomic(path, bytes),
     };
     if format.single_file().is_some() {
         let bytes = done

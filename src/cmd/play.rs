@@ -34,8 +34,8 @@ pub struct Args {
     /// instead of printing it.
     #[arg(long, value_name = "OUT", requires = "replay")]
     pub html: Option<PathBuf>,
-    /// Games to play; colours alternate, `A` moving first in the first game.
-    #[arg(long, default_value_t = 1)]
+    /// Games to play (at least 1); colours alternate, `A` moving first in the first game.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub games: u32,
     /// Seed for the bots and the record; the same seed replays the same games.
     #[arg(long, default_value_t = 1)]

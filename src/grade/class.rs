@@ -115,10 +115,7 @@ pub fn student_key(name: &OsStr) -> String {
     };
     for chunk in bytes.utf8_chunks() {
         for c in chunk.valid().chars() {
-            let weird = c == '%'
-                || c.is_control()
-                || ('\u{202a}'..='\u{202e}').contains(&c)
-                || ('\u{2066}'..='\u{2069}').contains(&c);
+            let weird = c == '%' || crate::untrusted::is_hidden(c);
             if weird {
                 hex(&mut key, c.encode_utf8(&mut [0; 4]).as_bytes());
             } else {

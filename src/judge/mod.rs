@@ -180,11 +180,9 @@ pub fn show_capped(line: &str, max: usize) -> String {
             '\t' => out.push_str("\\t"),
             '\r' => out.push_str("\\r"),
             '`' => out.push('\''),
-            // Controls, and the bidirectional overrides that reorder what a reader sees.
-            c if c.is_control()
-                || ('\u{202a}'..='\u{202e}').contains(&c)
-                || ('\u{2066}'..='\u{2069}').contains(&c) =>
-            {
+            // Controls, the bidirectional controls that reorder what a reader sees, and the
+            // separators that break a line unseen.
+            c if crate::untrusted::is_hidden(c) => {
                 out.push_str(&format!("\\u{{{:x}}}", c as u32));
             }
             c => out.push(c),

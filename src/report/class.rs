@@ -11,7 +11,7 @@ use anyhow::Context;
 
 use super::events::{Event, Reporter};
 use super::result::{Artifact, SubmissionResult};
-use super::{csv, write_atomic, Columns};
+use super::{csv, write_atomic, write_within, Columns};
 use crate::sandbox::scratch::remove_tree;
 
 /// Where a class's results go.
@@ -36,30 +36,36 @@ impl Outputs {
 /// # Errors
 /// The first file that could not be written, named.
 pub fn save_student(
-    dir: &Path,
+    root: &Path,
+    key: &str,
     result: &SubmissionResult,
     artifacts: &[Artifact],
 ) -> anyhow::Result<()> {
     let mut first: Option<anyhow::Error> = None;
+    let dir = root.join(key);
+    // A link planted where the student's folder goes (a results folder copied from anywhere) is
+    // removed, never followed: the grader makes its own folder there.
+    if std::fs::symlink_metadata(&dir).is_ok_and(|m| m.file_type().is_symlink()) {
+        std::fs::remove_file(&dir)
+            .with_context(|| format!("cannot remove the link `{}`", dir.display()))?;
+    }
     let games = dir.join("games");
     if let Err(e) = remove_tree(&games) {
         first.get_or_insert(anyhow::Error::new(e));
     }
+    // Below the results folder nothing is a link the grader writes through.
     for a in artifacts {
-        let path = dir.join(&a.path);
-        let written = path
-            .parent()
-            .map_or(Ok(()), std::fs::create_dir_all)
-            .and_then(|()| std::fs::write(&path, &a.bytes));
-        if let Err(e) = written {
+        let rel = Path::new(key).join(&a.path);
+        if let Err(e) = write_within(root, &rel, &a.bytes) {
             first.get_or_insert(
-                anyhow::Error::new(e).context(format!("cannot write `{}`", path.display())),
+                anyhow::Error::new(e)
+                    .context(format!("cannot write `{}`", root.join(&rel).display())),
             );
         }
     }
-    let path = dir.join("result.json");
-    write_atomic(&path, result.to_json().as_bytes())
-        .with_context(|| format!("cannot write `{}`", path.display()))?;
+    let rel = Path::new(key).join("result.json");
+    write_within(root, &rel, result.to_json().as_bytes())
+        .with_context(|| format!("cannot write `{}`", root.join(&rel).display()))?;
     first.map_or(Ok(()), Err)
 }
 
@@ -236,15 +242,19 @@ impl Reporter for ClassReporter<'_> {
                 result,
                 artifacts,
             } => {
-                let dir = self.out.dir.join(&result.student);
-                let written = save_student(&dir, result, artifacts).and_then(|()| {
-                    let path = dir.join(FINGERPRINT);
-                    match self.fingerprints.get(&result.student) {
-                        Some(print) => write_atomic(&path, format!("{print}\n").as_bytes()),
-                        None => remove_tree(&path).map_err(std::io::Error::other),
-                    }
-                    .with_context(|| format!("cannot write `{}`", path.display()))
-                });
+                let root = &self.out.dir;
+                let written =
+                    save_student(root, &result.student, result, artifacts).and_then(|()| {
+                        let rel = Path::new(&result.student).join(FINGERPRINT);
+                        let path = root.join(&rel);
+                        match self.fingerprints.get(&result.student) {
+                            Some(print) => {
+                                write_within(root, &rel, format!("{print}\n").as_bytes())
+                            }
+                            None => remove_tree(&path).map_err(std::io::Error::other),
+                        }
+                        .with_context(|| format!("cannot write `{}`", path.display()))
+                    });
                 let mut all = self.done.lock().expect("results lock");
                 if let Some(slot) = all.get_mut(*index) {
                     *slot = Some((*result).clone());
@@ -268,7 +278,8 @@ impl Reporter for ClassReporter<'_> {
                 self.bar.finish_and_clear();
                 for r in *results {
                     let path = self.out.result_path(&r.student);
-                    if let Err(e) = write_atomic(&path, r.to_json().as_bytes()) {
+                    let rel = Path::new(&r.student).join("result.json");
+                    if let Err(e) = write_within(&self.out.dir, &rel, r.to_json().as_bytes()) {
                         self.keep(
                             anyhow::Error::new(e)
                                 .context(format!("cannot write `{}`", path.display())),

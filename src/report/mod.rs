@@ -16,24 +16,26 @@ pub mod similarity;
 pub mod table;
 pub mod tournament;
 
-use std::io::Write;
 use std::path::Path;
 
-/// Writes `bytes` to `path` atomically: a temporary file in the same folder, then a rename, so a reader
-/// (or an interrupted run) never sees half a file.
+/// Writes `bytes` to `path` atomically: a fresh temporary file in the same folder, then a rename, so a
+/// reader (or an interrupted run) never sees half a file; a link planted at the file's name (or its
+/// temporary name) is replaced, never written through (`beneath::write_file`).
+///
+/// # Errors
+/// The folder cannot be made, or the file written.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    tmp.write_all(bytes)?;
-    // Results and golden files are for reading by others (tempfile creates files private).
-    std::fs::set_permissions(
-        tmp.path(),
-        std::os::unix::fs::PermissionsExt::from_mode(0o644),
-    )?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
+    crate::beneath::write_file(path, bytes)
+}
+
+/// [`write_atomic`] of `root/rel`, where `root` is a results folder: every folder of `rel` made and
+/// opened below it with no link followed (an `export/` or a student's folder planted as a link is
+/// refused, never written through).
+///
+/// # Errors
+/// A part of `rel` is a link, or the file cannot be written.
+pub fn write_within(root: &Path, rel: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    crate::beneath::write_in(root, rel, bytes)
 }
 
 /// The columns of a class's gradebook and table, fixed by the suite before any student is graded.

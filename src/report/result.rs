@@ -435,9 +435,10 @@ impl SubmissionResult {
     }
 }
 
-/// serde_json's pretty printer, except that C1 controls (U+0080 to U+009F: CSI is U+009B) and the
-/// bidirectional overrides are written as `\uXXXX` escapes too: serde escapes only C0 controls, and
-/// a terminal showing `result.json` must not act on what a program printed. The JSON means the same.
+/// serde_json's pretty printer, except that C1 controls (U+0080 to U+009F: CSI is U+009B), the
+/// bidirectional controls and the line separators (`untrusted::is_hidden`) are written as `\uXXXX`
+/// escapes too: serde escapes only C0 controls, and a terminal showing `result.json` must not act on
+/// what a program printed. The JSON means the same.
 #[derive(Default)]
 struct SafePretty(serde_json::ser::PrettyFormatter<'static>);
 
@@ -469,9 +470,8 @@ impl serde_json::ser::Formatter for SafePretty {
     ) -> std::io::Result<()> {
         let mut start = 0;
         for (at, c) in fragment.char_indices() {
-            let hidden = ('\u{80}'..='\u{9f}').contains(&c)
-                || ('\u{202a}'..='\u{202e}').contains(&c)
-                || ('\u{2066}'..='\u{2069}').contains(&c);
+            // serde escapes the C0 controls itself.
+            let hidden = !c.is_ascii() && crate::untrusted::is_hidden(c);
             if hidden {
                 w.write_all(&fragment.as_bytes()[start..at])?;
                 write!(w, "\\u{:04x}", u32::from(c))?;

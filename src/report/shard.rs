@@ -262,10 +262,13 @@ fn merge_suite(shards: &BTreeMap<u32, (PathBuf, Manifest)>, out: &Path) -> anyho
 /// each file read as untrusted. A link or a special file is not copied, and named on stderr.
 fn copy_tree(from: &Path, rel: &Path, to: &Path) -> anyhow::Result<()> {
     remove_tree(&to.join(rel)).map_err(anyhow::Error::new)?;
+    let root = crate::beneath::Folder::open(to)
+        .with_context(|| format!("cannot make `{}`", to.display()))?;
     let mut todo = vec![rel.to_path_buf()];
     while let Some(folder) = todo.pop() {
         let target = to.join(&folder);
-        std::fs::create_dir_all(&target)
+        // Made below `to` with no link followed.
+        root.sub(&folder)
             .with_context(|| format!("cannot make `{}`", target.display()))?;
         let source = from.join(&folder);
         let entries = std::fs::read_dir(&source)
@@ -284,7 +287,7 @@ fn copy_tree(from: &Path, rel: &Path, to: &Path) -> anyhow::Result<()> {
                     bail!("`{}` is too large to merge", from.join(&inner).display());
                 }
                 let path = to.join(&inner);
-                std::fs::write(&path, &read.bytes)
+                super::write_within(to, &inner, &read.bytes)
                     .with_context(|| format!("cannot write `{}`", path.display()))?;
             } else {
                 eprintln!(

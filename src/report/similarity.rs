@@ -294,10 +294,8 @@ pub fn write_csv(
             cell(&notes.join("; ")),
         ]);
     }
-    let tmp = path.with_extension("csv.tmp");
-    std::fs::write(&tmp, w.finish())?;
-    std::fs::rename(&tmp, path)?;
-    Ok(())
+    // A fresh temporary name, and a link at the CSV's own name replaced, never written through.
+    crate::report::write_atomic(path, w.finish().as_bytes())
 }
 
 #[cfg(test)]

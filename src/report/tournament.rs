@@ -18,12 +18,11 @@ use crate::arena::game::record::GameRecord;
 /// # Errors
 /// The folder cannot be created or a file written.
 pub fn save(dir: &Path, prefix: &str, records: &[GameRecord]) -> anyhow::Result<()> {
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create `{}`", dir.display()))?;
     for (i, r) in records.iter().enumerate() {
         let file = dir.join(format!("{prefix}{:04}.json", i + 1));
         let mut json = serde_json::to_string_pretty(r)?;
         json.push('\n');
-        std::fs::write(&file, json)
+        write_atomic(&file, json.as_bytes())
             .with_context(|| format!("cannot write `{}`", file.display()))?;
     }
     Ok(())
@@ -46,7 +45,7 @@ pub fn save_records(dir: &Path, game: &str, seed: u64, results: &Results) -> any
         .collect();
     let file = dir.join("standings.json");
     let json = serde_json::json!({ "game": game, "seed": seed, "stages": tables });
-    std::fs::write(&file, format!("{json:#}\n"))
+    write_atomic(&file, format!("{json:#}\n").as_bytes())
         .map_err(|e| anyhow::anyhow!("cannot write `{}`: {e}", file.display()))
 }
 

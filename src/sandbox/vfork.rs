@@ -218,6 +218,17 @@ unsafe fn child(plan: &mut Plan) -> ! {
                 fail(failure);
             }
         }
+        // Nothing of the grader's but stdio: a descriptor it inherited without close-on-exec (from
+        // the shell or the batch system that started it) must not reach the program, as isolate and
+        // nsjail close every descriptor past 2.
+        if libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, 0u32) != 0 {
+            // Kernels before 5.9: one by one, up to the descriptor limit the grader runs under.
+            let mut limit: libc::rlimit = std::mem::zeroed();
+            libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit);
+            for fd in 3..limit.rlim_cur.min(1 << 20) as libc::c_int {
+                libc::close(fd);
+            }
+        }
         for r in &plan.rlimits {
             if libc::setrlimit(r.resource, &r.value()) != 0 {
                 fail(failure);

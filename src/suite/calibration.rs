@@ -89,10 +89,7 @@ impl Calibration {
         if !path.exists() {
             return Ok(None);
         }
-        let text = std::fs::read_to_string(&path).map_err(|source| TomlError::Read {
-            path: path.clone(),
-            source,
-        })?;
+        let text = crate::toml_file::read_text(&path)?;
         let raw: RawCalibration = parse_toml(&path, &text)?;
         check(&path, &text, raw, languages).map(Some)
     }

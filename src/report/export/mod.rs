@@ -86,8 +86,8 @@ pub struct Export {
 }
 
 /// Reads every `<student>/result.json` in `dir` (`results/<suite>/`), as any file a run left is read: no
-/// link followed, never blocking, capped, and checked (a tampered number is refused, never exported). A folder without `result.json` (the class tournament's
-/// games, an earlier export) is no student's.
+/// link followed, never blocking, capped, and checked (a tampered number is refused, never exported).
+/// A folder without `result.json` (the class tournament's games, an earlier export) is no student's.
 ///
 /// # Errors
 /// Bad input: `dir` is not a folder, holds no result, or a result cannot be read, is not a result,

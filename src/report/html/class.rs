@@ -85,7 +85,8 @@ pub fn write_suite(dir: &Path) -> anyhow::Result<usize> {
         }
         let html = student::page_for(r, &games, &skipped, true);
         let file = folder.join("report.html");
-        write_atomic(&file, html.as_bytes())
+        let rel = Path::new(&r.student).join("report.html");
+        crate::report::write_within(dir, &rel, html.as_bytes())
             .with_context(|| format!("cannot write `{}`", file.display()))?;
     }
     let tournament = load_tournament(&dir.join(TOURNAMENT_DIR));

@@ -19,7 +19,7 @@ const PARENT: &str = "grader";
 pub enum Version {
     /// Unified hierarchy at `/sys/fs/cgroup` with the memory, pids and cpu controllers.
     V2,
-    /// Separate `memory`, `pids` and `cpuacct` hierarchies (and `freezer`, when mounted).
+    /// Separate `memory`, `pids` and `cpuacct` hierarchies (and `freezer` and `cpu`, when mounted).
     V1,
 }
 
@@ -66,8 +66,7 @@ pub fn detect() -> Result<Version, CgroupError> {
 #[derive(Debug)]
 pub struct Cgroup {
     version: Version,
-    /// v2: one directory; v1: memory, pids, cpuacct in that order, then freezer where the machine has
-    /// that hierarchy.
+    /// v2: one directory; v1: one per [`v1_controllers`], in that order.
     dirs: Vec<PathBuf>,
     /// The limits written, once they are.
     limits: Option<Limits>,
@@ -82,27 +81,41 @@ struct Limits {
 
 static NEXT: AtomicU64 = AtomicU64::new(0);
 
-/// The index of the freezer's directory among a v1 group's.
-const FREEZER: usize = 3;
 /// The longest a freeze is waited for: the kernel freezes each task as it next leaves the kernel.
 const FREEZE_WAIT: Duration = Duration::from_millis(100);
 
-/// The v1 hierarchies a group has a directory in: memory, pids and cpuacct, and the freezer where the
-/// machine mounts it (a stop for want of a core then holds for a process forked during it).
-fn v1_controllers() -> &'static [&'static str] {
-    static HAVE: std::sync::OnceLock<&'static [&'static str]> = std::sync::OnceLock::new();
+/// The v1 hierarchies a group has a directory in: memory, pids and cpuacct; the freezer where the
+/// machine mounts it (a stop for want of a core then holds for a process forked during it); and `cpu`
+/// where it is mounted apart from `cpuacct` (a group of its own is one scheduling entity, so a run of
+/// 16 spinning processes gets no more of the machine than its opponent's one).
+pub fn v1_controllers() -> &'static [&'static str] {
+    static HAVE: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
     HAVE.get_or_init(|| {
-        if Path::new(ROOT).join("freezer/cgroup.procs").exists() {
-            &["memory", "pids", "cpuacct", "freezer"]
-        } else {
-            &["memory", "pids", "cpuacct"]
+        let root = Path::new(ROOT);
+        let mut have = vec!["memory", "pids", "cpuacct"];
+        if root.join("freezer/cgroup.procs").exists() {
+            have.push("freezer");
         }
+        let apart =
+            fs::canonicalize(root.join("cpu")).ok() != fs::canonicalize(root.join("cpuacct")).ok();
+        if apart && root.join("cpu/cpu.shares").exists() {
+            have.push("cpu");
+        }
+        have
     })
+}
+
+/// A v1 group's directory in the hierarchy `name`, if it has one.
+fn v1_dir<'d>(dirs: &'d [PathBuf], name: &str) -> Option<&'d PathBuf> {
+    v1_controllers()
+        .iter()
+        .position(|c| *c == name)
+        .and_then(|i| dirs.get(i))
 }
 
 /// Thaws a v1 group's freezer directory (if it has one), so what is killed in it can die.
 fn thaw_v1(dirs: &[PathBuf]) {
-    if let Some(dir) = dirs.get(FREEZER) {
+    if let Some(dir) = v1_dir(dirs, "freezer") {
         let _ = fs::write(dir.join("freezer.state"), "THAWED");
     }
 }
@@ -224,18 +237,22 @@ impl Cgroup {
         Ok(())
     }
 
-    /// v1 only: each directory's `tasks` file (memory, pids, cpuacct, then freezer when there is one),
-    /// opened for writing. A thread writing `0` through one joins that directory itself; the kernel checks the opener's credentials
-    /// (root's), not the writer's. Unlike a write of a process id to `cgroup.procs` (which takes the
+    /// v1 only: each directory's `tasks` file, by hierarchy ([`v1_controllers`]), opened for writing.
+    /// A thread writing `0` through one joins that directory itself; the kernel checks the opener's
+    /// credentials (root's), not the writer's. Unlike a write of a process id to `cgroup.procs` (which takes the
     /// kernel's global lock on thread groups and waits out an RCU grace period, about 15 ms on the
     /// development machine, at every run), a thread moving itself takes no global lock (0.3 ms). The
     /// init and the program are single threads when they join, so moving the thread moves the process.
     /// `None` on v2.
-    pub fn join_files(&self) -> Option<io::Result<Vec<fs::File>>> {
+    pub fn join_files(&self) -> Option<io::Result<Vec<(&'static str, fs::File)>>> {
         (self.version == Version::V1).then(|| {
-            self.dirs
+            v1_controllers()
                 .iter()
-                .map(|dir| fs::OpenOptions::new().write(true).open(dir.join("tasks")))
+                .zip(&self.dirs)
+                .map(|(name, dir)| {
+                    let file = fs::OpenOptions::new().write(true).open(dir.join("tasks"))?;
+                    Ok((*name, file))
+                })
                 .collect()
         })
     }
@@ -290,7 +307,7 @@ impl Cgroup {
     /// theirs (a `SIGCONT` to the family) undoes it. False where the machine has no freezer, or it
     /// cannot be written; a freeze is waited for (`FROZEN`) for at most [`FREEZE_WAIT`].
     pub fn freeze(&self, on: bool) -> bool {
-        match (self.version, self.dirs.get(FREEZER)) {
+        match (self.version, v1_dir(&self.dirs, "freezer")) {
             (Version::V2, _) => write(
                 &self.dirs[0].join("cgroup.freeze"),
                 if on { "1" } else { "0" },
@@ -320,7 +337,7 @@ impl Cgroup {
             return;
         }
         // A task frozen by v1's freezer dies only once thawed: killed first, so none runs meanwhile.
-        if self.dirs.len() > FREEZER {
+        if self.version == Version::V1 && v1_dir(&self.dirs, "freezer").is_some() {
             for pid in self.pids() {
                 // SAFETY: kill has no memory-safety preconditions.
                 unsafe { libc::kill(pid, libc::SIGKILL) };

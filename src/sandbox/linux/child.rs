@@ -25,6 +25,9 @@ pub const FD_CPUACCT_TASKS: libc::c_int = 8;
 /// The run's freezer `tasks` file (cgroup v1, where the machine has that hierarchy): the program joins
 /// it with the memory group (`Plan::join_freezer`), so a stop for want of a core freezes its whole tree.
 pub const FD_FREEZER_TASKS: libc::c_int = 9;
+/// The run's `cpu` `tasks` file (cgroup v1, where `cpu` is mounted apart from `cpuacct`): the init
+/// joins it (`Plan::join_cpu`), so the run is one scheduling entity with the default share.
+pub const FD_CPU_TASKS: libc::c_int = 10;
 
 /// Where a child failed, written with the errno to the error pipe.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,7 +76,7 @@ impl Stage {
             Stage::Ids => "becoming root in the user namespace",
             Stage::Mount => "mounting the scratch space and the working directory",
             Stage::MountProc => "mounting /proc",
-            Stage::Cgroup => "joining the run's memory or freezer cgroup",
+            Stage::Cgroup => "joining the run's cgroups",
             Stage::Workdir => "entering the working directory",
             Stage::Fork => "starting the program under the sandbox init",
             Stage::Session => "starting a session",
@@ -114,7 +117,7 @@ fn check(r: libc::c_int, stage: Stage) {
     }
 }
 
-/// Puts the descriptors the child keeps (10 fixed ones, then the run's mount trees) at fixed numbers and
+/// Puts the descriptors the child keeps (11 fixed ones, then the run's mount trees) at fixed numbers and
 /// closes every other one: a copy of another run's pipe kept open here would hold that run's output open.
 ///
 /// # Safety
@@ -144,6 +147,7 @@ unsafe fn arrange_fds(fds: &[libc::c_int]) {
         FD_PIDS_TASKS,
         FD_CPUACCT_TASKS,
         FD_FREEZER_TASKS,
+        FD_CPU_TASKS,
     ] {
         unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) };
     }
@@ -216,6 +220,9 @@ pub unsafe fn init(plan: &Plan, fds: &[libc::c_int]) -> ! {
                     fail(Stage::Cgroup);
                 }
             }
+        }
+        if plan.join_cpu && libc::write(FD_CPU_TASKS, c"0".as_ptr().cast(), 1) != 1 {
+            fail(Stage::Cgroup);
         }
         // This copy of the grader holds the grader's memory: no core dumps, and not readable through
         // /proc by the program.

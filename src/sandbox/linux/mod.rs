@@ -257,17 +257,23 @@ impl FullSandbox {
             .transpose()
             .map_err(io_err("opening the run's cgroup files"))?;
         plan.join_self = joins.is_some();
-        plan.join_freezer = joins.as_ref().is_some_and(|j| j.len() > 3);
+        let has = |name: &str| {
+            joins
+                .as_ref()
+                .is_some_and(|j| j.iter().any(|(n, _)| *n == name))
+        };
+        plan.join_freezer = has("freezer");
+        plan.join_cpu = has("cpu");
         let stack = match joins {
             Some(_) => Some(InitStack::new().map_err(io_err("mapping the sandbox init's stack"))?),
             None => None,
         };
         // Unused without groups to join: any open descriptor keeps the numbering.
-        let join_fd = |i: usize| {
+        let join_fd = |name: &str| {
             joins
                 .as_ref()
-                .and_then(|j| j.get(i))
-                .map_or(stdin_r.as_raw_fd(), |f| f.as_raw_fd())
+                .and_then(|j| j.iter().find(|(n, _)| *n == name))
+                .map_or(stdin_r.as_raw_fd(), |(_, f)| f.as_raw_fd())
         };
         let fds: Vec<libc::c_int> = [
             stdin_r.as_raw_fd(),
@@ -276,10 +282,11 @@ impl FullSandbox {
             error_w.as_raw_fd(),
             status_w.as_raw_fd(),
             sync_r.as_raw_fd(),
-            join_fd(0),
-            join_fd(1),
-            join_fd(2),
-            join_fd(3),
+            join_fd("memory"),
+            join_fd("pids"),
+            join_fd("cpuacct"),
+            join_fd("freezer"),
+            join_fd("cpu"),
         ]
         .into_iter()
         .chain(trees.iter().map(|t| t.as_raw_fd()))

@@ -40,9 +40,9 @@ const DEVICES: &[&str] = &["null", "zero", "full", "random", "urandom"];
 /// namespace (so nothing is ever mounted on the host).
 pub const ROOT: &str = "/tmp/.grader-sandbox-root";
 
-/// The descriptor number, in a run's init, of the first mount tree the grader cloned for it (0–9 are
+/// The descriptor number, in a run's init, of the first mount tree the grader cloned for it (0–10 are
 /// taken, see `child`).
-pub const FIRST_SOURCE_FD: usize = 10;
+pub const FIRST_SOURCE_FD: usize = 11;
 
 /// At most this many trees a run (its working directory and its own read-only paths).
 pub const MAX_TREES: usize = 32;
@@ -135,6 +135,9 @@ pub struct Plan {
     /// Whether the program also joins the run's v1 freezer group (`child::FD_FREEZER_TASKS`), where the
     /// machine has that hierarchy.
     pub join_freezer: bool,
+    /// Whether the init also joins the run's v1 `cpu` group (`child::FD_CPU_TASKS`), where the machine
+    /// mounts it apart from `cpuacct`.
+    pub join_cpu: bool,
 }
 
 /// `/proc/sys/kernel/cap_last_cap`, read once; 63 (every possible bit) when unreadable.
@@ -640,6 +643,7 @@ impl Plan {
             cap_last: cap_last(),
             join_self: false,
             join_freezer: false,
+            join_cpu: false,
         })
     }
 }
