@@ -15,6 +15,7 @@ mod deploy;
 mod docs;
 mod examples;
 mod export;
+mod fuzz;
 mod hostile;
 mod hostile_class;
 mod html;

@@ -198,17 +198,8 @@ pub fn positions<G: ArenaGame>(initial: G, r: &GameRecord) -> anyhow::Result<Vec
     }
     let mut all = vec![state.clone()];
     for (k, m) in r.moves.iter().enumerate() {
-        let mv = state
-            .parse_move(&m.applied)
+        let mv = applied_move(&state, m)
             .map_err(|why| anyhow::anyhow!("move {} `{}`: {why}", k + 1, m.applied))?;
-        if !state.moves().contains(&mv) {
-            bail!(
-                "move {} `{}` is not legal in `{}`",
-                k + 1,
-                m.applied,
-                state.encode()
-            );
-        }
         state.apply(mv);
         if state.encode() != m.state {
             bail!(
@@ -221,6 +212,31 @@ pub fn positions<G: ArenaGame>(initial: G, r: &GameRecord) -> anyhow::Result<Vec
         all.push(state.clone());
     }
     Ok(all)
+}
+
+/// The move a record says was applied in `state`: a legal move in the game's notation, or, where the
+/// player's reply was forfeited (Super-TTT's spoiled placements), the game's stand-in for it, which
+/// need not be a legal move of its own (no placement at all) but must write as the record does.
+fn applied_move<G: ArenaGame>(
+    state: &G,
+    m: &crate::arena::game::record::MoveRecord,
+) -> Result<G::Move, String> {
+    let parsed = state.parse_move(&m.applied);
+    if let Ok(mv) = &parsed {
+        if state.moves().contains(mv) {
+            return Ok(*mv);
+        }
+    }
+    let stand_in = m
+        .forfeited
+        .as_ref()
+        .and_then(|_| state.forfeit(&m.applied))
+        .filter(|mv| state.format_move(*mv) == m.applied);
+    match (stand_in, parsed) {
+        (Some(mv), _) => Ok(mv),
+        (None, Ok(_)) => Err(format!("not legal in `{}`", state.encode())),
+        (None, Err(why)) => Err(why),
+    }
 }
 
 impl Visitor for Replay {
