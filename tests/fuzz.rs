@@ -460,40 +460,23 @@ fn toml_from(text: &'static str) -> impl Strategy<Value = Vec<u8>> {
     })
 }
 
-const SUITE: &str = r#"title = "Echo"
-seed = 7
-
-[limits]
-cpu = "2s"
-memory = "256M"
-
-[[languages]]
-name = "python"
-detect = ["echo.py"]
-run = ["python3", "{dir}/echo.py"]
-
-[[groups]]
-name = "basic"
-points = 3
-visibility = "public"
-
-[[groups.cases]]
-name = "hello"
-args = ["hello", "{work}/out.txt"]
-stdout = { golden = "golden/hello.stdout", compare = "tokens" }
-"#;
-
 fn suite_toml(cases: u32, secs: Option<u64>) {
     let config = grader::config::Config::load(None).unwrap();
-    fuzz("suite.toml", toml_from(SUITE), cases, secs, move |bytes| {
-        let dir = scratch();
-        let suite = dir.path().join("echo");
-        std::fs::create_dir_all(suite.join("golden")).unwrap();
-        std::fs::write(suite.join("golden/hello.stdout"), "hello\n").unwrap();
-        std::fs::write(suite.join("suite.toml"), &bytes).unwrap();
-        let _ = grader::suite::Suite::load(&suite, &config, grader::suite::oracle::builtin());
-        Ok(())
-    });
+    fuzz(
+        "suite.toml",
+        toml_from(crate::suite::GOOD),
+        cases,
+        secs,
+        move |bytes| {
+            let dir = scratch();
+            let suite = dir.path().join("echo");
+            std::fs::create_dir_all(suite.join("golden")).unwrap();
+            std::fs::write(suite.join("golden/hello.stdout"), "hello\n").unwrap();
+            std::fs::write(suite.join("suite.toml"), &bytes).unwrap();
+            let _ = grader::suite::Suite::load(&suite, &config, grader::suite::oracle::builtin());
+            Ok(())
+        },
+    );
 }
 
 fn grader_toml(cases: u32, secs: Option<u64>) {

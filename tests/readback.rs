@@ -252,6 +252,22 @@ fn exports_refuse_tampered_numbers_naming_the_file() {
     }
 }
 
+/// `grader merge SHARDS --out OUT`, which must be refused as bad input (exit 2) without a panic;
+/// returns its stderr.
+#[track_caller]
+fn merge_refused(shards: &[PathBuf], out: &Path, why: &str) -> String {
+    let run = grader()
+        .arg("merge")
+        .args(shards)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap();
+    let stderr = no_panic(&run);
+    assert_eq!(run.status.code(), Some(2), "{why}: {stderr}");
+    stderr
+}
+
 /// A tournament shard of `grader tournament --shard K/N`, played by two bots, whose manifest and games
 /// the test then tampers with.
 fn round_robin_shards(dir: &Path) -> Vec<PathBuf> {
@@ -291,15 +307,7 @@ fn a_tournament_merge_refuses_a_suite_outside_out_and_an_impossible_game() {
         let mut m = original.clone();
         m["suite"] = serde_json::json!(suite);
         write_json(&manifest, &m);
-        let run = grader()
-            .arg("merge")
-            .args(&shards)
-            .arg("--out")
-            .arg(&out)
-            .output()
-            .unwrap();
-        let stderr = no_panic(&run);
-        assert_eq!(run.status.code(), Some(2), "{suite}: {stderr}");
+        let stderr = merge_refused(&shards, &out, &suite);
         assert!(
             stderr.contains("tournament-shard.json`: the name"),
             "{stderr}"
@@ -316,15 +324,7 @@ fn a_tournament_merge_refuses_a_suite_outside_out_and_an_impossible_game() {
     };
     record["result"] = serde_json::json!({ "win": winner });
     write_json(&game, &record);
-    let run = grader()
-        .arg("merge")
-        .args(&shards)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
-    let stderr = no_panic(&run);
-    assert_eq!(run.status.code(), Some(2), "{stderr}");
+    let stderr = merge_refused(&shards, &out, "an impossible result");
     assert!(
         stderr.contains("round-robin-0001.json`: not a valid game record: the result"),
         "{stderr}"
@@ -375,15 +375,7 @@ fn a_class_merge_refuses_names_that_are_not_one_plain_component() {
         let mut m = original.clone();
         m[field] = value.clone();
         write_json(&manifest, &m);
-        let run = grader()
-            .arg("merge")
-            .args(&shards)
-            .arg("--out")
-            .arg(&out)
-            .output()
-            .unwrap();
-        let stderr = no_panic(&run);
-        assert_eq!(run.status.code(), Some(2), "{value}: {stderr}");
+        let stderr = merge_refused(&shards, &out, &value.to_string());
         assert!(
             stderr.contains("shard.json`: the name"),
             "{value}: {stderr}"

@@ -4,8 +4,9 @@ use std::path::Path;
 
 use crate::util::{grader, scratch};
 
-/// A minimal valid suite using only a hand-written golden file.
-const GOOD: &str = r#"title = "Echo"
+/// A minimal valid suite using only a hand-written golden file (the fuzzing of `suite.toml` starts
+/// from it too).
+pub const GOOD: &str = r#"title = "Echo"
 seed = 7
 
 [limits]
