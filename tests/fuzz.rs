@@ -645,3 +645,36 @@ fn a_forfeited_super_ttt_placement_replays() {
         crate::util::output_ok(crate::util::grader().args(["play", "--replay"]).arg(&file));
     assert!(stdout.contains("forfeited"), "{stdout}");
 }
+
+/// Found by `result.json` (the long run): a result whose build or case took `u64::MAX` ms overflowed
+/// the sum of times the Gradescope and JUnit exports make, and the export panicked. A time past a
+/// hundred days is now a tampered result, refused by name before any report reads it.
+#[test]
+fn a_result_with_an_impossible_time_is_refused_not_summed() {
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("s");
+    std::fs::create_dir_all(results.join("amy")).unwrap();
+    let mut r = a_result("amy");
+    r["build"]["wall-ms"] = Value::from(u64::MAX);
+    std::fs::write(results.join("amy/result.json"), r.to_string()).unwrap();
+    let why = grader::report::result::read_result(&results, "amy").unwrap_err();
+    assert!(
+        why.contains("the build took 18446744073709551615 ms"),
+        "{why}"
+    );
+    for to in ["gradescope", "junit"] {
+        let out = crate::util::grader()
+            .arg("export")
+            .arg(&results)
+            .args(["--to", to, "-o"])
+            .arg(dir.path().join(to))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{to}: {stderr}");
+        assert!(
+            stderr.contains("amy/result.json`: not a valid result"),
+            "{stderr}"
+        );
+    }
+}

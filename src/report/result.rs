@@ -297,6 +297,12 @@ pub fn read_result(dir: &std::path::Path, key: &str) -> Result<SubmissionResult,
     Ok(r)
 }
 
+/// The longest time a result may give (a hundred days, in ms): far past any run, and what keeps a
+/// class's sum of times (every export adds them up) from overflowing.
+const MAX_MS: u64 = 10_000_000_000;
+/// The most cases one result may hold.
+const MAX_CASES: usize = 1_000_000;
+
 /// `x` is a number of points: finite, not negative, at most `max` (with a rounding's slack).
 fn points_in(what: &str, x: f64, max: f64) -> Result<(), String> {
     if !x.is_finite() || x < 0.0 || x > max + 1e-6 {
@@ -322,8 +328,24 @@ impl SubmissionResult {
             .filter(|t| t.bonus)
             .map_or(0.0, |t| t.max);
         points_in("the score", self.score, self.max + bonus)?;
+        if self.cases.len() > MAX_CASES {
+            return Err(format!(
+                "{} cases, more than any suite has",
+                self.cases.len()
+            ));
+        }
+        if self.build.wall_ms > MAX_MS {
+            return Err(format!("the build took {} ms", self.build.wall_ms));
+        }
         for c in &self.cases {
             points_in(&format!("case `{}`'s credit", one(&c.name)), c.credit, 1.0)?;
+            if c.wall_ms > MAX_MS || c.cpu_ms > MAX_MS {
+                return Err(format!(
+                    "case `{}` took {} ms",
+                    one(&c.name),
+                    c.wall_ms.max(c.cpu_ms)
+                ));
+            }
         }
         for g in &self.groups {
             points_in(
