@@ -212,26 +212,8 @@ pub unsafe fn init(plan: &Plan, fds: &[libc::c_int]) -> ! {
         if libc::read(FD_SYNC, (&mut go as *mut u8).cast(), 1) != 1 {
             fail(Stage::Sync);
         }
-        // cgroup v1: into the run's pids and cpuacct groups, a single thread moving itself (the
-        // program joins the memory group; see `Plan::join_self`).
-        if plan.join_self {
-            for fd in [FD_PIDS_TASKS, FD_CPUACCT_TASKS] {
-                if libc::write(fd, c"0".as_ptr().cast(), 1) != 1 {
-                    fail(Stage::Cgroup);
-                }
-            }
-        }
-        if plan.join_cpu && libc::write(FD_CPU_TASKS, c"0".as_ptr().cast(), 1) != 1 {
-            fail(Stage::Cgroup);
-        }
-        // This copy of the grader holds the grader's memory: no core dumps, and not readable through
-        // /proc by the program.
-        libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
-        let no_core = libc::rlimit {
-            rlim_cur: 0,
-            rlim_max: 0,
-        };
-        libc::setrlimit(libc::RLIMIT_CORE, &no_core);
+        join_groups(plan);
+        no_dump();
         // Raw calls: libc's wrappers broadcast the change to the other threads libc believes we have,
         // and would wait for them forever.
         check(
@@ -307,6 +289,54 @@ pub unsafe fn init(plan: &Plan, fds: &[libc::c_int]) -> ! {
         }
         // The program's copy of the error pipe closes at exec; ours now, so the grader sees EOF.
         libc::close(FD_ERROR);
+        reap_until(pid)
+    }
+}
+
+/// This copy of the grader holds the grader's memory: no core dumps, and not readable through
+/// `/proc` by the program.
+///
+/// # Safety
+/// Only in the init.
+unsafe fn no_dump() {
+    unsafe {
+        libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
+        let no_core = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        libc::setrlimit(libc::RLIMIT_CORE, &no_core);
+    }
+}
+
+/// cgroup v1: the init into the run's pids and cpuacct groups (and `cpu`, where it is mounted apart),
+/// a single thread moving itself (the program joins the memory and freezer groups; see
+/// `Plan::join_self`).
+///
+/// # Safety
+/// Only in the init, with its descriptors arranged.
+unsafe fn join_groups(plan: &Plan) {
+    unsafe {
+        if plan.join_self {
+            for fd in [FD_PIDS_TASKS, FD_CPUACCT_TASKS] {
+                if libc::write(fd, c"0".as_ptr().cast(), 1) != 1 {
+                    fail(Stage::Cgroup);
+                }
+            }
+        }
+        if plan.join_cpu && libc::write(FD_CPU_TASKS, c"0".as_ptr().cast(), 1) != 1 {
+            fail(Stage::Cgroup);
+        }
+    }
+}
+
+/// Reaps every process until the program (`pid`) ends, then kills and reaps the rest and reports the
+/// program's status. Never returns.
+///
+/// # Safety
+/// Only in the init, after the program was started.
+unsafe fn reap_until(pid: libc::pid_t) -> ! {
+    unsafe {
         loop {
             let mut status = 0;
             let r = libc::wait4(-1, &mut status, 0, std::ptr::null_mut());
