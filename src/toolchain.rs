@@ -207,7 +207,7 @@ impl Toolchain {
     /// The `PATH` programs get: the tools' directories (first match wins, as on the grader's `PATH`),
     /// then the system directories.
     pub fn path_var(&self) -> OsString {
-        std::env::join_paths(&self.path).unwrap_or_else(|_| sandbox::process::DEFAULT_PATH.into())
+        std::env::join_paths(&self.path).unwrap_or_else(|_| sandbox::rlimits::DEFAULT_PATH.into())
     }
 
     /// The complete environment for a sandboxed build or run whose writable directory is `home`.

@@ -13,7 +13,7 @@ impl BasicSandbox {
     /// Starts `spec` and hands back the concrete process (for tiers that build on this one).
     pub fn spawn_group(&self, spec: &Spec) -> Result<GroupProcess, SandboxError> {
         super::reaper::enable();
-        process::spawn_limited(spec, process::rlimits(&spec.limits))
+        process::spawn_limited(spec, super::rlimits::rlimits(&spec.limits))
     }
 }
 

@@ -15,9 +15,12 @@ pub mod line;
 pub mod linux;
 pub mod pace;
 pub mod process;
+pub mod procfs;
 pub mod reaper;
+pub mod rlimits;
 pub mod scratch;
 pub mod terminal;
+pub mod tree;
 #[cfg(target_os = "linux")]
 mod vfork;
 pub mod watch;

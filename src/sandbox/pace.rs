@@ -390,7 +390,7 @@ impl Wait {
             self.next = now + LENT_LOOK;
             // Woken: a thread that runs, or CPU time used since the slot was lent (a program that
             // works in bursts too short to be seen running); a burst that ends asleep again is let be.
-            let sleep = super::watch::sleep_of(&*running);
+            let sleep = super::procfs::sleep_of(&*running);
             let used = cpu.saturating_sub(self.cpu_at_lend);
             let woke = match sleep {
                 Some(s) => !s.asleep || used > LENT_CPU,
@@ -407,7 +407,7 @@ impl Wait {
         // wait only the run can end: when it wakes, the thread that woke is the one that slept, and no
         // timer of the run runs on while it is stopped.
         if now >= self.still_since + LEND_AFTER
-            && super::watch::sleep_of(&*running).is_some_and(|s| s.asleep && s.timed <= 1)
+            && super::procfs::sleep_of(&*running).is_some_and(|s| s.asleep && s.timed <= 1)
             && pacer.cores.lend()
         {
             pacer.lent.set(true);
@@ -434,7 +434,7 @@ impl Wait {
         // while it is stopped (a thread that starts a timed wait the moment another wakes is a
         // contrivance that costs the program itself: its stop stays on its clock).
         let off_clock = match &running {
-            Some(r) => super::watch::sleep_of(&**r).is_some_and(|s| s.timed == 0),
+            Some(r) => super::procfs::sleep_of(&**r).is_some_and(|s| s.timed == 0),
             None => true,
         };
         let stopped_at = Instant::now();

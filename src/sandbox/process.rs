@@ -7,79 +7,8 @@ use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use super::{Limits, Pipes, Running, SandboxError, Spec, Status, Usage};
-
-/// `PATH` given to a program whose spec has none.
-pub const DEFAULT_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
-
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-type Resource = libc::__rlimit_resource_t;
-#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-type Resource = libc::c_int;
-
-/// One resource limit, computed before the fork so the child only makes the `setrlimit` call.
-#[derive(Clone, Copy, Debug)]
-pub struct Rlimit {
-    pub(super) resource: Resource,
-    soft: libc::rlim_t,
-    hard: libc::rlim_t,
-}
-
-impl Rlimit {
-    /// What `setrlimit` takes.
-    pub(super) fn value(&self) -> libc::rlimit {
-        libc::rlimit {
-            rlim_cur: self.soft,
-            rlim_max: self.hard,
-        }
-    }
-}
-
-/// The rlimits of the `basic` tier for `limits`, clamped to the grader's own hard limits (an
-/// unprivileged grader cannot raise them).
-///
-/// CPU: soft = the limit rounded up to whole seconds, hard = soft + 1, so the kernel sends `SIGXCPU` a
-/// second before `SIGKILL`; the driver also watches CPU time and stops the program at the exact limit.
-pub fn rlimits(limits: &Limits) -> Vec<Rlimit> {
-    let cpu_secs = limits.cpu.as_secs() + u64::from(limits.cpu.subsec_nanos() > 0);
-    let cpu_secs = cpu_secs.max(1);
-    let mut out = vec![
-        rlimit(libc::RLIMIT_CPU, cpu_secs, cpu_secs + 1),
-        rlimit(libc::RLIMIT_FSIZE, limits.file_size, limits.file_size),
-        rlimit(libc::RLIMIT_NOFILE, limits.open_files, limits.open_files),
-        rlimit(libc::RLIMIT_CORE, 0, 0),
-        rlimit(libc::RLIMIT_STACK, limits.stack, limits.stack),
-    ];
-    if let Some(bytes) = limits.address_space {
-        out.push(rlimit(libc::RLIMIT_AS, bytes, bytes));
-    }
-    out
-}
-
-fn rlimit(resource: Resource, soft: u64, hard: u64) -> Rlimit {
-    let mut current = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: libc::RLIM_INFINITY,
-    };
-    // SAFETY: getrlimit writes into the struct we own.
-    if unsafe { libc::getrlimit(resource, &mut current) } != 0 {
-        current.rlim_max = libc::RLIM_INFINITY;
-    }
-    let max = current.rlim_max;
-    let clamp = |v: u64| -> libc::rlim_t {
-        let v = v as libc::rlim_t;
-        if max != libc::RLIM_INFINITY && v > max {
-            max
-        } else {
-            v
-        }
-    };
-    Rlimit {
-        resource,
-        soft: clamp(soft),
-        hard: clamp(hard),
-    }
-}
+use super::rlimits::{Rlimit, DEFAULT_PATH};
+use super::{Pipes, Running, SandboxError, Spec, Status, Usage};
 
 /// Builds the command for `spec`: clean environment (only `spec.env`, plus `PATH` if absent), working
 /// directory, piped stderr, and a new process group; [`spawn`] gives it stdin and stdout per the spec.
@@ -103,10 +32,7 @@ pub fn command(spec: &Spec) -> Command {
 pub fn apply_rlimits(cmd: &mut Command, limits: Vec<Rlimit>) {
     let hook = move || -> io::Result<()> {
         for r in &limits {
-            let value = libc::rlimit {
-                rlim_cur: r.soft,
-                rlim_max: r.hard,
-            };
+            let value = r.value();
             // SAFETY: setrlimit is async-signal-safe and reads a struct on our stack.
             if unsafe { libc::setrlimit(r.resource, &value) } != 0 {
                 return Err(io::Error::last_os_error());
@@ -366,7 +292,7 @@ impl Running for GroupProcess {
         if self.status.is_some() {
             return Vec::new();
         }
-        super::watch::group_pids(self.pid)
+        super::procfs::group_pids(self.pid)
     }
 
     fn group_cpu(&mut self) -> Duration {
@@ -374,7 +300,7 @@ impl Running for GroupProcess {
             return self.usage().cpu;
         }
         // Each member's own and its reaped children's, which a reaped child's moves into.
-        super::watch::group_pids(self.pid)
+        super::procfs::group_pids(self.pid)
             .into_iter()
             .map(|pid| live_usage(pid).cpu)
             .sum()

@@ -17,7 +17,7 @@ use std::io;
 use std::os::fd::AsRawFd;
 use std::os::unix::ffi::OsStrExt;
 
-use super::process::{Rlimit, DEFAULT_PATH};
+use super::rlimits::{Rlimit, DEFAULT_PATH};
 use super::{Pipes, Spec};
 
 /// Stack of the child between clone and exec: it runs only [`child`] (a few frames).

@@ -204,7 +204,7 @@ fn give_workdir(dir: &Path) -> io::Result<()> {
             abs.display()
         )));
     }
-    crate::sandbox::scratch::chown_tree(dir, SANDBOX_UID, SANDBOX_UID)
+    crate::sandbox::tree::chown_tree(dir, SANDBOX_UID, SANDBOX_UID)
 }
 
 impl FullSandbox {
