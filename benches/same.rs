@@ -10,7 +10,6 @@
 //! CPU limit can differ between two runs of one grader on a loaded machine, so a difference is worth
 //! a run of the earlier grader against itself (`--base` twice over: `--against-base`).
 
-#[allow(dead_code)]
 mod support;
 
 use std::path::{Path, PathBuf};
@@ -54,7 +53,8 @@ fn options() -> Options {
             .map(|j| j.parse().expect("--jobs takes numbers: 1,2"))
             .collect(),
         sets: list(value("--set"), "examples,hostile"),
-        keep: value("--keep").map_or_else(|| std::env::temp_dir().join("grader-same"), PathBuf::from),
+        keep: value("--keep")
+            .map_or_else(|| std::env::temp_dir().join("grader-same"), PathBuf::from),
         against_base: args.iter().any(|a| a == "--against-base"),
     }
 }
@@ -121,12 +121,17 @@ fn main() {
     let o = options();
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let new = PathBuf::from(env!("CARGO_BIN_EXE_grader"));
-    let bytes = std::fs::read(&o.base)
-        .unwrap_or_else(|e| panic!("reading `{}`: {e}", o.base.display()));
+    let bytes =
+        std::fs::read(&o.base).unwrap_or_else(|e| panic!("reading `{}`: {e}", o.base.display()));
     let hash = format!("{:x}", sha2::Sha256::digest(&bytes));
     let keep = o.keep.join(&hash[..12]);
     std::fs::create_dir_all(&keep).unwrap();
-    println!("base: {} ({}); kept in {}", o.base.display(), &hash[..12], keep.display());
+    println!(
+        "base: {} ({}); kept in {}",
+        o.base.display(),
+        &hash[..12],
+        keep.display()
+    );
     let mut differ = 0;
     for name in &o.sets {
         let (suites, class) = set(&root, name, &keep);

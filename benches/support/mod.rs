@@ -70,12 +70,7 @@ pub fn run_costed(command: &mut Command) -> (ExitStatus, Cost) {
     // SAFETY: waitid on our own child with a zeroed siginfo to fill; WNOWAIT leaves it unreaped.
     let r = unsafe {
         let mut info: libc::siginfo_t = std::mem::zeroed();
-        libc::waitid(
-            libc::P_PID,
-            pid,
-            &mut info,
-            libc::WEXITED | libc::WNOWAIT,
-        )
+        libc::waitid(libc::P_PID, pid, &mut info, libc::WEXITED | libc::WNOWAIT)
     };
     assert_eq!(r, 0, "waitid: {}", std::io::Error::last_os_error());
     let wall = started.elapsed().as_secs_f64();

@@ -57,7 +57,10 @@ pub fn differences(a: &Path, b: &Path) -> Vec<String> {
         match tb.get(path) {
             None => out.push(format!("only in {}: {}", a.display(), path.display())),
             Some(other) if other != bytes => {
-                let (la, lb) = (String::from_utf8_lossy(bytes), String::from_utf8_lossy(other));
+                let (la, lb) = (
+                    String::from_utf8_lossy(bytes),
+                    String::from_utf8_lossy(other),
+                );
                 let at = la
                     .lines()
                     .zip(lb.lines())

@@ -2,6 +2,7 @@
 
 pub mod ahead;
 pub mod case;
+pub mod cases;
 pub mod class;
 pub mod classevent;
 pub mod dialogue;

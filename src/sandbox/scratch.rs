@@ -3,13 +3,13 @@
 //! left behind. Taking apart what a program left is `tree.rs`'s ([`remove_tree`]).
 
 use std::ffi::{CString, OsStr};
-use std::os::unix::ffi::OsStrExt;
 use std::io;
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, Once};
 
-use super::tree::{cstr, last};
 pub use super::tree::{chown_tree, remove_tree, RemoveError};
+use super::tree::{cstr, last};
 
 /// Caps on one scratch folder (the `[scratch]` table of `grader.toml`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
