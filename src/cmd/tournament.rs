@@ -2,18 +2,24 @@
 //! marks), saves the records.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use super::common::{emit, Arena, RunFlags};
 use super::exit::{CliError, CmdResult, Exit};
+use crate::arena::config::ArenaConfig;
 use crate::arena::event::ranking::Placed;
 use crate::arena::event::schedule::Results;
 use crate::arena::event::sprt::{adjacent, Sprt};
 use crate::arena::event::tournament::{play, play_share, Format, Knobs};
 use crate::arena::game::registry::{MakeBot, Visitor};
 use crate::arena::game::ArenaGame;
+use crate::arena::seat::players::Entrant;
+use crate::grade::entrants::Event;
+use crate::grade::shard::Shard;
 use crate::report::shard::{save_share, TournamentManifest};
 use crate::report::tournament::standings_table as table;
 use crate::report::tournament::{save_records, write_ranking};
+use crate::sandbox::Sandbox;
 
 /// The `--format` values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -77,7 +83,7 @@ pub struct Args {
     /// Play only shard K of N of a round robin's games (game i when i mod N = K-1), into `--records`
     /// with `tournament-shard.json`; `grader merge --out DIR` of the N folders ranks the event.
     #[arg(long, value_name = "K/N", requires = "records")]
-    pub shard: Option<crate::grade::shard::Shard>,
+    pub shard: Option<Shard>,
     #[command(flatten)]
     pub flags: RunFlags,
 }
@@ -154,23 +160,15 @@ impl Visitor for Arena<Args> {
                 (shard.index, shard.count),
             )
             .map_err(|m| CliError::usage(anyhow::anyhow!("{m}")))?;
-            let game = match std::path::absolute(&args.game) {
-                Ok(p) if p.exists() => p.display().to_string(),
-                _ => args.game.clone(),
-            };
-            let manifest = TournamentManifest {
-                game,
-                game_name: initial.name(),
-                seed: args.seed,
-                games_per_pairing: knobs.games,
-                players: names,
-                suite: event.suite.clone(),
-                not_graded: event.not_graded.clone(),
+            let manifest = manifest(
+                &args,
+                initial.name(),
+                &event,
+                &knobs,
+                names,
                 scheduled,
-                shard: shard.index,
-                shards: shard.count,
-                grader: env!("CARGO_PKG_VERSION").to_string(),
-            };
+                shard,
+            );
             let dir = args.records.as_deref().unwrap_or(std::path::Path::new("."));
             save_share(dir, &manifest, &played).map_err(CliError::internal)?;
             eprintln!(
@@ -180,38 +178,15 @@ impl Visitor for Arena<Args> {
             );
             return Ok(Exit::Success);
         }
-        // `auto`: the whole event again with twice the games (the same seed, so the same games for
-        // the same count) until the last table's neighbours are all decided.
-        let (results, knockout) = loop {
-            let played = play(
-                &initial,
-                bots,
-                entrants.clone(),
-                &config,
-                sandbox.clone(),
-                &knobs,
-            );
-            let games = knobs.games.unwrap_or(1);
-            let settled = played
-                .0
-                .stages
-                .last()
-                .is_none_or(|st| adjacent(&args.sprt, &st.rows, &st.records).1);
-            if args.games != Some(Games::Auto) || settled || games >= args.max_games {
-                if args.games == Some(Games::Auto) {
-                    eprintln!(
-                        "games: {games} a pairing with each colour ({})",
-                        if settled {
-                            "every neighbour decided"
-                        } else {
-                            "the cap, some neighbours undecided"
-                        }
-                    );
-                }
-                break played;
-            }
-            knobs.games = Some((games * 2).min(args.max_games));
-        };
+        let (results, knockout) = play_until_settled(
+            &initial,
+            bots,
+            &entrants,
+            &config,
+            sandbox.as_ref(),
+            &mut knobs,
+            &args,
+        );
         // Records first: whatever happens to stdout, the games are kept.
         if let Some(dir) = &args.records {
             save_records(dir, &initial.name(), args.seed, &results).map_err(CliError::internal)?;
@@ -233,6 +208,82 @@ impl Visitor for Arena<Args> {
             &event.not_graded,
             Some(&args.sprt),
         ))
+    }
+}
+
+/// The event with `--games`' count; with `auto`, the whole event again with twice the games (the same
+/// seed, so the same games for the same count) until the last table's neighbours are all decided or
+/// `--max-games`. Returns the last event's results and whether it ended in a knockout.
+fn play_until_settled<G: ArenaGame>(
+    initial: &G,
+    bots: MakeBot<G>,
+    entrants: &[Entrant],
+    config: &ArenaConfig,
+    sandbox: Option<&Arc<dyn Sandbox>>,
+    knobs: &mut Knobs,
+    args: &Args,
+) -> (Results, bool)
+where
+    G::Move: Send + Sync,
+{
+    loop {
+        let played = play(
+            initial,
+            bots,
+            entrants.to_vec(),
+            config,
+            sandbox.cloned(),
+            knobs,
+        );
+        let games = knobs.games.unwrap_or(1);
+        let settled = played
+            .0
+            .stages
+            .last()
+            .is_none_or(|st| adjacent(&args.sprt, &st.rows, &st.records).1);
+        if args.games != Some(Games::Auto) || settled || games >= args.max_games {
+            if args.games == Some(Games::Auto) {
+                eprintln!(
+                    "games: {games} a pairing with each colour ({})",
+                    if settled {
+                        "every neighbour decided"
+                    } else {
+                        "the cap, some neighbours undecided"
+                    }
+                );
+            }
+            return played;
+        }
+        knobs.games = Some((games * 2).min(args.max_games));
+    }
+}
+
+/// The manifest a shard's records are saved with: what `grader merge` checks the shards agree on.
+fn manifest(
+    args: &Args,
+    game_name: String,
+    event: &Event,
+    knobs: &Knobs,
+    players: Vec<String>,
+    scheduled: usize,
+    shard: Shard,
+) -> TournamentManifest {
+    let game = match std::path::absolute(&args.game) {
+        Ok(p) if p.exists() => p.display().to_string(),
+        _ => args.game.clone(),
+    };
+    TournamentManifest {
+        game,
+        game_name,
+        seed: args.seed,
+        games_per_pairing: knobs.games,
+        players,
+        suite: event.suite.clone(),
+        not_graded: event.not_graded.clone(),
+        scheduled,
+        shard: shard.index,
+        shards: shard.count,
+        grader: env!("CARGO_PKG_VERSION").to_string(),
     }
 }
 
