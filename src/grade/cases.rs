@@ -10,8 +10,8 @@ use super::ahead::{Ahead, FirstRan};
 use super::case::{far_over, keep_faster, needs_rerun, over_twice, run_case, Program};
 use super::integrity::{self, FirstRun};
 use super::names::{Names, Purpose};
-use super::pipeline::{Extra, Rooms};
 use super::play::Games;
+use super::rooms::Rooms;
 use crate::build::Built;
 use crate::judge::Verdict;
 use crate::report::result::{Artifact, CaseResult, IntegrityNote};
@@ -112,7 +112,7 @@ impl Submission<'_> {
     pub fn grade(
         &self,
         games: Vec<(Option<&str>, Games)>,
-        extras: &[(String, Extra)],
+        failed: &[&str],
         finished: &mut dyn FnMut(&CaseResult),
     ) -> Graded {
         let open: Vec<bool> = (0..self.selected.len()).map(|i| self.open(i)).collect();
@@ -142,7 +142,7 @@ impl Submission<'_> {
         let cases = ahead.alongside(cores.as_ref(), helpers, &first_run, &release, || {
             (0..self.selected.len())
                 .map(|i| {
-                    let result = worker.case(i, extras);
+                    let result = worker.case(i, failed);
                     finished(&result);
                     // A case that ran hands its slot over; one whose program did not build ran nothing.
                     if self.built(i).is_some() {
@@ -178,7 +178,7 @@ struct Worker<'s, 'a> {
 
 impl Worker<'_, '_> {
     /// Case `i`, judged.
-    fn case(&mut self, i: usize, extras: &[(String, Extra)]) -> CaseResult {
+    fn case(&mut self, i: usize, failed: &[&str]) -> CaseResult {
         let s = self.submission;
         let (group, case) = s.selected[i];
         let Some(at) = self
@@ -186,7 +186,7 @@ impl Worker<'_, '_> {
             .iter()
             .position(|(name, _)| *name == group.program.as_deref())
         else {
-            return not_built(group, case, extras);
+            return not_built(group, case, failed);
         };
         match &case.kind {
             Kind::Run(_) => self.run(i),
@@ -278,17 +278,18 @@ impl Worker<'_, '_> {
 
 /// A case whose program did not build (a second program that failed to compile), or that the grader
 /// did not build.
-fn not_built(group: &Group, case: &Case, extras: &[(String, Extra)]) -> CaseResult {
+fn not_built(group: &Group, case: &Case, failed: &[&str]) -> CaseResult {
     let name = group.program.as_deref().unwrap_or_default();
-    let (verdict, summary) = match extras.iter().find(|(n, _)| n == name) {
-        Some((_, Extra::CompileError(_))) => (
+    let (verdict, summary) = if failed.contains(&name) {
+        (
             Verdict::CompileError,
             format!("your `{name}` program did not compile (see the build log)"),
-        ),
-        _ => (
+        )
+    } else {
+        (
             Verdict::InternalError,
             format!("the grader did not build program `{name}`"),
-        ),
+        )
     };
     CaseResult {
         verdict,

@@ -13,6 +13,7 @@ pub mod names;
 pub mod pipeline;
 pub mod play;
 pub mod position;
+pub mod rooms;
 pub mod samefault;
 pub mod score;
 pub mod shard;

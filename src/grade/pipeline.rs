@@ -1,18 +1,18 @@
 //! The per-submission pipeline: build once, run every selected case, score. Never fails: whatever goes
 //! wrong (even the grader's own fault) becomes a verdict in the result, so one student never stops a class.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
 use super::case::Program;
 use super::cases::{self, Submission};
 use super::play::Games;
+pub use super::rooms::Rooms;
 use super::score::{manual_columns, score};
 use crate::build::detect_matches;
 use crate::judge::Verdict;
 use crate::report::result::{BuildReport, BuildStatus, CaseResult, NotAttempted, SubmissionResult};
-use crate::sandbox::scratch::{Bounds, Scratch};
 use crate::sandbox::Sandbox;
 use crate::suite::{Case, Group, Suite, Visibility};
 
@@ -77,66 +77,6 @@ pub struct Graded {
     pub games_played: usize,
 }
 
-/// Where a submission's runs get their folders: its own folder (the build, position cases) and, for
-/// each run of a run case, a fresh folder of its own with the same bounds (a tmpfs under `full`), so
-/// what one run writes never takes the room of another run of the submission, whichever runs first or
-/// at once (`grade::ahead`).
-#[derive(Debug)]
-pub struct Rooms<'a> {
-    scratch: &'a Scratch,
-    bounds: Option<Bounds>,
-    base: PathBuf,
-    name: String,
-}
-
-impl<'a> Rooms<'a> {
-    /// The rooms of the submission called `name` in `scratch` (a name no other submission there has).
-    ///
-    /// # Errors
-    /// The submission's own folder cannot be made.
-    pub fn new(scratch: &'a Scratch, name: &str, bounds: Option<Bounds>) -> std::io::Result<Self> {
-        let base = scratch.sub(name, bounds)?;
-        Ok(Rooms {
-            scratch,
-            bounds,
-            base,
-            name: name.to_string(),
-        })
-    }
-
-    /// [`Rooms::new`], or, should the submission's folder not be made, rooms whose runs report why
-    /// (the build's own attempt first).
-    #[must_use]
-    pub fn or_unmade(scratch: &'a Scratch, name: &str, bounds: Option<Bounds>) -> Self {
-        Rooms::new(scratch, name, bounds).unwrap_or_else(|_| Rooms {
-            scratch,
-            bounds,
-            base: scratch.path().join(name),
-            name: name.to_string(),
-        })
-    }
-
-    /// The submission's own folder.
-    #[must_use]
-    pub fn base(&self) -> &Path {
-        &self.base
-    }
-
-    /// A fresh folder for one run. Should it not be made, the run's own attempt to make its work
-    /// folder says why.
-    pub(super) fn make(&self, what: &str) -> PathBuf {
-        let name = format!("{}-{what}", self.name);
-        self.scratch
-            .sub(&name, self.bounds)
-            .unwrap_or_else(|_| self.scratch.path().join(name))
-    }
-
-    /// Removes a run's folder. A tree that will not go is left for the scratch's end.
-    pub(super) fn release(&self, dir: &Path) {
-        let _ = self.scratch.release(dir);
-    }
-}
-
 /// Grades one submission folder on the cases `which` selects, calling `finished` with each case's
 /// result the moment it is judged (in case order), its runs in `rooms`. With the result
 /// come the artifacts (game records, transcripts) the cases produced.
@@ -195,7 +135,13 @@ pub fn grade(
                 selected: &selected,
                 builts,
             };
-            (build, submission.grade(games, &extras, finished))
+            // The second programs that did not compile: their cases say so.
+            let failed: Vec<&str> = extras
+                .iter()
+                .filter(|(_, e)| matches!(e, Extra::CompileError(_)))
+                .map(|(n, _)| n.as_str())
+                .collect();
+            (build, submission.grade(games, &failed, finished))
         }
         unbuilt => {
             let (build, cases) = not_built(unbuilt, &selected, build_ms);
