@@ -8,6 +8,10 @@
 //! `-- --waiting` runs only that part. `-- --examples` (not in the default run: 7 minutes) times the
 //! README's main command with slot lending off once and on three times (`GRADER_NO_LEND`), checks the
 //! gradebooks agree, and gives the ratio against the grader when this work began (00a090a).
+//! Last, the floor (`-- --floor [--jobs N]`, issue 31): `grader run --jobs 2` over the hostile C corpus
+//! and over the examples, each against the time its own results say it cannot be graded under (the
+//! programs' CPU over the cores, or the longest submission), and the grader's own CPU against its
+//! programs' (targets: ≤ 1.15× and ≤ 1.1× on an idle 2-core machine; the load is printed with them).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -81,6 +85,10 @@ fn main() {
         waiting_benches(&root);
         return;
     }
+    if only("--floor") {
+        floor_benches(&root);
+        return;
+    }
     let examples = std::env::args()
         .skip(1)
         .find(|a| !a.starts_with('-'))
@@ -112,6 +120,7 @@ fn main() {
         return;
     }
     waiting_benches(&root);
+    floor_benches(&root);
 }
 
 /// Whether the command line asks for `flag`'s part alone.
@@ -250,6 +259,8 @@ fn parallel(env: &Environment, suite: Suite, examples: &Path, scratch: &Path) {
 
 #[path = "../tests/attackers.rs"]
 mod attackers;
+
+mod support;
 
 /// The waiting side of grading, each with `--jobs 1` and `--jobs 2` (two games or two submissions at
 /// once): deadlocked dialogue games, then the hostile class.
@@ -476,5 +487,81 @@ fn examples_lending(root: &Path) {
         "00a090a ({BEFORE} s) / now: {:.2}x median, {:.2}x worst (target: at least 2x)",
         BEFORE / median,
         BEFORE / worst
+    );
+}
+
+/// The floor ratios, `--jobs` from the command line (default 2): the hostile C corpus on the Adelaide
+/// suite, then the README's main command over the examples.
+fn floor_benches(root: &Path) {
+    let jobs = std::env::args()
+        .skip_while(|a| a != "--jobs")
+        .nth(1)
+        .map_or(2, |j| j.parse().expect("--jobs takes a number"));
+    let work = tempfile::tempdir().unwrap();
+    let class = support::hostile_c_class(root, &work.path().join("hostile"));
+    let adelaide = root.join("suites/adelaide-2021-a1");
+    floor_ratio(
+        "hostile C corpus",
+        root,
+        &adelaide,
+        &class,
+        work.path(),
+        jobs,
+    );
+    let examples = root.join("examples/submissions");
+    floor_ratio(
+        "examples",
+        root,
+        &root.join("suites"),
+        &examples,
+        work.path(),
+        jobs,
+    );
+}
+
+/// `grader run SUITES CLASS --jobs JOBS` in release: its wall time against the floor its own results
+/// set (`support::floor`), and its own CPU against its programs' (builds and runs, sandbox set-up
+/// included), with the load before and after.
+fn floor_ratio(what: &str, root: &Path, suites: &Path, class: &Path, work: &Path, jobs: usize) {
+    let out = work.join(format!("results-{}", what.replace(' ', "-")));
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_grader"));
+    command
+        .arg("run")
+        .arg(suites)
+        .arg(class)
+        .arg("--out")
+        .arg(&out)
+        .args(["--jobs", &jobs.to_string()])
+        .current_dir(root)
+        .env("NO_COLOR", "1")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    let before = support::load();
+    let (status, cost) = support::run_costed(&mut command);
+    assert!(
+        status.code().is_some_and(|c| c <= 1),
+        "grader run: {status:?}"
+    );
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let floor = support::floor::of_results(&out, cores.min(jobs));
+    let least = floor.seconds(cores.min(jobs));
+    println!(
+        "{what} ({} hand-ins, {} cases), --jobs {jobs}: {:.1} s wall; floor {least:.1} s ({:.1} s of program CPU over {} cores; longest {} {:.1} s); ratio {:.2}x (target <= 1.15x)",
+        floor.submissions,
+        floor.cases,
+        cost.wall,
+        floor.cpu,
+        cores.min(jobs),
+        floor.longest_name,
+        floor.longest,
+        cost.wall / least.max(0.001),
+    );
+    println!(
+        "  grader's own CPU {:.1} s ({:.1} ms a case) for its programs' {:.1} s: (programs + grader) / programs {:.2}x (target <= 1.1x); load before: {before}; after: {}",
+        cost.own_cpu,
+        1000.0 * cost.own_cpu / floor.cases.max(1) as f64,
+        cost.children_cpu,
+        (cost.children_cpu + cost.own_cpu) / cost.children_cpu.max(0.001),
+        support::load(),
     );
 }

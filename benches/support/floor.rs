@@ -18,6 +18,8 @@ use serde_json::Value;
 #[derive(Clone, Debug, Default)]
 pub struct Floor {
     pub submissions: usize,
+    /// The cases their results hold.
+    pub cases: usize,
     /// Every program's CPU, seconds.
     pub cpu: f64,
     /// The longest submission's least time, seconds, and whose it is.
@@ -37,24 +39,15 @@ impl Floor {
 #[must_use]
 pub fn of_results(results: &Path, cores: usize) -> Floor {
     let mut floor = Floor::default();
-    let mut todo = vec![results.to_path_buf()];
-    while let Some(dir) = todo.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if entry.file_type().is_ok_and(|t| t.is_dir()) {
-                todo.push(path);
-            } else if entry.file_name() == "result.json" {
-                let Ok(text) = std::fs::read_to_string(&path) else {
-                    continue;
-                };
-                let Ok(result) = serde_json::from_str::<Value>(&text) else {
-                    continue;
-                };
-                floor.add(&result, cores);
-            }
+    for path in super::files(results) {
+        if path.file_name().is_some_and(|n| n == "result.json") {
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            let Ok(result) = serde_json::from_str::<Value>(&text) else {
+                continue;
+            };
+            floor.add(&result, cores);
         }
     }
     floor
@@ -72,6 +65,7 @@ impl Floor {
         let mut own = 0.0;
         let mut spread = 0.0;
         for case in result["cases"].as_array().into_iter().flatten() {
+            self.cases += 1;
             let runs = match case.get("rerun") {
                 Some(r) if r.is_object() => ms(r, "first-cpu-ms") + ms(r, "second-cpu-ms"),
                 _ => ms(case, "cpu-ms"),

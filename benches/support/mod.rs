@@ -111,6 +111,26 @@ pub fn load() -> String {
     )
 }
 
+/// Every file below `root` (not the folders; a link is listed, never followed).
+#[must_use]
+pub fn files(root: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut todo = vec![root.to_path_buf()];
+    while let Some(dir) = todo.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                todo.push(entry.path());
+            } else {
+                files.push(entry.path());
+            }
+        }
+    }
+    files
+}
+
 /// Copies the folder `from` into `to`, subfolders and all.
 pub fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();

@@ -1,7 +1,8 @@
 //! Two results folders compared file by file, timings masked: the gradebooks (`grades.csv`,
 //! `tournament.csv`) byte for byte, every other file (`result.json`, game records, pages) with what the
-//! clock decides replaced by `T`, as the shard and examples tests mask them. `input.sha256` (what
-//! `--resume` compares) is left out: it hashes the grader's settings, which a new setting changes.
+//! clock decides replaced by `T` (timing fields; times and scratch paths in summaries and logs), as
+//! the shard and examples tests mask them. `input.sha256` (what `--resume` compares) is left out: it
+//! hashes the grader's settings, which a new setting changes.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -17,32 +18,33 @@ pub fn tree(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     let kept = regex::bytes::Regex::new(r#""kept": "(first|second)""#).unwrap();
     // The HTML pages write each timing in one span of class `t`.
     let page_timing = regex::bytes::Regex::new(r#"<span class="(mute )?t">[^<]*</span>"#).unwrap();
+    // Times in prose (a game's timeout, a case's CPU, a build log's) and the scratch folder's name.
+    let prose = [
+        (r"(timed out after )[0-9.]+ m?s", "${1}T"),
+        (r"(used )[0-9.]+ m?s( of CPU)", "${1}T$2"),
+        (r"(target\(s\) in )[0-9.]+m?s", "${1}T"),
+        (r"grader-run-[0-9]+-[0-9]+-[A-Za-z0-9]+", "grader-run-T"),
+    ]
+    .map(|(re, to)| (regex::bytes::Regex::new(re).unwrap(), to.as_bytes()));
     let mut files = BTreeMap::new();
-    let mut todo = vec![root.to_path_buf()];
-    while let Some(dir) = todo.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
+    for path in super::files(root) {
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        if name == "input.sha256" {
             continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if entry.file_type().is_ok_and(|t| t.is_dir()) {
-                todo.push(path);
-                continue;
-            }
-            let name = path.file_name().unwrap_or_default().to_string_lossy();
-            if name == "input.sha256" {
-                continue;
-            }
-            let bytes = std::fs::read(&path).unwrap_or_default();
-            let masked = if name.ends_with(".csv") {
-                bytes
-            } else {
-                let m = timing.replace_all(&bytes, &b"\"$1\": T"[..]);
-                let m = kept.replace_all(&m, &b"\"kept\": T"[..]);
-                page_timing.replace_all(&m, &b"T"[..]).into_owned()
-            };
-            files.insert(path.strip_prefix(root).unwrap().to_path_buf(), masked);
         }
+        let bytes = std::fs::read(&path).unwrap_or_default();
+        let masked = if name.ends_with(".csv") {
+            bytes
+        } else {
+            let m = timing.replace_all(&bytes, &b"\"$1\": T"[..]);
+            let m = kept.replace_all(&m, &b"\"kept\": T"[..]);
+            let mut m = page_timing.replace_all(&m, &b"T"[..]).into_owned();
+            for (re, to) in &prose {
+                m = re.replace_all(&m, *to).into_owned();
+            }
+            m
+        };
+        files.insert(path.strip_prefix(root).unwrap().to_path_buf(), masked);
     }
     files
 }
