@@ -26,7 +26,7 @@ fn class(dir: &Path) -> std::path::PathBuf {
         if c["name"] == "opening" {
             c["verdict"] = "review".into();
             c["credit"] = 0.0.into();
-            c["summary"] = "needs review: the grader could not follow the program in games 1–10 of 10, so this case is not scored (a person should read the dialogue): x could not be followed".into();
+            c["summary"] = "needs review: the grader could not follow the program before the first move in games 1–10 of 10: it asked a question the grader could not answer; this case is not scored until a person reads the dialogue".into();
             c["transcript"] = "Pick a symbol <script>alert(1)</script>\u{1b}[2J\n→ X\n".into();
         }
     }
@@ -77,7 +77,7 @@ fn a_review_case_is_shown_whole_and_exported_with_no_score_anywhere() {
         let stderr = String::from_utf8_lossy(&run.stderr);
         assert_eq!(run.status.code(), Some(3), "{format}: {stderr}");
         assert!(
-            stderr.contains("warning: `puzzled`: needs review: interface/opening: needs review: the grader could not follow the program")
+            stderr.contains("warning: `puzzled`: needs review: interface/opening: the grader could not follow the program")
                 && stderr.contains("exported with no score (never a zero)"),
             "{format}: {stderr}"
         );

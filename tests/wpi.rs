@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use crate::util::{grade_class, grader, read, repo, scratch};
+use crate::util::{grader, read, repo, scratch};
 
 const SUITE: &str = "suites/wpi-2000-ttt";
 const EXAMPLES: &str = "examples/submissions/wpi-2000-ttt";
@@ -16,12 +16,34 @@ const GROUPS: [&str; 5] = [
     "strategy",
 ];
 
-/// Grades every example once per test process, with two jobs, and keeps the results folder.
+/// Grades every example once per test process, with two jobs, and keeps the results folder. The
+/// run exits 3: `waits-for-a-command` is left for a person (`review`), and nothing else may be.
 pub(crate) fn graded() -> &'static Path {
     static RESULTS: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
     let (_, results) = RESULTS.get_or_init(|| {
         let dir = scratch();
-        let results = grade_class(dir.path(), &repo().join(SUITE), &repo().join(EXAMPLES));
+        let out = dir.path().join("results");
+        let run = grader()
+            .arg("run")
+            .arg(repo().join(SUITE))
+            .arg(repo().join(EXAMPLES))
+            .arg("--out")
+            .arg(&out)
+            .args(["--jobs", "2"])
+            .output()
+            .expect("the grader runs");
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(3), "{stderr}");
+        let results = out.join("wpi-2000-ttt");
+        // grades.csv's last column is `review`: blank for everyone the grader could follow.
+        let csv = read(&results.join("grades.csv"));
+        let flagged: Vec<&str> = csv
+            .lines()
+            .skip(1)
+            .filter(|l| !l.ends_with(','))
+            .filter_map(|l| l.split(',').next())
+            .collect();
+        assert_eq!(flagged, ["waits-for-a-command"], "{csv}");
         (dir, results)
     });
     results
@@ -74,7 +96,7 @@ fn words(student: &str, name: &str) -> String {
 
 #[test]
 fn wpi_examples_get_their_pinned_points() {
-    let expected: [(&str, [f64; 5], f64); 10] = [
+    let expected: [(&str, [f64; 5], f64); 17] = [
         ("c-correct", [10.0, 15.0, 20.0, 15.0, 40.0], 100.0),
         ("java-correct", [10.0, 15.0, 20.0, 15.0, 40.0], 100.0),
         ("python-correct", [10.0, 15.0, 20.0, 15.0, 40.0], 100.0),
@@ -87,6 +109,15 @@ fn wpi_examples_get_their_pinned_points() {
         ("asks-play-first", [0.0, 15.0, 20.0, 15.0, 40.0], 90.0),
         ("row-comma-from-zero", [0.0, 15.0, 20.0, 15.0, 40.0], 90.0),
         ("letter-digit", [10.0, 15.0, 20.0, 15.0, 40.0], 100.0),
+        // The patterns of real interactive hand-ins (issue 26): learned from the board, played on a
+        // terminal; again only the opening of those that never ask X or O costs.
+        ("two-prompts", [0.0, 15.0, 20.0, 15.0, 40.0], 90.0),
+        ("column-first", [10.0, 15.0, 20.0, 15.0, 40.0], 100.0),
+        ("numpad", [10.0, 15.0, 20.0, 15.0, 40.0], 100.0),
+        ("boxes-numbered", [10.0, 15.0, 20.0, 15.0, 40.0], 100.0),
+        ("no-board-first", [0.0, 15.0, 20.0, 15.0, 40.0], 90.0),
+        ("computer-opens-as-o", [0.0, 15.0, 20.0, 15.0, 40.0], 90.0),
+        ("c-no-fflush", [10.0, 15.0, 20.0, 15.0, 40.0], 100.0),
     ];
     let mut wrong = Vec::new();
     for (student, groups, total) in expected {
@@ -101,9 +132,54 @@ fn wpi_examples_get_their_pinned_points() {
     let csv = read(&graded().join("grades.csv"));
     assert!(
         csv.starts_with(
-            "student,interface,valid-moves,validates-input,detects-end,strategy,total\n"
+            "student,interface,valid-moves,validates-input,detects-end,strategy,total,review\n"
         ),
         "{csv}"
+    );
+}
+
+#[test]
+fn a_program_the_grader_cannot_start_waits_for_a_person() {
+    // `waits-for-a-command` prints nothing until it is told `play`: never a zero, never a score.
+    let r = result("waits-for-a-command");
+    for c in r["cases"].as_array().unwrap() {
+        assert_eq!(c["verdict"], "review", "{c}");
+    }
+    let opening = case("waits-for-a-command", "opening");
+    assert!(
+        opening["summary"].as_str().unwrap().starts_with(
+            "needs review: the grader could not follow the program before the first move in games 1–10 of 10: it waited for input before printing anything"
+        ),
+        "{opening}"
+    );
+    // The dialogue a person reads: the grader's Enter, and nothing from the program.
+    assert_eq!(opening["transcript"], "→ \n", "{opening}");
+    let csv = read(&graded().join("grades.csv"));
+    let row = csv
+        .lines()
+        .find(|l| l.starts_with("waits-for-a-command,"))
+        .unwrap();
+    assert!(
+        row.starts_with(
+            "waits-for-a-command,,,,,,,\"interface/opening: the grader could not follow"
+        ),
+        "{row}"
+    );
+}
+
+#[test]
+fn a_c_program_that_never_flushes_is_graded_on_its_play() {
+    // Its prompts end with no newline and no `fflush`: on the grader's terminal they show at once.
+    let c = case("c-no-fflush", "legal-vs-random");
+    assert_eq!(c["verdict"], "accepted", "{c}");
+    let record: serde_json::Value = serde_json::from_str(&read(
+        &graded().join("c-no-fflush/games/legal-vs-random-1.json"),
+    ))
+    .unwrap();
+    let said = record["transcripts"][0].as_str().unwrap();
+    assert!(
+        said.contains("Which mark do you want, X or O? \n→ O\n"),
+        "{said}"
     );
 }
 
@@ -115,13 +191,14 @@ fn wpi_flaws_are_explained_in_the_students_terms() {
         "{accepts}"
     );
     assert!(
-        accepts.contains("(an occupied cell) and went on: `I play"),
+        accepts.contains("accepted `1 1` (an occupied cell) and went on: `You played 1 1."),
         "{accepts}"
     );
 
     let crashes = words("crashes-on-garbage", "rejects-invalid");
     assert!(
-        crashes.contains("after `hello` (not a row and a column), crashed (exit status 1)"),
+        crashes
+            .contains("games 1–4: after `hello` (not a row and a column), crashed (exit status 1)"),
         "{crashes}"
     );
     // The traceback's last lines, whole: the student's file by its own name, and the line number.
@@ -146,7 +223,10 @@ fn wpi_flaws_are_explained_in_the_students_terms() {
         loses.contains("won or drew 4 of 6 games against `perfect`; 6 needed"),
         "{loses}"
     );
-    assert!(loses.contains("lost — x wins by the rules"), "{loses}");
+    assert!(
+        loses.contains("games 4 and 6: x wins by the rules"),
+        "{loses}"
+    );
 
     // The good programs are credited with the facts behind each rubric line.
     for student in ["c-correct", "java-correct", "python-correct"] {
@@ -218,16 +298,25 @@ fn wpi_programs_on_their_own_conventions_are_understood_and_told_so() {
     for (student, understood) in [
         (
             "asks-play-first",
-            "understood: first/second asked as yes/no; moves as 1-9 row-major",
+            "moves typed as one cell number 1-9 row by row: `6` is row 2, column 3",
         ),
         (
             "row-comma-from-zero",
-            "understood: first/second asked as y/n; moves as `row,col` from 0",
+            "moves typed as `row,column`, each 0-2: `1,2` is row 2, column 3",
         ),
         (
             "letter-digit",
-            "understood: X or O asked as the handout says; moves as `A1` (letter = row)",
+            "moves typed as a row letter and a column digit: `B3` is row 2, column 3",
         ),
+        (
+            "column-first",
+            "moves typed as `column row`, each 1-3: `3 2` is row 2, column 3",
+        ),
+        (
+            "numpad",
+            "moves typed as one cell number 1-9 laid out as a numeric keypad (7 top left): `6` is row 2, column 3",
+        ),
+
     ] {
         for name in [
             "legal-vs-perfect",
@@ -262,11 +351,17 @@ fn wpi_programs_on_their_own_conventions_are_understood_and_told_so() {
         assert_eq!(sent.len(), 4, "{student}: {sent:?}");
         assert_eq!(sent[1], "hello");
     }
+    // A program on the handout's own form is not told how it was understood.
+    assert!(!case("python-correct", "rejects-invalid")["summary"]
+        .as_str()
+        .unwrap()
+        .contains("moves typed as"),);
     // Only the opening explains itself as the handout's question not asked.
+    // In the handout's words, once for all ten games.
     let opening = words("asks-play-first", "opening");
     assert!(
         opening.contains(
-            "asked `Would you like to play first? (yes/no)` instead of which mark the user prefers, X or O (rule 1)"
+            "\ngames 1–10: did not ask whether the user wants X or O, which the handout asks for first (rule 1: \"Initially, your program should ask the user which marks the user prefers\"); it asked who moves first (`Would you like to play first? (yes/no)`)"
         ),
         "{opening}"
     );

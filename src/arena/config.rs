@@ -566,6 +566,17 @@ impl Check<'_> {
                             "give at least `prompt` and `reply` patterns",
                         ));
                     };
+                    // The seat reads the program's board as a 3×3 grid (`seat::dialogue::board`).
+                    if raw.game.get_ref().trim() != "tictactoe" {
+                        return Err(self.bad(
+                            raw.game.span(),
+                            format!(
+                                "the dialogue protocol plays tic-tac-toe only, not `{}`",
+                                raw.game.get_ref().trim()
+                            ),
+                            "it reads the program's board as three rows of three cells",
+                        ));
+                    }
                     let mut opening = Vec::new();
                     for step in &d.opening {
                         opening.push(Step {
@@ -746,6 +757,12 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("needs an `[arena.dialogue]` table"), "{e}");
+        let e = from(
+            "[arena]\ngame = \"ut3\"\nprotocol = \"dialogue\"\n[arena.dialogue]\nprompt = \"move\"\nreply = 'I play (?P<move>\\d)'\n",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("plays tic-tac-toe only, not `ut3`"), "{e}");
         let e = from("[arena]\ngame = \"ut3\"\ncolour = 1\n")
             .unwrap_err()
             .to_string();

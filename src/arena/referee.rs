@@ -104,7 +104,10 @@ fn start_both<G: ArenaGame>(
         if let Err(reply) = seat.start(&start) {
             if let Reply::Unfollowed(why) = &reply {
                 // Not a fault: a person looks (the other seat's failure, if any, is in the reason).
-                unfollowed.get_or_insert(format!("{} {why} before the first move", colours[i]));
+                unfollowed.get_or_insert(format!(
+                    "the grader could not follow {} before the first move: {why}",
+                    colours[i]
+                ));
                 continue;
             }
             // Starting has no per-move limit: a timeout here is the seat's own startup wait.
@@ -123,6 +126,67 @@ fn start_both<G: ArenaGame>(
         }
         None => double_fault(failed),
     }
+}
+
+/// A seat whose program decided who moves first plays the side it took (`Seat::took`): the seats swap,
+/// and the other seat starts again on its new side. Two that took the same side cannot play: no
+/// result, for a person to look at.
+fn take_sides<G: ArenaGame>(
+    seats: &mut [&mut dyn Seat<G>; 2],
+    record: &mut GameRecord,
+    colours: &[String; 2],
+    who: &Match,
+    policy: &Policy,
+) -> Option<(GameResult, Ending, String)> {
+    let took = [seats[0].took(), seats[1].took()];
+    let swap = match took {
+        [None, None] => return None,
+        [Some(a), Some(b)] if a == b => {
+            return Some((
+                GameResult::BothLost,
+                Ending::Review,
+                format!(
+                    "both players decided to play {} themselves",
+                    G::side_name(a)
+                ),
+            ));
+        }
+        [Some(Player::First), _] | [_, Some(Player::Second)] => return None,
+        _ => true,
+    };
+    if swap {
+        seats.swap(0, 1);
+        record.players.swap(0, 1);
+        // Which seat decided (by its index before the swap), and where the other one is now.
+        let decided = usize::from(took[0].is_none());
+        let other = decided;
+        if took[1 - decided].is_none() {
+            // The seat that did not decide starts again on its new side (a bot just takes it).
+            let side = side_of(other);
+            let start = Start {
+                game: record.game.clone(),
+                side,
+                side_name: G::side_name(side),
+                seed: who.seed,
+                limit: policy.limit,
+            };
+            let asked = pace::now();
+            if let Err(reply) = seats[other].start(&start) {
+                let why = fault_words(&reply, policy, pace::since(asked));
+                return Some((
+                    GameResult::Win(1 - other),
+                    Ending::Fault,
+                    format!("{} failed to start: {why}", colours[other]),
+                ));
+            }
+        }
+        let chooser = 1 - other;
+        record.notes.push(format!(
+            "{} ({}) played {}: its program decided who moves first",
+            colours[chooser], record.players[chooser], colours[chooser]
+        ));
+    }
+    None
 }
 
 /// The move a reply names, if the game takes it: a legal move, or (under the forfeit policy) the
@@ -224,9 +288,14 @@ pub fn play_measured<G: ArenaGame>(
     };
     let mut state = initial;
 
-    let started = start_both(&mut seats, &record.game, &colours, who, policy);
+    let mut started = start_both(&mut seats, &record.game, &colours, who, policy);
+    if started.is_none() {
+        started = take_sides(&mut seats, &mut record, &colours, who, policy);
+    }
 
     let mut last: Option<String> = None;
+    // The position before the last move, for a seat that took that move otherwise (`Seat::retyped`).
+    let mut before_last: Option<G> = None;
     let mut legal = Vec::new();
     let verdict = if let Some(v) = started {
         v
@@ -285,12 +354,29 @@ pub fn play_measured<G: ArenaGame>(
             let reply = if over { Reply::Timeout } else { reply };
 
             let text = match reply {
-                Reply::Line(text) => text,
+                Reply::Line(text) => {
+                    if let Some(ended) = retype(
+                        &mut *seats[i],
+                        &mut state,
+                        before_last.as_ref(),
+                        &mut last,
+                        &mut record,
+                    ) {
+                        break ended;
+                    }
+                    // The position (and its legal moves) may have changed with the retyped move.
+                    legal.clear();
+                    state.legal_moves(&mut legal);
+                    text
+                }
                 Reply::Unfollowed(why) => {
                     break (
                         GameResult::BothLost,
                         Ending::Review,
-                        format!("{} {why} on move {turn}", colours[i]),
+                        format!(
+                            "the grader could not follow {} on move {turn}: {why}",
+                            colours[i]
+                        ),
                     );
                 }
                 fault => {
@@ -315,6 +401,7 @@ pub fn play_measured<G: ArenaGame>(
                 }
             };
             let applied = state.format_move(mv);
+            before_last = Some(state.clone());
             state.apply(mv);
             last = Some(applied.clone());
             let entry = MoveRecord {
@@ -363,6 +450,53 @@ pub fn play_measured<G: ArenaGame>(
     }
     let used = [seats[0].usage(), seats[1].usage()];
     (record, used)
+}
+
+/// A seat that took the opponent's last move otherwise than it was sent (`Seat::retyped`): that move
+/// is played instead, from the position before it, and the record says so. The end of the game when
+/// the move so taken ends it.
+fn retype<G: ArenaGame>(
+    seat: &mut dyn Seat<G>,
+    state: &mut G,
+    before: Option<&G>,
+    last: &mut Option<String>,
+    record: &mut GameRecord,
+) -> Option<(GameResult, Ending, String)> {
+    let taken = seat.retyped()?;
+    let before = before?;
+    let mv = before.parse_move(&taken).ok()?;
+    let mut legal = Vec::new();
+    before.legal_moves(&mut legal);
+    if !legal.contains(&mv) {
+        return None;
+    }
+    let number = record.moves.len();
+    let entry = record.moves.last_mut()?;
+    let sent = entry.applied.clone();
+    *state = before.after(mv);
+    entry.applied = state.format_move(mv);
+    entry.state = state.encode();
+    *last = Some(entry.applied.clone());
+    let note = format!(
+        "move {number}: {}'s move `{sent}` was typed for the other player, who took it as `{}` (the grader was still learning how it reads moves); the game went on from there",
+        record.colours[entry.side],
+        entry.applied
+    );
+    record.notes.push(note);
+    state.outcome().map(|outcome| match outcome {
+        Outcome::Win(p) => (
+            GameResult::Win(p.index()),
+            Ending::Rules,
+            format!("{} wins by the rules", record.colours[p.index()]),
+        ),
+        Outcome::Draw => (
+            GameResult::Draw {
+                edge: state.tie_break().map(Player::index),
+            },
+            Ending::Rules,
+            "drawn by the rules".to_string(),
+        ),
+    })
 }
 
 /// The verdict when seats failed to start: the one that failed loses, and when both did, both lose.

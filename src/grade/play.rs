@@ -68,6 +68,25 @@ pub fn my_side(k: usize) -> usize {
     k % 2
 }
 
+/// The submission's colour in each game as played: the side it was given ([`my_side`]), or the other
+/// when its program decided who moves first itself (the record names the players in colour order).
+#[must_use]
+pub fn sides_of(records: &[GameRecord], student: &str) -> Vec<usize> {
+    records
+        .iter()
+        .enumerate()
+        .map(|(k, r)| {
+            let given = my_side(k);
+            let swapped = r.players[given] != student && r.players[1 - given] == student;
+            if swapped {
+                1 - given
+            } else {
+                given
+            }
+        })
+        .collect()
+}
+
 impl<'a> Games<'a> {
     #[must_use]
     pub fn new(
@@ -101,27 +120,28 @@ impl<'a> Games<'a> {
         result.wall_ms = crate::units::nearest_ms(started.elapsed());
         // What the submission's program used over the games: CPU summed, the highest peak memory (both
         // seats when it plays itself).
+        let records: Vec<GameRecord> = played.iter().map(|(r, _)| r.clone()).collect();
+        let seats = sides_of(&records, self.student);
         for (k, (_, used)) in played.iter().enumerate() {
-            let mine = (0..2).filter(|&s| s == my_side(k) || p.opponent == Opponent::Itself);
+            let mine = (0..2).filter(|&s| s == seats[k] || p.opponent == Opponent::Itself);
             for u in mine.filter_map(|s| used[s]) {
                 result.cpu_ms += u64::try_from(u.cpu.as_millis()).unwrap_or(u64::MAX);
                 result.peak_memory = result.peak_memory.max(u.peak_memory);
             }
         }
-        let records: Vec<GameRecord> = played.into_iter().map(|(r, _)| r).collect();
         // Games not played are scored from their stand-ins, but neither analysed nor saved again.
         let real = not_played
             .as_ref()
             .and_then(|np| np.games.first())
             .map_or(records.len(), |&g| g as usize - 1);
-        let analyses = analyse_games(p, &records);
-        let judged = judge(p, &records, &analyses, not_played.as_ref());
+        let analyses = analyse_games(p, &records, &seats);
+        let judged = judge(p, &records, &seats, &analyses, not_played.as_ref());
         result.games = analyses.into_iter().filter(|a| a.game <= real).collect();
         result.verdict = judged.verdict;
         result.credit = judged.credit;
         result.summary = judged.summary;
         result.details = judged.details;
-        if let Some((summary, transcript)) = review(&records[..real], p) {
+        if let Some((summary, transcript)) = review(&records[..real], &seats, p) {
             // Not the student's fault, nor a grade: a person reads the dialogue and decides.
             result.verdict = Verdict::Review;
             result.credit = 0.0;
@@ -328,10 +348,10 @@ pub fn value(
 
 /// Each game's analysis from the submission's side (both sides in self-play); the turning point is
 /// looked for in the games a side did not win and that ended by the rules, not a fault.
-fn analyse_games(p: &Play, records: &[GameRecord]) -> Vec<GameAnalysis> {
+fn analyse_games(p: &Play, records: &[GameRecord], seats: &[usize]) -> Vec<GameAnalysis> {
     let mut out = Vec::new();
     for (k, r) in records.iter().enumerate() {
-        let me = my_side(k);
+        let me = seats[k];
         let sides = if p.opponent == Opponent::Itself {
             vec![0, 1]
         } else {
@@ -372,6 +392,7 @@ fn fault(record: &GameRecord, sides: Sides) -> Option<String> {
 fn judge(
     p: &Play,
     records: &[GameRecord],
+    seats: &[usize],
     analyses: &[GameAnalysis],
     not_played: Option<&NotPlayed>,
 ) -> Judged {
@@ -379,7 +400,7 @@ fn judge(
         |k: usize| -> Vec<&GameAnalysis> { analyses.iter().filter(|a| a.game == k + 1).collect() };
     let games = records.len().max(1) as f64;
     let sides = |k: usize| Sides {
-        me: my_side(k),
+        me: seats[k],
         both: p.opponent == Opponent::Itself,
     };
     let values: Vec<f64> = records
@@ -394,82 +415,13 @@ fn judge(
         Some(t) => f64::from(u8::from(measured + 1e-9 >= t)),
         None => measured,
     };
-    let n = records.len();
-    let against = match &p.opponent {
-        Opponent::Bot(spec) => format!("against `{spec}`"),
-        Opponent::Itself => "against a copy of itself".to_string(),
-    };
-    let (won, drawn) = records
-        .iter()
-        .enumerate()
-        .fold((0, 0), |(w, d), (k, r)| match r.result {
-            GameResult::Win(s) if s == my_side(k) => (w + 1, d),
-            GameResult::Draw { .. } => (w, d + 1),
-            GameResult::Win(_) | GameResult::BothLost => (w, d),
-        });
-    let lost = n - won - drawn;
-    let mut summary = match p.measure {
-        Measure::Legal => format!("played legally in {total} of {n} games {against}"),
-        Measure::Won => format!("won {total} of {n} games {against}"),
-        Measure::NotLost => format!("won or drew {total} of {n} games {against}"),
-        Measure::Score => format!(
-            "scored {} of {n} {against} (won {won}, drew {drawn}, lost {lost})",
-            points(total)
-        ),
-        Measure::Opening | Measure::Rejects | Measure::Announces => {
-            let words = dialogue::conduct(p.measure).map(|c| dialogue::words(c, total, n));
-            format!("{} {against}", words.unwrap_or_default())
-        }
-        Measure::Tactics => format!(
-            "took every win in one and blocked every threat in {total} of {n} games {against}"
-        ),
-    };
-    // A dialogue program on conventions of its own: say how the grader understood it.
-    if let Some(understood) = dialogue::understood(records, my_side) {
-        let _ = write!(summary, " ({understood})");
-    }
-    if let Some(t) = p.at_least {
-        let needed = t * n as f64;
-        let needed = if p.measure == Measure::Score {
-            points((needed * 2.0).ceil() / 2.0)
-        } else {
-            format!("{}", needed.ceil() as u64)
-        };
-        let _ = write!(summary, "; {needed} needed");
-    }
-    let mut details = Vec::new();
-    // Each distinct stderr excerpt is shown once, under the first game that ended with it, and at most
-    // `EXCERPTS` of them (a program whose crash differs game by game would fill the feedback).
-    let mut shown: Vec<(usize, Vec<String>)> = Vec::new();
+    let summary = summary(p, records, seats, total);
     // Games not played are said in one line, not one each.
     let real = not_played
         .and_then(|np| np.games.first())
         .map_or(records.len(), |&g| g as usize - 1);
-    for (k, r) in records[..real]
-        .iter()
-        .enumerate()
-        .filter(|(k, _)| values[*k] < 1.0)
-    {
-        let mut line = game_line(k, r, p.measure, sides(k));
-        let last_words = crashed_with(r, sides(k).me);
-        match shown.iter().find(|(_, lines)| *lines == last_words) {
-            _ if last_words.is_empty() => details.push(line),
-            Some((first, _)) => {
-                let _ = write!(line, " (stderr as in game {})", first + 1);
-                details.push(line);
-            }
-            None if shown.len() == EXCERPTS => {
-                line.push_str(" (its stderr is in the game's record)");
-                details.push(line);
-            }
-            None => {
-                details.push(line);
-                details.push("  stderr (last lines):".to_string());
-                details.extend(last_words.iter().map(|l| format!("    {l}")));
-                shown.push((k, last_words));
-            }
-        }
-    }
+    let missed: Vec<usize> = (0..real).filter(|&k| values[k] < 1.0).collect();
+    let mut details = game_details(p, records, seats, &missed);
     details.extend(not_played.map(samefault::words));
     // Where each game turned, and the tactics missed, after the games' own lines.
     details.extend(
@@ -492,9 +444,130 @@ fn judge(
     }
 }
 
+/// The case's summary: what was measured over the games, how the grader understood a dialogue program,
+/// and what was needed.
+fn summary(p: &Play, records: &[GameRecord], seats: &[usize], total: f64) -> String {
+    let n = records.len();
+    let against = match &p.opponent {
+        Opponent::Bot(spec) => format!("against `{spec}`"),
+        Opponent::Itself => "against a copy of itself".to_string(),
+    };
+    let (won, drawn) = records
+        .iter()
+        .enumerate()
+        .fold((0, 0), |(w, d), (k, r)| match r.result {
+            GameResult::Win(s) if s == seats[k] => (w + 1, d),
+            GameResult::Draw { .. } => (w, d + 1),
+            GameResult::Win(_) | GameResult::BothLost => (w, d),
+        });
+    let lost = n - won - drawn;
+    let mut summary = match p.measure {
+        Measure::Legal => format!("played legally in {total} of {n} games {against}"),
+        Measure::Won => format!("won {total} of {n} games {against}"),
+        Measure::NotLost => format!("won or drew {total} of {n} games {against}"),
+        Measure::Score => format!(
+            "scored {} of {n} {against} (won {won}, drew {drawn}, lost {lost})",
+            points(total)
+        ),
+        Measure::Opening | Measure::Rejects | Measure::Announces => {
+            let words = dialogue::conduct(p.measure).map(|c| dialogue::words(c, total, n));
+            format!("{} {against}", words.unwrap_or_default())
+        }
+        Measure::Tactics => format!(
+            "took every win in one and blocked every threat in {total} of {n} games {against}"
+        ),
+    };
+    // A dialogue program on conventions of its own: say how the grader understood it.
+    if let Some(understood) = dialogue::understood(records, |k| seats[k]) {
+        let _ = write!(summary, " ({understood})");
+    }
+    if let Some(t) = p.at_least {
+        let needed = t * n as f64;
+        let needed = if p.measure == Measure::Score {
+            points((needed * 2.0).ceil() / 2.0)
+        } else {
+            format!("{}", needed.ceil() as u64)
+        };
+        let _ = write!(summary, "; {needed} needed");
+    }
+    summary
+}
+
+/// One line for each game in `missed` (0-based) that did not get full value, a reason shared by
+/// several games said once with their numbers (`games 1–10: did not ask ...`). Each distinct stderr
+/// excerpt is shown once, under the first line that ended with it, and at most `EXCERPTS` of them (a
+/// program whose crash differs game by game would fill the feedback).
+fn game_details(
+    p: &Play,
+    records: &[GameRecord],
+    seats: &[usize],
+    missed: &[usize],
+) -> Vec<String> {
+    let sides = |k: usize| Sides {
+        me: seats[k],
+        both: p.opponent == Opponent::Itself,
+    };
+    // (games, the reason as said of the submission whatever its colour, its last words).
+    let mut groups: Vec<(Vec<usize>, String, Vec<String>)> = Vec::new();
+    for &k in missed {
+        let why = shared_reason(
+            &records[k],
+            &game_reason(&records[k], p.measure, sides(k)),
+            seats[k],
+        );
+        let words = crashed_with(&records[k], seats[k]);
+        match groups.iter_mut().find(|(_, w, l)| *w == why && *l == words) {
+            Some((games, _, _)) => games.push(k),
+            None => groups.push((vec![k], why, words)),
+        }
+    }
+    let mut details = Vec::new();
+    let mut shown: Vec<(usize, Vec<String>)> = Vec::new();
+    for (games, why, last_words) in groups {
+        let k = games[0];
+        let mut line = match games.as_slice() {
+            [_] => game_line(k, &records[k], p.measure, sides(k)),
+            _ => {
+                let numbers: Vec<usize> = games.iter().map(|g| g + 1).collect();
+                format!("{}: {why}", dialogue::game_numbers(&numbers))
+            }
+        };
+        match shown.iter().find(|(_, lines)| *lines == last_words) {
+            _ if last_words.is_empty() => details.push(line),
+            Some((first, _)) => {
+                let _ = write!(line, " (stderr as in game {})", first + 1);
+                details.push(line);
+            }
+            None if shown.len() == EXCERPTS => {
+                line.push_str(" (its stderr is in the game's record)");
+                details.push(line);
+            }
+            None => {
+                details.push(line);
+                details.push("  stderr (last lines):".to_string());
+                details.extend(last_words.iter().map(|l| format!("    {l}")));
+                shown.push((k, last_words));
+            }
+        }
+    }
+    details
+}
+
+/// A game's reason with the submission's colour put as `it` (`x crashed` → `it crashed`, `the grader
+/// could not follow x` → `... follow it`), so that games played with either colour can share a line.
+fn shared_reason(r: &GameRecord, why: &str, me: usize) -> String {
+    let colour = &r.colours[me];
+    let follow = format!("could not follow {colour} ");
+    let why = why.replace(&follow, "could not follow it ");
+    match why.strip_prefix(&format!("{colour} ")) {
+        Some(rest) => format!("it {rest}"),
+        None => why,
+    }
+}
+
 /// When the grader could not follow the submission in some of the games (`Ending::Review`): the
 /// case's summary, naming those games and why, and the first such game's transcript.
-fn review(records: &[GameRecord], p: &Play) -> Option<(String, Option<String>)> {
+fn review(records: &[GameRecord], seats: &[usize], p: &Play) -> Option<(String, Option<String>)> {
     let games: Vec<usize> = records
         .iter()
         .enumerate()
@@ -506,16 +579,27 @@ fn review(records: &[GameRecord], p: &Play) -> Option<(String, Option<String>)> 
     let sides = if p.opponent == Opponent::Itself {
         vec![0, 1]
     } else {
-        vec![my_side(k)]
+        vec![seats[k]]
     };
     let transcript = sides
         .into_iter()
         .find_map(|s| first.transcripts.get(s).cloned().flatten());
     let which = super::dialogue::game_numbers(&games);
+    // `the grader could not follow x on move 3: why` → `on move 3`, `why`.
+    let follow = format!("the grader could not follow {} ", first.colours[seats[k]]);
+    let (when, why) = first
+        .reason
+        .strip_prefix(&follow)
+        .and_then(|rest| rest.split_once(": "))
+        .unwrap_or(("", first.reason.as_str()));
+    let when = if when.is_empty() {
+        String::new()
+    } else {
+        format!(" {when}")
+    };
     let summary = format!(
-        "needs review: the grader could not follow the program in {which} of {}, so this case is not scored (a person should read the dialogue): {}",
+        "needs review: the grader could not follow the program{when} in {which} of {}: {why}; this case is not scored until a person reads the dialogue",
         records.len(),
-        first.reason
     );
     Some((summary, transcript))
 }
@@ -528,18 +612,23 @@ fn game_line(k: usize, r: &GameRecord, measure: Measure, sides: Sides) -> String
         _ if r.lost(me) => "lost",
         _ => "drawn",
     };
-    let why = match (measure, fault(r, sides)) {
+    format!(
+        "game {}, you played {}: {outcome} — {}",
+        k + 1,
+        r.colours[me],
+        game_reason(r, measure, sides)
+    )
+}
+
+/// Why a game did not count in full, for `measure`.
+fn game_reason(r: &GameRecord, measure: Measure, sides: Sides) -> String {
+    match (measure, fault(r, sides)) {
         (Measure::Legal, Some(f)) => f,
         (Measure::Opening | Measure::Rejects | Measure::Announces, _) => dialogue::conduct(measure)
-            .and_then(|c| dialogue::judge(c, r, me).1)
+            .and_then(|c| dialogue::judge(c, r, sides.me).1)
             .unwrap_or_else(|| r.reason.clone()),
         _ => r.reason.clone(),
-    };
-    format!(
-        "game {}, you played {}: {outcome} — {why}",
-        k + 1,
-        r.colours[me]
-    )
+    }
 }
 
 /// At most this many distinct stderr excerpts in one case's feedback.
@@ -628,6 +717,11 @@ mod tests {
         }
     }
 
+    /// The sides the submission was given in `n` games (none swapped).
+    fn given(n: usize) -> Vec<usize> {
+        (0..n).map(my_side).collect()
+    }
+
     const X: Sides = Sides { me: 0, both: false };
     const O: Sides = Sides { me: 1, both: false };
 
@@ -672,22 +766,51 @@ mod tests {
         // Games 1, 3, 5: the submission is x and wins; games 2, 4: x wins against it; game 6 a draw.
         let mut records = vec![record(GameResult::Win(0), Ending::Rules, None); 5];
         records.push(record(GameResult::Draw { edge: None }, Ending::Rules, None));
-        let j = judge(&case(Measure::Won, Some(0.66)), &records, &[], None);
+        let j = judge(
+            &case(Measure::Won, Some(0.66)),
+            &records,
+            &given(records.len()),
+            &[],
+            None,
+        );
         assert_eq!(j.summary, "won 3 of 6 games against `random`; 4 needed");
         assert_eq!((j.verdict, j.credit), (Verdict::WrongAnswer, 0.0));
-        assert_eq!(j.details.len(), 3);
-        assert!(
-            j.details[0].starts_with("game 2, you played o: lost — "),
-            "{:?}",
-            j.details
+        // Games 2, 4 and 6 have the same reason (the fixture's): said once.
+        assert_eq!(
+            j.details,
+            ["games 2, 4 and 6: it crashed (exit status 1) on move 2"]
         );
-        let j = judge(&case(Measure::Score, Some(0.5)), &records, &[], None);
+        let one = judge(
+            &case(Measure::Won, Some(0.66)),
+            &records[..2],
+            &given(2),
+            &[],
+            None,
+        );
+        assert!(
+            one.details[0].starts_with("game 2, you played o: lost — "),
+            "{:?}",
+            one.details
+        );
+        let j = judge(
+            &case(Measure::Score, Some(0.5)),
+            &records,
+            &given(records.len()),
+            &[],
+            None,
+        );
         assert_eq!(
             j.summary,
             "scored 3.5 of 6 against `random` (won 3, drew 1, lost 2); 3 needed"
         );
         assert_eq!((j.verdict, j.credit), (Verdict::Accepted, 1.0));
-        let j = judge(&case(Measure::NotLost, None), &records, &[], None);
+        let j = judge(
+            &case(Measure::NotLost, None),
+            &records,
+            &given(records.len()),
+            &[],
+            None,
+        );
         assert_eq!(j.summary, "won or drew 4 of 6 games against `random`");
         assert!((j.credit - 4.0 / 6.0).abs() < 1e-12);
         assert_eq!(j.verdict, Verdict::WrongAnswer);
@@ -712,7 +835,13 @@ mod tests {
             crash(2, "KeyError: 'b'"),
             crash(3, "ValueError: c"),
         ];
-        let j = judge(&case(Measure::Legal, Some(1.0)), &records, &[], None);
+        let j = judge(
+            &case(Measure::Legal, Some(1.0)),
+            &records,
+            &given(records.len()),
+            &[],
+            None,
+        );
         let d: Vec<&str> = j.details.iter().map(String::as_str).collect();
         assert_eq!(
             d[1..6],
@@ -749,17 +878,21 @@ mod tests {
         let records: Vec<GameRecord> = (0..6).map(failed).collect();
         let np = samefault::not_played(2, 6, records[0].reason.clone());
         let p = case(Measure::Legal, None);
-        let all = judge(&p, &records, &[], None);
-        let some = judge(&p, &records, &[], Some(&np));
+        let all = judge(&p, &records, &given(records.len()), &[], None);
+        let some = judge(&p, &records, &given(records.len()), &[], Some(&np));
         assert_eq!((some.credit, &some.summary), (all.credit, &all.summary));
         assert_eq!(
             some.summary,
             "played legally in 0 of 6 games against `random`"
         );
-        assert_eq!(all.details.len(), 6);
-        assert_eq!(some.details.len(), 3, "{:#?}", some.details);
-        assert!(some.details[1].starts_with("game 2, you played o: lost — o failed"));
-        assert!(some.details[2].starts_with("games 3–6 were not played: "));
+        // The same failure with either colour, said once.
+        assert_eq!(all.details, ["games 1–6: it failed to start: crashed"]);
+        assert_eq!(some.details.len(), 2, "{:#?}", some.details);
+        assert_eq!(
+            some.details[0],
+            "games 1 and 2: it failed to start: crashed"
+        );
+        assert!(some.details[1].starts_with("games 3–6 were not played: "));
         let text = transcript(&records[..2], Some(&np));
         assert!(text.starts_with("game 1: "), "{text}");
         assert!(!text.contains("game 3:"), "{text}");
@@ -772,17 +905,18 @@ mod tests {
         let mut unfollowed = tictactoe(
             GameResult::BothLost,
             Ending::Review,
-            "o: the grader could not read the board it printed on move 2",
+            "the grader could not follow o on move 2: it printed no board the grader could read",
         );
         unfollowed.transcripts = vec![None, Some("Your move?\n→ 1 1\n".into())];
         let records = vec![played.clone(), unfollowed.clone(), played, unfollowed];
-        let (summary, transcript) = review(&records, &case(Measure::Won, None)).unwrap();
+        let (summary, transcript) =
+            review(&records, &given(records.len()), &case(Measure::Won, None)).unwrap();
         assert_eq!(
             summary,
-            "needs review: the grader could not follow the program in games 2 and 4 of 4, so this case is not scored (a person should read the dialogue): o: the grader could not read the board it printed on move 2"
+            "needs review: the grader could not follow the program on move 2 in games 2 and 4 of 4: it printed no board the grader could read; this case is not scored until a person reads the dialogue"
         );
         assert_eq!(transcript.as_deref(), Some("Your move?\n→ 1 1\n"));
-        assert!(review(&records[..1], &case(Measure::Won, None)).is_none());
+        assert!(review(&records[..1], &given(1), &case(Measure::Won, None)).is_none());
         assert_eq!(
             super::super::dialogue::game_numbers(&[1, 2, 3, 4]),
             "games 1–4"

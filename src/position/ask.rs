@@ -228,7 +228,10 @@ fn fault_result(fault: &Reply, policy: &Policy, took: Duration) -> Asked {
             "your program printed bytes that are not UTF-8 text".to_string(),
         ),
         Reply::Fault(why) => (Verdict::WrongAnswer, format!("your program {why}")),
-        Reply::Unfollowed(why) => (Verdict::Review, format!("the grader {why}")),
+        Reply::Unfollowed(why) => (
+            Verdict::Review,
+            format!("the grader could not follow your program: {why}"),
+        ),
         Reply::Broken(why) => (
             Verdict::InternalError,
             format!("the grader could not ask your program: {why}"),

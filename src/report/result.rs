@@ -417,7 +417,13 @@ impl SubmissionResult {
         self.cases
             .iter()
             .find(|c| c.verdict == Verdict::Review)
-            .map(|c| format!("{}/{}: {}", c.group, c.name, c.summary))
+            .map(|c| {
+                let why = c
+                    .summary
+                    .strip_prefix("needs review: ")
+                    .unwrap_or(&c.summary);
+                format!("{}/{}: {why}", c.group, c.name)
+            })
     }
 
     /// Whether any case hit the grader's own fault.

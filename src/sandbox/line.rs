@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use super::drive::{poll, set_nonblocking};
 use super::pace;
-use super::watch::{Stall, Watch, CHECK_EVERY};
+use super::watch::{Stall, Watch};
 use super::{LimitHit, Limits, Running};
 
 /// What one read produced.
@@ -131,7 +131,7 @@ pub struct Awaited<'a> {
 impl Awaited<'_> {
     /// The end of the next wait: the deadline, or the next look at the program if that comes first.
     fn slice(&self, deadline: Option<Instant>, pace: &pace::Wait) -> Instant {
-        let next = pace::now() + CHECK_EVERY.min(pace.every());
+        let next = pace::now() + self.watch.every().min(pace.every());
         deadline.map_or(next, |d| d.min(next))
     }
 

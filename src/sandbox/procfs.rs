@@ -70,6 +70,8 @@ pub(super) struct Seen {
     pub(super) other: bool,
     /// The grader's stdin pipe holds no unread bytes.
     pub(super) stdin_empty: bool,
+    /// The program reads a terminal (`Stdin::Terminal`), not a pipe.
+    pub(super) tty: bool,
 }
 
 #[cfg(target_os = "linux")]
@@ -100,6 +102,7 @@ pub(super) fn look(running: &mut dyn Running, stdin: Option<&File>) -> Option<Se
     let mut seen = Seen {
         asleep: true,
         stdin_empty: true,
+        tty: tty.is_some(),
         ..Seen::default()
     };
     if let (Some(file), None) = (stdin, tty) {

@@ -44,6 +44,10 @@ use super::Running;
 pub const CHECK_EVERY: Duration = Duration::from_millis(50);
 /// A deadlock is only declared when two looks this far apart agree, the CPU time unchanged.
 pub const CONFIRM: Duration = Duration::from_millis(100);
+/// [`Watch::responsive`]'s looks: for a program on a terminal that has answered what was typed (it
+/// printed since), whose next wait for input ends its turn, many times a game.
+const RESPONSIVE_EVERY: Duration = Duration::from_millis(15);
+const RESPONSIVE_CONFIRM: Duration = Duration::from_millis(30);
 /// CPU time a run may use per idle window and still count as idle: interpreters' and JVMs'
 /// housekeeping threads wake now and then, and `/proc` counts CPU in 10 ms ticks.
 pub const IDLE_SLACK: Duration = Duration::from_millis(20);
@@ -72,6 +76,9 @@ pub struct Watch {
     asleep: bool,
     /// The CPU time at the previous check: while it moves the program works, and `/proc` is not read.
     seen_cpu: Option<Duration>,
+    /// How often to look, and how far apart two looks must agree on a deadlock.
+    every: Duration,
+    confirm: Duration,
 }
 
 impl Watch {
@@ -87,7 +94,27 @@ impl Watch {
             blocked: None,
             asleep: false,
             seen_cpu: None,
+            every: CHECK_EVERY,
+            confirm: CONFIRM,
         }
+    }
+
+    /// A watch that looks more often and confirms sooner, for a program on a terminal (`Stdin::
+    /// Terminal`) that has printed since the grader last typed: it has read what was typed, so a
+    /// thread of it found reading the terminal again waits for more.
+    #[must_use]
+    pub fn responsive(idle: Option<Duration>) -> Watch {
+        Watch {
+            every: RESPONSIVE_EVERY,
+            confirm: RESPONSIVE_CONFIRM,
+            ..Watch::new(idle)
+        }
+    }
+
+    /// How often this watch looks.
+    #[must_use]
+    pub fn every(&self) -> Duration {
+        self.every
     }
 
     /// Starts the idle clock again (the grader just gave the program something to do).
@@ -105,7 +132,7 @@ impl Watch {
         if now < self.next {
             return None;
         }
-        self.next = now + CHECK_EVERY;
+        self.next = now + self.every;
         let cpu = running.usage().cpu;
         if cpu > self.cpu + IDLE_SLACK || cpu < self.cpu {
             self.cpu = cpu;
@@ -113,7 +140,7 @@ impl Watch {
         }
         let idle_soon = self
             .idle
-            .is_some_and(|l| now + CHECK_EVERY >= self.since + l);
+            .is_some_and(|l| now + self.every >= self.since + l);
         // A program whose CPU time moved since the last check is working: no need to read every
         // thread's state (a scan of `/proc` under `basic`) to know it is not blocked.
         let working = self.seen_cpu.replace(cpu).is_some_and(|was| was != cpu);
@@ -125,9 +152,11 @@ impl Watch {
         let seen = look(running, stdin);
         let asleep = seen.is_some_and(|s| s.asleep);
         if let (Some(s), Some(_)) = (seen, stdin) {
-            if s.asleep && s.reading && !s.other && s.stdin_empty {
+            // On a terminal a thread reading it is enough: runtimes keep housekeeping threads in
+            // timed waits (a JVM always does), and a program for a person does its work between reads.
+            if s.asleep && s.reading && (!s.other || s.tty) && s.stdin_empty {
                 match self.blocked {
-                    Some((at, was)) if now >= at + CONFIRM && cpu == was => {
+                    Some((at, was)) if now >= at + self.confirm && cpu == was => {
                         return Some(Stall::Input)
                     }
                     Some((_, was)) if cpu == was => {}

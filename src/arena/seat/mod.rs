@@ -53,7 +53,8 @@ pub enum Reply {
     Fault(String),
     /// The seat could not follow the program (a dialogue whose questions or board it could not read
     /// after every strategy it has): not the program's fault, nor proof that it is right. The game
-    /// ends for a person to look at (`Ending::Review`); the text says why, after the side's name.
+    /// ends for a person to look at (`Ending::Review`); the text says why (the referee says whom and
+    /// when: `the grader could not follow x on move 3: …`).
     Unfollowed(String),
 }
 
@@ -77,6 +78,20 @@ pub trait Seat<G: ArenaGame>: Send {
     /// Asks for a move in `state` (where it is this seat's turn). `deadline` is the full allowance
     /// (limit plus margin), or `None` for no limit; a seat that talks to a process must stop waiting then.
     fn request(&mut self, state: &G, last: Option<&str>, deadline: Option<Duration>) -> Reply;
+
+    /// The side the player took when it decides itself who moves first (a program written for a person
+    /// that always lets the user start, or draws lots), asked once after `start`: the referee swaps the
+    /// seats so that it plays that side. `None`: the side it was given.
+    fn took(&self) -> Option<Player> {
+        None
+    }
+
+    /// After `request`: the opponent's last move as this player took it, when not as it was sent (a
+    /// dialogue program whose reading of typed moves the grader was still learning). The referee
+    /// plays that move instead, and the game goes on from there.
+    fn retyped(&mut self) -> Option<String> {
+        None
+    }
 
     /// Whether the per-move clock applies. Built-in bots are not held to it: their strength is their
     /// spec (`minimax:3` searches 3 plies however long that takes), and a slow machine must not turn

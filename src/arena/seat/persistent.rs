@@ -22,7 +22,7 @@ use crate::sandbox::pace;
 /// Longest reply line kept; more without a newline is a flood.
 pub const LINE_CAP: usize = 64 * 1024;
 /// Bytes of stderr kept for the record (the tail).
-const STDERR_KEEP: usize = 4 * 1024;
+pub(crate) const STDERR_KEEP: usize = 4 * 1024;
 
 /// A player process that lives for one game.
 pub struct PersistentSeat {

@@ -209,6 +209,14 @@ impl<G: ArenaGame> Seat<G> for InWork<G> {
         self.seat.usage()
     }
 
+    fn took(&self) -> Option<reference::Player> {
+        self.seat.took()
+    }
+
+    fn retyped(&mut self) -> Option<String> {
+        self.seat.retyped()
+    }
+
     fn transcript(&mut self) -> Option<String> {
         self.seat.transcript()
     }

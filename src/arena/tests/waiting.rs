@@ -146,13 +146,15 @@ fn dialogue(text: &str) -> (GameRecord, Duration) {
 fn a_dialogue_program_waiting_for_more_than_the_move_is_ended_at_once() {
     // It moves, asks for a move, then reads a second line as well before answering.
     let (r, took) = dialogue(
-        "printf 'X or O? '; read mark\necho 'I play 1 1'\nprintf 'Your move: '; read m; read again\necho 'I play 1 2'\n",
+        "printf 'X or O? '; read mark\n\
+         printf ' X | . | .\\n . | . | .\\n . | . | .\\n'\n\
+         printf 'Your move: '; read m; read again\n\
+         printf ' X | X | .\\n O | . | .\\n . | . | .\\n'\n",
     );
     assert_eq!(r.result, GameResult::Win(1), "{}", r.reason);
     assert!(
-        r.reason.contains(
-            "x was waiting for input, but the grader was waiting for its answer to: `2 1`"
-        ),
+        r.reason
+            .contains("printed nothing after the move `2 1` and waited for more input"),
         "{}",
         r.reason
     );
@@ -160,11 +162,14 @@ fn a_dialogue_program_waiting_for_more_than_the_move_is_ended_at_once() {
 }
 
 #[test]
-fn a_dialogue_program_that_reads_before_asking_hears_about_flushing() {
-    // Its question never comes: it reads the answer first (as a C program whose prompt sits unflushed).
-    let (r, took) = dialogue("read mark\nprintf 'X or O? '\n");
+fn a_dialogue_program_that_waits_before_printing_anything_is_left_for_a_person() {
+    // It reads before it prints a thing, and again after the grader pressed Enter: a command it
+    // documents elsewhere, perhaps. Not the program's fault, nor something to score: a person looks.
+    let (r, took) = dialogue("read first\nread second\nprintf 'X or O? '\n");
+    assert_eq!(r.ending, Ending::Review, "{}", r.reason);
     assert!(
-        r.reason.contains("waited for input instead of going on to print what opening step 1 expects, before the grader had typed anything; it printed nothing more (flush standard output before reading input)"),
+        r.reason
+            .contains("waited for input before printing anything"),
         "{}",
         r.reason
     );

@@ -1,0 +1,291 @@
+//! Talking to a program on a terminal (`Stdin::Terminal`): typing a line, and hearing everything it
+//! prints until it waits for input again (the watch finds it reading its terminal), ends, floods, sleeps
+//! or runs past the deadline. What it printed is untrusted: capped, read without blocking, and rendered
+//! as a terminal would show it (`screen.rs`) before anything reads it.
+
+use std::fs::File;
+use std::io::Read;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use crate::arena::seat::persistent::{describe, STDERR_KEEP};
+use crate::arena::seat::Reply;
+use crate::sandbox::line::{self, Awaited, Wrote};
+use crate::sandbox::{pace, Running, Sandbox, Spec, Stall, Watch};
+
+use super::screen;
+use super::transcript::Transcript;
+
+/// Most bytes a program may print between two inputs; more is a flood.
+pub const WINDOW: usize = 64 * 1024;
+
+/// Why hearing stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// It waits for input.
+    Waiting,
+    /// It ended (`exit status 1`, `signal 11`), or closed its terminal.
+    Ended(String),
+    /// The deadline passed while it worked.
+    Timeout,
+    Flood(usize),
+    /// It slept this long without reading anything.
+    Idle(Duration),
+    /// The grader could not talk to it (its own fault).
+    Broken(String),
+}
+
+/// What a program printed since the grader last typed, and why hearing stopped.
+#[derive(Clone, Debug)]
+pub struct Heard {
+    /// As a terminal shows it (`screen::render`).
+    pub text: String,
+    pub stop: Stop,
+}
+
+impl Heard {
+    /// The stop as a fault of the program's, for the referee.
+    #[must_use]
+    pub fn fault(&self, sent: &str) -> Reply {
+        match &self.stop {
+            Stop::Waiting => Reply::Waiting(sent.to_string()),
+            Stop::Ended(how) => Reply::Crashed(how.clone()),
+            Stop::Timeout => Reply::Timeout,
+            Stop::Flood(n) => Reply::Flood(*n),
+            Stop::Idle(d) => Reply::Idle(*d),
+            Stop::Broken(why) => Reply::Broken(why.clone()),
+        }
+    }
+}
+
+/// A started program on a terminal.
+pub struct Io {
+    running: Box<dyn Running>,
+    keys: File,
+    screen: File,
+    /// Its stderr, read without blocking: at a keyboard it is the same terminal, and Python's
+    /// `input()` on a terminal writes its prompt there.
+    errors: Option<File>,
+    /// The tail of its stderr, for the feedback on a crash.
+    kept: Arc<Mutex<Vec<u8>>>,
+    /// Bytes printed since the last line typed.
+    raw: Vec<u8>,
+    /// What it wrote to stderr since then, put on the screen after its stdout when hearing stops:
+    /// a terminal passes stdout on a moment later than a pipe passes stderr, so reading both as
+    /// they come would put a prompt before the board printed ahead of it.
+    pending: Vec<u8>,
+    ended: Option<String>,
+    idle: Option<Duration>,
+    /// The last line typed, for a program found waiting for more.
+    pub sent: String,
+}
+
+impl Io {
+    /// Starts `spec` on a terminal; its stderr goes to `stderr`.
+    ///
+    /// # Errors
+    /// A program that could not be started (the grader's or the machine's reason).
+    pub fn start(
+        sandbox: &dyn Sandbox,
+        spec: &Spec,
+        stderr: &Arc<Mutex<Vec<u8>>>,
+    ) -> Result<Io, Reply> {
+        let mut running = sandbox
+            .spawn(spec)
+            .map_err(|e| Reply::Broken(format!("{e:#}")))?;
+        let (Some(keys), Some(screen)) = (running.take_stdin(), running.take_stdout()) else {
+            running.kill();
+            return Err(Reply::Broken("the sandbox gave no terminal".into()));
+        };
+        let errors = running.take_stderr();
+        for file in std::iter::once(&screen).chain(errors.as_ref()) {
+            if let Err(e) = crate::sandbox::drive::set_nonblocking(file) {
+                running.kill();
+                return Err(Reply::Broken(e.to_string()));
+            }
+        }
+        Ok(Io {
+            running,
+            keys,
+            screen,
+            errors,
+            kept: Arc::clone(stderr),
+            raw: Vec::new(),
+            pending: Vec::new(),
+            ended: None,
+            idle: spec.limits.idle,
+            sent: String::new(),
+        })
+    }
+
+    /// Types `text` and Enter.
+    pub fn type_line(
+        &mut self,
+        text: &str,
+        deadline: Instant,
+        transcript: &mut Transcript,
+    ) -> Result<(), Stop> {
+        let mut bytes = text.as_bytes().to_vec();
+        bytes.push(b'\n');
+        self.sent = text.to_string();
+        transcript.typed(text);
+        self.raw.clear();
+        self.pending.clear();
+        match line::write_all(&mut self.keys, &bytes, Some(deadline)) {
+            Ok(Wrote::Done) => Ok(()),
+            Ok(Wrote::Timeout) => Err(Stop::Timeout),
+            Ok(Wrote::Closed) => Err(self.gone()),
+            Err(e) => Err(Stop::Broken(format!("typing at the program: {e}"))),
+        }
+    }
+
+    /// Everything printed from now until the program waits for input, ends, floods, idles, or
+    /// `deadline` passes.
+    pub fn hear(&mut self, deadline: Instant, transcript: &mut Transcript) -> Heard {
+        let stop = self.listen(deadline, transcript);
+        // What it wrote to stderr before it stopped is on the screen too, after what it printed.
+        self.read_errors();
+        if !self.pending.is_empty() {
+            // The terminal may still hold the end of what it printed before that.
+            std::thread::sleep(Duration::from_millis(5));
+            loop {
+                let before = self.raw.len();
+                match self.read_some(transcript) {
+                    Ok(true) if self.raw.len() > before && self.raw.len() <= WINDOW => {}
+                    _ => break,
+                }
+            }
+        }
+        let errors = std::mem::take(&mut self.pending);
+        self.raw.extend_from_slice(&errors);
+        transcript.printed(&errors);
+        Heard {
+            text: screen::render(&self.raw),
+            stop,
+        }
+    }
+
+    fn listen(&mut self, deadline: Instant, transcript: &mut Transcript) -> Stop {
+        if let Some(how) = &self.ended {
+            return Stop::Ended(how.clone());
+        }
+        let mut watch = Watch::new(self.idle);
+        let mut responsive = false;
+        loop {
+            self.read_errors();
+            if self.raw.len() + self.pending.len() > WINDOW {
+                return Stop::Flood(self.raw.len() + self.pending.len());
+            }
+            if !responsive && !(self.raw.is_empty() && self.pending.is_empty()) {
+                // It printed since the grader typed: it has read that, so a read now waits for more.
+                watch = Watch::responsive(self.idle);
+                responsive = true;
+            }
+            let waited = {
+                let mut awaited = Awaited {
+                    running: &mut *self.running,
+                    stdin: &self.keys,
+                    watch: &mut watch,
+                };
+                line::wait_awaiting(&self.screen, Some(deadline), &mut awaited)
+            };
+            match waited {
+                Ok(Ok(true)) => match self.read_some(transcript) {
+                    Ok(true) => {}
+                    Ok(false) => return self.gone(),
+                    Err(stop) => return stop,
+                },
+                Ok(Ok(false)) => return self.timeout_or_gone(),
+                Ok(Err(Stall::Input)) => return Stop::Waiting,
+                Ok(Err(Stall::Idle(d))) => return Stop::Idle(d),
+                Err(e) => return Stop::Broken(format!("reading the program's terminal: {e}")),
+            }
+        }
+    }
+
+    /// Reads what is there; `Ok(false)` when the terminal's far side is gone.
+    fn read_some(&mut self, transcript: &mut Transcript) -> Result<bool, Stop> {
+        let mut chunk = [0u8; 8 * 1024];
+        match self.screen.read(&mut chunk) {
+            Ok(0) => Ok(false),
+            Ok(n) => {
+                self.raw.extend_from_slice(&chunk[..n]);
+                transcript.printed(&chunk[..n]);
+                Ok(true)
+            }
+            // The last holder of the terminal's slave closed it: the program is gone.
+            Err(e) if e.raw_os_error() == Some(libc::EIO) => Ok(false),
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::Interrupted
+                ) =>
+            {
+                Ok(true)
+            }
+            Err(e) => Err(Stop::Broken(format!("reading the program's terminal: {e}"))),
+        }
+    }
+
+    /// Reads what its stderr holds now, without blocking: onto the screen and into the kept tail.
+    fn read_errors(&mut self) {
+        let Some(file) = self.errors.as_mut() else {
+            return;
+        };
+        let mut chunk = [0u8; 8 * 1024];
+        loop {
+            match file.read(&mut chunk) {
+                Ok(0) | Err(_) => return,
+                Ok(n) => {
+                    self.pending.extend_from_slice(&chunk[..n]);
+                    if let Ok(mut kept) = self.kept.lock() {
+                        kept.extend_from_slice(&chunk[..n]);
+                        let over = kept.len().saturating_sub(STDERR_KEEP);
+                        kept.drain(..over);
+                    }
+                    if self.pending.len() > WINDOW {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The deadline passed: a timeout, unless the program had ended meanwhile.
+    fn timeout_or_gone(&mut self) -> Stop {
+        match self.running.try_wait() {
+            Ok(Some(status)) => {
+                let how = describe(status);
+                self.ended = Some(how.clone());
+                Stop::Ended(how)
+            }
+            _ => Stop::Timeout,
+        }
+    }
+
+    /// The program closed its terminal: how it ended (it may take a moment to be reaped).
+    fn gone(&mut self) -> Stop {
+        let until = pace::now() + Duration::from_millis(200);
+        let how = loop {
+            match self.running.try_wait() {
+                Ok(Some(status)) => break describe(status),
+                Ok(None) if pace::now() < until => std::thread::sleep(Duration::from_millis(2)),
+                _ => break "closed its terminal".to_string(),
+            }
+        };
+        self.ended = Some(how.clone());
+        Stop::Ended(how)
+    }
+
+    /// Whether it has ended.
+    #[must_use]
+    pub fn ended(&self) -> bool {
+        self.ended.is_some()
+    }
+
+    /// Kills the program's whole tree and says what it used.
+    pub fn stop(mut self) -> crate::sandbox::Usage {
+        self.running.kill();
+        self.running.usage()
+    }
+}
