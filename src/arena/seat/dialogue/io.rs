@@ -176,7 +176,8 @@ impl Io {
             if self.raw.len() + self.pending.len() > WINDOW {
                 return Stop::Flood(self.raw.len() + self.pending.len());
             }
-            if !responsive && !(self.raw.is_empty() && self.pending.is_empty()) {
+            let printed = !self.raw.is_empty() || !self.pending.is_empty();
+            if !responsive && printed {
                 // It printed since the grader typed: it has read that, so a read now waits for more.
                 watch = Watch::responsive(self.idle);
                 responsive = true;
