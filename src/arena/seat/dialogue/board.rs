@@ -46,7 +46,9 @@ impl Row {
 #[derive(Clone, Debug)]
 enum Line {
     Row(Row),
-    Rule,
+    /// A rule; or, when it is a row of narrow cells drawn with `_` (`___|___|___` under `_1_|_2_|_3_`),
+    /// that empty row, read so when the block makes no board with it as a rule.
+    Rule(Option<Row>),
     Blank,
 }
 
@@ -78,6 +80,12 @@ pub fn grids(text: &str) -> Vec<Grid> {
     out
 }
 
+/// Whether `line` could be part of a board: a row of three cells, or a rule.
+#[must_use]
+pub fn board_line(line: &str) -> bool {
+    !line.trim().is_empty() && matches!(classify(line), Some(Line::Row(_) | Line::Rule(_)))
+}
+
 /// The last board in `text`.
 #[must_use]
 pub fn last_grid(text: &str) -> Option<Grid> {
@@ -100,7 +108,7 @@ fn classify(line: &str) -> Option<Line> {
         return Some(Line::Blank);
     }
     if rule(line) {
-        return Some(Line::Rule);
+        return Some(Line::Rule(underscored(line)));
     }
     row(line).map(Line::Row)
 }
@@ -111,6 +119,16 @@ fn rule(line: &str) -> bool {
     let strokes = drawn.iter().filter(|c| "-_=~─━═*#".contains(**c)).count();
     drawn.iter().all(|c| RULE.contains(*c))
         && (strokes >= 4 || drawn.contains(&'+') && strokes >= 2)
+}
+
+/// A rule drawn as three narrow cells of `_` between bars, as the empty row it may be.
+fn underscored(line: &str) -> Option<Row> {
+    let cells: Vec<&str> = line.trim().split('|').collect();
+    let narrow = cells.len() == 3
+        && cells
+            .iter()
+            .all(|c| (1..=3).contains(&c.len()) && c.chars().all(|ch| ch == '_'));
+    narrow.then(|| barred(&line.replace('_', " "))).flatten()
 }
 
 /// A line read as a row of three cells, if it is one.
@@ -281,6 +299,22 @@ fn label_like(word: &str) -> bool {
 /// The boards of one block of board-like lines: rows grouped into bands (a cell's filler lines with
 /// its content line, between rules), the last three bands the board, a band before them its header.
 fn read_block(block: &[Line]) -> Vec<Grid> {
+    let read = read_ruled(block);
+    if !read.is_empty() || !block.iter().any(|l| matches!(l, Line::Rule(Some(_)))) {
+        return read;
+    }
+    let rows: Vec<Line> = block
+        .iter()
+        .map(|l| match l {
+            Line::Rule(Some(row)) => Line::Row(row.clone()),
+            other => other.clone(),
+        })
+        .collect();
+    read_ruled(&rows)
+}
+
+/// [`read_block`] with the rules as they are drawn.
+fn read_ruled(block: &[Line]) -> Vec<Grid> {
     let mut bands: Vec<Row> = Vec::new();
     let mut segment: Vec<Row> = Vec::new();
     // Rules between rows split the board into bands; one only above or below it (`-----`) does not.
@@ -288,14 +322,14 @@ fn read_block(block: &[Line]) -> Vec<Grid> {
         .filter(|&i| matches!(block[i], Line::Row(_)))
         .collect();
     let ruled = (0..block.len()).any(|i| {
-        matches!(block[i], Line::Rule)
+        matches!(block[i], Line::Rule(_))
             && rows_at.first().is_some_and(|&f| f < i)
             && rows_at.last().is_some_and(|&l| l > i)
     });
     for line in block {
         match line {
             Line::Row(r) => segment.push(r.clone()),
-            Line::Rule => bands.extend(merge(std::mem::take(&mut segment), ruled)),
+            Line::Rule(_) => bands.extend(merge(std::mem::take(&mut segment), ruled)),
             Line::Blank => {
                 if !ruled {
                     bands.extend(merge(std::mem::take(&mut segment), false));
@@ -433,9 +467,12 @@ impl Empties {
     }
 }
 
-/// A token that is a number.
+/// A token that is a number, or a guide's cell number with a letter after it (`0x`, `1.`).
 fn number(t: &str) -> Option<u32> {
-    t.parse().ok()
+    let digits = t.trim_end_matches(|c: char| c.is_ascii_alphabetic() || c == '.');
+    (t.chars().count() - digits.chars().count() <= 1)
+        .then(|| digits.parse().ok())
+        .flatten()
 }
 
 /// Whether the numbers on `grid` number its cells in one of the usual orders (its empty cells show

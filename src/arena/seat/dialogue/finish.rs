@@ -116,7 +116,7 @@ impl DialogueSeat {
 
     /// The result the end-of-game message in `text` states, with the phrase: the suite's pattern
     /// first, then the usual phrases (`X wins`, `You win`, `I win`, `It's a tie`).
-    fn claim_of(&self, text: &str) -> Option<(GameResult, String)> {
+    pub(super) fn claim_of(&self, text: &str) -> Option<(GameResult, String)> {
         let me = self.me();
         if let Some(re) = &self.script.end {
             if let Some(caps) = re.captures(text) {

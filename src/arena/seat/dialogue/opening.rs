@@ -89,7 +89,12 @@ impl DialogueSeat {
                 self.game.heard = Some(heard);
                 return Ok(opened);
             }
-            let q = question::read(&heard.text, false);
+            let mut q = question::read(&heard.text, false);
+            if q.ask == Ask::Unknown && !board::grids(&text_so_far).is_empty() {
+                // A prompt in words of its own after a board or a guide to the cells (`Your Nove:`,
+                // `Human : `): a person would type a move.
+                q.ask = Ask::Move(question::Part::Whole);
+            }
             if let Ask::Move(_) = q.ask {
                 self.hint_encoding(&text_so_far);
                 self.game.heard = Some(heard);

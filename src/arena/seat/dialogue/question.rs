@@ -101,7 +101,7 @@ pattern!(
 );
 pattern!(
     move_re,
-    r"(?i)\b(move|turn|row|column|col|position|pos|cell|square|where|coord|coordinates|spot|place|box|number|choice|choose|enter|input|play)\b|\b[xy]\s*[:=]|\b[xy]\s+coord"
+    r"(?i)\b(move|turn|row|column|col|position|pos|cell|square|where|coord|coordinates|spot|place|box|number|choice|choose|enter|input|play|numpad|keypad)\b|\b[xy]\s*[:=]|\b[xy]\s+coord|[(\[]\s*[0-3]\s*(-|\.\.|to|–)\s*[2-9]\s*[)\]]"
 );
 pattern!(row_re, r"(?i)\brow\b|\by\s*(coord|[:=])|\by\s*\(");
 pattern!(col_re, r"(?i)\bcol(umn)?\b|\bx\s*(coord|[:=])|\bx\s*\(");
@@ -121,8 +121,10 @@ pattern!(yes_no_re, r"(?i)\(?\b(y|yes)\b\s*(/|\\|or|,)\s*\b(n|no)\b");
 /// `in_game` is true once the game has begun, when a program waiting is most likely asking for a move.
 #[must_use]
 pub fn read(text: &str, in_game: bool) -> Question {
+    // A board's lines ask nothing (`3 ['x', 'o', 'x']` is no `x or o` question).
     let lines: Vec<&str> = text
         .split(['\n', super::screen::CLEAR])
+        .filter(|l| !super::board::board_line(l))
         .map(str::trim)
         .filter(|l| !l.is_empty())
         .collect();
@@ -134,6 +136,10 @@ pub fn read(text: &str, in_game: bool) -> Question {
         Ask::Again
     } else if mark_re().is_match(&tail) && mentions_both_marks(&tail) {
         Ask::Mark
+    } else if mode_re().is_match(prompt) && !first_re().is_match(prompt) {
+        // The prompt itself asks the mode (`Single Player:y\n?`), whatever the lines before say
+        // about who goes first.
+        Ask::Mode
     } else if first_re().is_match(&tail) {
         Ask::First {
             about_program: about_program_re().is_match(&tail),

@@ -6,6 +6,7 @@
 
 use std::time::{Duration, Instant};
 
+use crate::arena::game::record::GameResult;
 use crate::arena::game::ArenaGame;
 use crate::arena::seat::Reply;
 use crate::sandbox::pace;
@@ -142,6 +143,17 @@ impl DialogueSeat {
             .join(" then ");
         let new = self.new_marks(&heard.text);
         let me = self.me();
+        if new.is_empty() && self.game.belief.settled() {
+            // The end announced with no board after it (`COMPUTER WINS`): the move as typed, and
+            // the program's own the one that ends the game so.
+            if let Some(theirs) = self.ending_reply(&heard.text, target) {
+                self.game.after = heard.text.clone();
+                return Ok(Taken::Moved {
+                    ours: target,
+                    theirs,
+                });
+            }
+        }
         match (&heard.stop, new.as_slice()) {
             (Stop::Waiting, [])
                 if board::last_grid(&heard.text).is_some() || !heard.text.trim().is_empty() =>
@@ -193,6 +205,29 @@ impl DialogueSeat {
                 many.len(),
                 quote(&heard.text)
             ))),
+        }
+    }
+
+    /// After the move on `target` the program announced the end of the game and printed no board:
+    /// its own move is the one that ends the game as it says (the first cell that wins for it; the
+    /// last empty cell for a draw). `None` when the text announces no end or no move explains it.
+    fn ending_reply(&self, text: &str, target: usize) -> Option<Option<usize>> {
+        let (result, _) = self.claim_of(text)?;
+        let me = self.me();
+        let mut cells = self.game.cells;
+        cells[target] = Some(1 - me);
+        let empty: Vec<usize> = (0..9).filter(|&i| cells[i].is_none()).collect();
+        let wins = |c: usize| {
+            let mut after = cells;
+            after[c] = Some(me);
+            LINES
+                .iter()
+                .any(|l| l.iter().all(|&i| after[i] == Some(me)))
+        };
+        match result {
+            GameResult::Win(s) if s == me => empty.into_iter().find(|&c| wins(c)).map(Some),
+            GameResult::Draw { .. } if empty.len() == 1 && !wins(empty[0]) => Some(Some(empty[0])),
+            _ => None,
         }
     }
 
@@ -367,7 +402,7 @@ impl DialogueSeat {
 
     /// The cells the last board in `text` shows marked that the game has not filled.
     pub(super) fn new_marks(&self, text: &str) -> Vec<usize> {
-        let Some(grid) = board::last_grid(text) else {
+        let Some(grid) = self.game_grid(text) else {
             return Vec::new();
         };
         let marks = self.game.empties.marks(&grid);
@@ -376,14 +411,25 @@ impl DialogueSeat {
             .collect()
     }
 
+    /// The last board in `text` that can show this game: every cell the game has filled is marked on
+    /// it. A program that starts its next game by itself (`I win.` and a fresh board) prints boards of
+    /// that game after this one's last.
+    pub(super) fn game_grid(&self, text: &str) -> Option<board::Grid> {
+        board::grids(text).into_iter().rev().find(|g| {
+            let marks = self.game.empties.marks(g);
+            (0..9).all(|i| self.game.cells[i].is_none() || marks[i].is_some())
+        })
+    }
+
     fn token_at(&self, text: &str, cell: usize) -> Option<String> {
-        board::last_grid(text).and_then(|g| self.game.empties.marks(&g)[cell].clone())
+        self.game_grid(text)
+            .and_then(|g| self.game.empties.marks(&g)[cell].clone())
     }
 
     /// Learns each side's mark from the board: the opponent's on `ours`, the program's on `theirs`.
     fn learn_tokens(&mut self, text: &str, ours: usize, theirs: usize) {
         let me = self.me();
-        if let Some(g) = board::last_grid(text) {
+        if let Some(g) = self.game_grid(text) {
             let marks = self.game.empties.marks(&g);
             if let Some(Some(t)) = marks.get(ours) {
                 self.game.tokens[1 - me].get_or_insert_with(|| t.clone());
@@ -428,6 +474,18 @@ pub(super) fn last_output(text: &str) -> String {
         format!("; its last output was `{}`", quote(text))
     }
 }
+
+/// The eight lines of a 3×3 board.
+const LINES: [[usize; 3]; 8] = [
+    [0, 1, 2],
+    [3, 4, 5],
+    [6, 7, 8],
+    [0, 3, 6],
+    [1, 4, 7],
+    [2, 5, 8],
+    [0, 4, 8],
+    [2, 4, 6],
+];
 
 /// The move on `cell` for the referee.
 fn grid_reply<G: ArenaGame>(state: &G, cell: usize) -> Reply {

@@ -174,3 +174,17 @@ fn any_bytes_give_boards_or_none_without_panicking() {
         let _ = grids(&text);
     }
 }
+
+#[test]
+fn underscored_cells_with_a_blank_last_row_are_one_board() {
+    // A guide and a board drawn with `_x_` cells whose last row is spaces (a real hand-in's).
+    let guide = last_grid("\t\t\t_1_|_2_|_3_\n\t\t\t_4_|_5_|_6_\n\t\t\t 7 | 8 | 9 \n").unwrap();
+    let after =
+        "\nMy turn:\n\t\t\t_o_|___|___\n\t\t\t___|___|___\n\t\t\t   |   |   \n\ngrader's turn:";
+    let board = last_grid(&super::super::screen::render(after.as_bytes())).unwrap();
+    let mut e = Empties::default();
+    e.learn(&guide);
+    let marks = e.marks(&board);
+    assert_eq!(marks[0].as_deref(), Some("o"), "{board:?}");
+    assert!(marks[1..].iter().all(Option::is_none), "{board:?}");
+}

@@ -49,6 +49,11 @@ fn questions_are_read_by_what_they_ask() {
         ),
         ("MENU\n1. YOU VS COMPUTER\n2. YOU VS A FRIEND\n", Ask::Mode),
         ("Single Player:y\\n?\n", Ask::Mode),
+        // The prompt asks the mode, though the lines before say who goes first.
+        (
+            "Who goes first is chosen at random.\nSingle Player:y\\n?\n",
+            Ask::Mode,
+        ),
         ("Pick a level (easy/medium/hard): ", Ask::Level),
         ("What is your name? ", Ask::Name),
         (">> Board size (ENTER for 3): ", Ask::Size),
@@ -62,6 +67,12 @@ fn questions_are_read_by_what_they_ask() {
         ("Cell row: ", Ask::Move(Part::Row)),
         ("\nENTER A COLUMN: ", Ask::Move(Part::Col)),
         ("enter x coord: ", Ask::Move(Part::Col)),
+        ("Use numpad (1..9)\n", Ask::Move(Part::Whole)),
+        // A board's `'x', 'o'` is no question about the mark.
+        (
+            "1 ['_', '_', 'o']\n3 ['x', 'o', 'x']\n    1    2    3\nPosition row: ",
+            Ask::Move(Part::Row),
+        ),
         ("Human : ", Ask::Unknown),
         ("", Ask::Unknown),
     ];
