@@ -567,7 +567,7 @@ fn seat_lines(cases: u32, secs: Option<u64>) {
 }
 
 fn dialogue_lines(cases: u32, secs: Option<u64>) {
-    use grader::arena::seat::dialogue::convention;
+    use grader::arena::seat::dialogue::{board, end, question, screen};
     let text = prop_oneof![
         "\\PC{0,60}",
         "([ XO.\\-1-9|+]{3,7}\n){0,5}",
@@ -575,9 +575,14 @@ fn dialogue_lines(cases: u32, secs: Option<u64>) {
         "(Enter|Your) (move|row and column|cell)( \\(1-9\\)| \\(row col\\)| \\[0-8\\])?: ?",
     ];
     fuzz("dialogue lines", text, cases, secs, |text| {
-        let board = convention::read_board(&text);
-        let _ = convention::candidates(&text, board.as_ref());
-        let _ = convention::FirstQuestion::read(&text);
+        let shown = screen::render(text.as_bytes());
+        for grid in board::grids(&shown) {
+            let _ = board::Empties::default().marks(&grid);
+            let _ = board::numbering_of(&grid);
+        }
+        let _ = question::read(&shown, false);
+        let _ = question::read(&shown, true);
+        let _ = end::claim(&shown, Some("grader"));
         Ok(())
     });
 }
