@@ -161,7 +161,7 @@ fn every_example_gets_its_pinned_verdicts() {
     let first = syntax["cases"][0]["details"][0].as_str().unwrap();
     assert_eq!(
         first,
-        "game 1, you played x: lost — x failed to start: your file `team_syntax.py` could not be loaded: SyntaxError at line 19: expected ':'"
+        "games 1 and 2: it failed to start: your file `team_syntax.py` could not be loaded: SyntaxError at line 19: expected ':'"
     );
     // Issue 17 (real hand-ins): `sys.exit` inside `move` is named as the reason, not the agent's last
     // debug print before it.
@@ -169,7 +169,7 @@ fn every_example_gets_its_pinned_verdicts() {
         serde_json::from_str(&read(&root.join("exits-in-move/result.json"))).unwrap();
     let details = exits["cases"][0]["details"].to_string();
     assert!(
-        details.contains("x crashed (exit status 1) on move 1")
+        details.contains("it crashed (exit status 1) on move 1")
             && details.contains("move called sys.exit(1)"),
         "{details}"
     );
