@@ -139,6 +139,21 @@ impl Encoding {
         Some((n + usize::from(base)).to_string())
     }
 
+    /// What to type for cell `cell` when the program asks for `first`: the whole move, or that
+    /// coordinate and then the other one (a program asking for the row asks for the column next).
+    #[must_use]
+    pub fn answers(self, cell: usize, first: Part) -> Vec<(Part, String)> {
+        let parts = match first {
+            Part::Whole => return vec![(Part::Whole, self.typed(cell))],
+            Part::Row => [Part::Row, Part::Col],
+            Part::Col => [Part::Col, Part::Row],
+        };
+        parts
+            .into_iter()
+            .filter_map(|p| self.part(cell, p).map(|t| (p, t)))
+            .collect()
+    }
+
     /// The cell a typed text names in this encoding, if any.
     #[must_use]
     pub fn cell_of(self, text: &str) -> Option<usize> {

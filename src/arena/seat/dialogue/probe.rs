@@ -57,20 +57,11 @@ impl DialogueSeat {
                 else {
                     continue;
                 };
-                match part {
-                    Part::Whole => vec![encoding.typed(cell)],
-                    first => {
-                        let second = if first == Part::Row {
-                            Part::Col
-                        } else {
-                            Part::Row
-                        };
-                        [first, second]
-                            .into_iter()
-                            .filter_map(|p| encoding.part(cell, p))
-                            .collect()
-                    }
-                }
+                encoding
+                    .answers(cell, part)
+                    .into_iter()
+                    .map(|(_, text)| text)
+                    .collect()
             } else if probe.about.starts_with("off the board") {
                 let nth = offs.iter().position(|s| *s == probe.send).unwrap_or(0);
                 match part {

@@ -96,20 +96,7 @@ impl DialogueSeat {
                 quote(&prompt)
             )));
         };
-        let parts: Vec<(Part, String)> = match part {
-            Part::Whole => vec![(Part::Whole, encoding.typed(target))],
-            first => {
-                let second = if first == Part::Row {
-                    Part::Col
-                } else {
-                    Part::Row
-                };
-                [first, second]
-                    .into_iter()
-                    .filter_map(|p| encoding.part(target, p).map(|t| (p, t)))
-                    .collect()
-            }
-        };
+        let parts = encoding.answers(target, part);
         let mut heard = None;
         for (k, (_, text)) in parts.iter().enumerate() {
             self.type_text(text, deadline)?;
