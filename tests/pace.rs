@@ -38,8 +38,30 @@ fn spec(dir: &std::path::Path, stdin: Stdin) -> Spec {
     }
 }
 
+/// Whether the machine is quiet enough for these tests' clocks: they time sub-second sleeps and bursts
+/// against a 1.2 s limit, which a machine running several times more work than it has cores stretches
+/// past any margin (seen at a load average of 10 on 2 cores). Says why when it is not.
+fn quiet() -> bool {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
+    let load = std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok());
+    match load {
+        Some(load) if load > 3.0 * cores => {
+            println!(
+                "skipped: the load average is {load} on {cores} cores, too busy to time a pause"
+            );
+            false
+        }
+        _ => true,
+    }
+}
+
 fn sandboxes() -> Vec<(Tier, Arc<dyn Sandbox>)> {
     let mut out = Vec::new();
+    if !quiet() {
+        return out;
+    }
     for tier in [Tier::Basic, Tier::Full] {
         match environment(tier, false) {
             Ok(env) => out.push((tier, env.sandbox)),
@@ -144,6 +166,9 @@ fn an_answer_awaited_while_the_core_is_lent_keeps_its_clock() {
 /// worker only starts once it is done.
 #[test]
 fn with_no_lending_a_sleeping_run_keeps_its_core() {
+    if !quiet() {
+        return;
+    }
     let dir = crate::util::scratch();
     let sandbox: Arc<dyn Sandbox> = Arc::new(sandbox::BasicSandbox);
     let cores = Cores::new(1, 0);
@@ -216,6 +241,9 @@ const SLEEP_THEN_FORK: &str = "import os, signal, sys, time\n\
 /// which a fork cannot race.)
 #[test]
 fn a_forking_waker_is_frozen_whole_and_never_gains_time() {
+    if !quiet() {
+        return;
+    }
     let dir = crate::util::scratch();
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get()) as u32;
     let Some((_, sandbox)) = sandboxes().into_iter().find(|(t, _)| *t == Tier::Full) else {
