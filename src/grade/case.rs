@@ -635,184 +635,24 @@ fn judge_file(
     names: &Names,
     search: &mut Option<SearchCount>,
 ) -> FileJudgement {
-    let actual = names.actual(name);
-    let expect_nothing = expect.text.trim().is_empty();
-    // Everything the run left is hostile: opened without following links, never blocking, a regular
-    // file only, and read no further than the largest file the run was allowed to write.
+    let file = match open_judged(case, name, expect, work, names) {
+        Ok(Some(file)) => file,
+        Ok(None) => return FileJudgement::Pass,
+        Err(judgement) => return judgement,
+    };
     let cap = case.limits.file_size;
-    let file = match untrusted::open_output(work, Path::new(actual)) {
-        Ok(f) => Some(f),
-        Err(OutputFileError::Missing { .. }) => None,
-        Err(e) => return refused(e, name, actual),
-    };
-    let written = match file.as_ref().map(std::fs::File::metadata).transpose() {
-        Ok(m) => m.map(|m| m.len()),
-        Err(e) => {
-            return FileJudgement::Internal(format!("the grader could not read `{name}`: {e}"))
-        }
-    };
-    match (expect_nothing, written) {
-        // "No further moves: print nothing, write nothing" (INDEX.md; handout: "not print or write
-        // anything"). Decided once for tic-tac-toe and Morris: a file with nothing in it (or only
-        // whitespace) is writing nothing; any content is something (suite README, "No move possible").
-        (true, None) => return FileJudgement::Pass,
-        (true, Some(_)) if file.as_ref().is_some_and(holds_nothing) => return FileJudgement::Pass,
-        (true, Some(bytes)) => {
-            return FileJudgement::Fail(Mismatch {
-                summary: format!(
-                    "you created `{name}` ({bytes} bytes), but no move is possible from this board: create no file"
-                ),
-                details: vec!["check for a finished board before opening the output file".to_string()],
-            })
-        }
-        (false, None) => {
-            let given = if names.renamed(name) {
-                format!(", this time `{}/{actual}`: the grader gives each run its own name", names.work)
-            } else {
-                String::new()
-            };
-            return FileJudgement::Fail(Mismatch {
-                summary: format!("you did not write `{name}` (it must be created at the path given on the command line{given})"),
-                details: Vec::new(),
-            })
-        }
-        (false, Some(bytes)) if bytes > cap => {
-            return refused(
-                OutputFileError::TooLarge {
-                    name: name.to_string(),
-                    cap,
-                },
-                name,
-                actual,
-            )
-        }
-        (false, Some(_)) => {}
-    }
-    let Some(file) = file else {
-        return FileJudgement::Pass;
-    };
-    // Where the golden trace and the file first part ways (line 0: no trace comparison).
-    let mut golden_line = 0;
-    let mismatch = if expect.comparator == Comparator::Trace {
-        match trace::compare_file(&expect.text, &file, cap) {
-            Ok(report) => {
-                golden_line = report.divergence.as_ref().map_or(0, |d| d.line);
-                let program = expect.reference.as_deref();
-                let args = concrete_args(&run.args, REFERENCE_WORK);
-                if let Some(mode) = program.and_then(|p| suite.oracle().search_mode(p, &args)) {
-                    *search = Some(SearchCount {
-                        mode: mode.name.to_string(),
-                        ply: mode.ply,
-                        visited: report.actual_lines,
-                        reference_visited: report.expected_lines,
-                    });
-                }
-                let mut mismatch = report.mismatch();
-                // Where the searches first visit different nodes, and what the reference's window was.
-                if let (Some(m), Some(program), Some(d)) =
-                    (&mut mismatch, program, &report.state_divergence)
-                {
-                    let said = suite.oracle().parting(
-                        program,
-                        &args,
-                        d.line,
-                        d.expected.as_deref(),
-                        d.actual.as_deref(),
-                    );
-                    if let Some(said) = said {
-                        // It says more than the bare "a node only one search visits" lines.
-                        m.details.retain(|l| {
-                            !l.contains("a node the reference never visits")
-                                && !l.starts_with("your search never visits `")
-                        });
-                        let at = m.details.len().saturating_sub(1);
-                        m.details.insert(at, said);
-                    }
-                }
-                mismatch
-            }
-            Err(e) => {
-                return FileJudgement::Internal(format!("the grader could not read `{name}`: {e}"))
-            }
-        }
-    } else {
-        let mut bytes = Vec::new();
-        if let Err(e) = (&file).take(cap).read_to_end(&mut bytes) {
-            return FileJudgement::Internal(format!("the grader could not read `{name}`: {e}"));
-        }
-        expect.comparator.compare(expect.text.as_bytes(), &bytes)
-    };
-    let Some(mismatch) = mismatch else {
-        return FileJudgement::Pass;
+    let (mismatch, golden_line) = match compare_golden(suite, run, name, expect, &file, cap, search)
+    {
+        Ok(Some(compared)) => compared,
+        Ok(None) => return FileJudgement::Pass,
+        Err(judgement) => return judgement,
     };
     // Only now, the golden comparison having failed, are the named variants computed.
-    // A full-credit variant (the same search written another way, as post-order) that the file follows
-    // further than the golden trace: the file is that variant with a mistake, shown against it.
-    let mut closer: Option<(&crate::suite::VariantCredit, Mismatch, u64)> = None;
-    if let (Some(program), Comparator::Trace) = (&expect.reference, expect.comparator) {
-        let args = concrete_args(&run.args, REFERENCE_WORK);
-        for v in &suite.variants {
-            let solved = match suite.variant_output(program, &args, &v.name) {
-                Ok(s) => s,
-                Err(e) => {
-                    return FileJudgement::Internal(format!(
-                        "the reference variant `{}` failed: {e}",
-                        v.name
-                    ))
-                }
-            };
-            if solved.file.trim().is_empty() || *solved.file == *expect.text {
-                continue;
-            }
-            if let Ok(report) = trace::compare_file(&solved.file, &file, cap) {
-                let line = report.divergence.as_ref().map(|d| d.line);
-                match (line, report.mismatch()) {
-                    (Some(line), Some(m))
-                        if v.credit >= 1.0
-                            && line > golden_line.max(closer.as_ref().map_or(0, |c| c.2)) =>
-                    {
-                        closer = Some((v, m, line));
-                    }
-                    _ => {}
-                }
-                if report.divergence.is_none() {
-                    let plain =
-                        format!("your trace is the `{}` variant ({})", v.name, v.description);
-                    let mut summary = plain.clone();
-                    if !v.note.is_empty() {
-                        summary.push_str(&format!(": {}", v.note));
-                    }
-                    let details = if v.credit < 1.0 {
-                        let mut d = vec![format!(
-                            "this variant earns {}% of the case",
-                            (v.credit * 100.0).round()
-                        )];
-                        d.push(format!("against the expected trace: {}", mismatch.summary));
-                        // The first divergence with the lines before it (`line N: …`), and where its
-                        // search parts from the reference's, when a node only one visits.
-                        d.extend(
-                            mismatch
-                                .details
-                                .iter()
-                                .filter(|l| l.starts_with("line ") || l.contains("your search "))
-                                .cloned(),
-                        );
-                        d
-                    } else {
-                        Vec::new()
-                    };
-                    return FileJudgement::Variant {
-                        name: v.name.clone(),
-                        credit: v.credit,
-                        summary,
-                        plain,
-                        details,
-                    };
-                }
-            }
-        }
-    }
-    if let Some((v, m, _)) = closer {
+    let closer = match judge_variants(suite, run, expect, &file, cap, &mismatch, golden_line) {
+        Ok(closer) => closer,
+        Err(judgement) => return judgement,
+    };
+    if let Some((v, m)) = closer {
         let mut details = m.details;
         details.push(format!("against the expected trace: {}", mismatch.summary));
         return FileJudgement::Fail(Mismatch {
@@ -824,4 +664,206 @@ fn judge_file(
         });
     }
     FileJudgement::Fail(mismatch)
+}
+
+/// The output file the run left, opened to be compared: `Ok(None)` when the case expects nothing and
+/// got nothing (a pass), `Err` with the judgement when there is nothing to compare.
+fn open_judged(
+    case: &Case,
+    name: &str,
+    expect: &Expect,
+    work: &Path,
+    names: &Names,
+) -> Result<Option<std::fs::File>, FileJudgement> {
+    let actual = names.actual(name);
+    let expect_nothing = expect.text.trim().is_empty();
+    // Everything the run left is hostile: opened without following links, never blocking, a regular
+    // file only, and read no further than the largest file the run was allowed to write.
+    let cap = case.limits.file_size;
+    let file = match untrusted::open_output(work, Path::new(actual)) {
+        Ok(f) => Some(f),
+        Err(OutputFileError::Missing { .. }) => None,
+        Err(e) => return Err(refused(e, name, actual)),
+    };
+    let written = match file.as_ref().map(std::fs::File::metadata).transpose() {
+        Ok(m) => m.map(|m| m.len()),
+        Err(e) => {
+            return Err(FileJudgement::Internal(format!(
+                "the grader could not read `{name}`: {e}"
+            )))
+        }
+    };
+    match (expect_nothing, written) {
+        // "No further moves: print nothing, write nothing" (INDEX.md; handout: "not print or write
+        // anything"). Decided once for tic-tac-toe and Morris: a file with nothing in it (or only
+        // whitespace) is writing nothing; any content is something (suite README, "No move possible").
+        (true, None) => Ok(None),
+        (true, Some(_)) if file.as_ref().is_some_and(holds_nothing) => Ok(None),
+        (true, Some(bytes)) => Err(FileJudgement::Fail(Mismatch {
+            summary: format!(
+                "you created `{name}` ({bytes} bytes), but no move is possible from this board: create no file"
+            ),
+            details: vec!["check for a finished board before opening the output file".to_string()],
+        })),
+        (false, None) => {
+            let given = if names.renamed(name) {
+                format!(", this time `{}/{actual}`: the grader gives each run its own name", names.work)
+            } else {
+                String::new()
+            };
+            Err(FileJudgement::Fail(Mismatch {
+                summary: format!("you did not write `{name}` (it must be created at the path given on the command line{given})"),
+                details: Vec::new(),
+            }))
+        }
+        (false, Some(bytes)) if bytes > cap => Err(refused(
+            OutputFileError::TooLarge {
+                name: name.to_string(),
+                cap,
+            },
+            name,
+            actual,
+        )),
+        (false, Some(_)) => Ok(file),
+    }
+}
+
+/// The file against the golden output: `Ok(None)` when it matches, else the mismatch and the golden
+/// trace's line where the two first part ways (0: no trace comparison). Counts the search's nodes.
+fn compare_golden(
+    suite: &Suite,
+    run: &Run,
+    name: &str,
+    expect: &Expect,
+    file: &std::fs::File,
+    cap: u64,
+    search: &mut Option<SearchCount>,
+) -> Result<Option<(Mismatch, u64)>, FileJudgement> {
+    if expect.comparator != Comparator::Trace {
+        let mut bytes = Vec::new();
+        if let Err(e) = file.take(cap).read_to_end(&mut bytes) {
+            return Err(FileJudgement::Internal(format!(
+                "the grader could not read `{name}`: {e}"
+            )));
+        }
+        return Ok(expect
+            .comparator
+            .compare(expect.text.as_bytes(), &bytes)
+            .map(|m| (m, 0)));
+    }
+    let report = trace::compare_file(&expect.text, file, cap)
+        .map_err(|e| FileJudgement::Internal(format!("the grader could not read `{name}`: {e}")))?;
+    let golden_line = report.divergence.as_ref().map_or(0, |d| d.line);
+    let program = expect.reference.as_deref();
+    let args = concrete_args(&run.args, REFERENCE_WORK);
+    if let Some(mode) = program.and_then(|p| suite.oracle().search_mode(p, &args)) {
+        *search = Some(SearchCount {
+            mode: mode.name.to_string(),
+            ply: mode.ply,
+            visited: report.actual_lines,
+            reference_visited: report.expected_lines,
+        });
+    }
+    let mut mismatch = report.mismatch();
+    // Where the searches first visit different nodes, and what the reference's window was.
+    if let (Some(m), Some(program), Some(d)) = (&mut mismatch, program, &report.state_divergence) {
+        let said = suite.oracle().parting(
+            program,
+            &args,
+            d.line,
+            d.expected.as_deref(),
+            d.actual.as_deref(),
+        );
+        if let Some(said) = said {
+            // It says more than the bare "a node only one search visits" lines.
+            m.details.retain(|l| {
+                !l.contains("a node the reference never visits")
+                    && !l.starts_with("your search never visits `")
+            });
+            let at = m.details.len().saturating_sub(1);
+            m.details.insert(at, said);
+        }
+    }
+    Ok(mismatch.map(|m| (m, golden_line)))
+}
+
+/// The suite's named variants against a file that failed the golden trace: `Err` with the judgement
+/// when the file is one of them; `Ok(Some)` with a full-credit variant (the same search written another
+/// way, as post-order) that the file follows further than the golden trace, so the file is that
+/// variant with a mistake, shown against it.
+fn judge_variants<'s>(
+    suite: &'s Suite,
+    run: &Run,
+    expect: &Expect,
+    file: &std::fs::File,
+    cap: u64,
+    mismatch: &Mismatch,
+    golden_line: u64,
+) -> Result<Option<(&'s crate::suite::VariantCredit, Mismatch)>, FileJudgement> {
+    let mut closer: Option<(&crate::suite::VariantCredit, Mismatch, u64)> = None;
+    let (Some(program), Comparator::Trace) = (&expect.reference, expect.comparator) else {
+        return Ok(None);
+    };
+    let args = concrete_args(&run.args, REFERENCE_WORK);
+    for v in &suite.variants {
+        let solved = suite.variant_output(program, &args, &v.name).map_err(|e| {
+            FileJudgement::Internal(format!("the reference variant `{}` failed: {e}", v.name))
+        })?;
+        if solved.file.trim().is_empty() || *solved.file == *expect.text {
+            continue;
+        }
+        let Ok(report) = trace::compare_file(&solved.file, file, cap) else {
+            continue;
+        };
+        let line = report.divergence.as_ref().map(|d| d.line);
+        match (line, report.mismatch()) {
+            (Some(line), Some(m))
+                if v.credit >= 1.0
+                    && line > golden_line.max(closer.as_ref().map_or(0, |c| c.2)) =>
+            {
+                closer = Some((v, m, line));
+            }
+            _ => {}
+        }
+        if report.divergence.is_none() {
+            return Err(variant_judgement(v, mismatch));
+        }
+    }
+    Ok(closer.map(|(v, m, _)| (v, m)))
+}
+
+/// A file that is the variant `v` exactly: its credit, and for partial credit what it misses against
+/// the expected trace.
+fn variant_judgement(v: &crate::suite::VariantCredit, mismatch: &Mismatch) -> FileJudgement {
+    let plain = format!("your trace is the `{}` variant ({})", v.name, v.description);
+    let mut summary = plain.clone();
+    if !v.note.is_empty() {
+        summary.push_str(&format!(": {}", v.note));
+    }
+    let details = if v.credit < 1.0 {
+        let mut d = vec![format!(
+            "this variant earns {}% of the case",
+            (v.credit * 100.0).round()
+        )];
+        d.push(format!("against the expected trace: {}", mismatch.summary));
+        // The first divergence with the lines before it (`line N: …`), and where its search parts
+        // from the reference's, when a node only one visits.
+        d.extend(
+            mismatch
+                .details
+                .iter()
+                .filter(|l| l.starts_with("line ") || l.contains("your search "))
+                .cloned(),
+        );
+        d
+    } else {
+        Vec::new()
+    };
+    FileJudgement::Variant {
+        name: v.name.clone(),
+        credit: v.credit,
+        summary,
+        plain,
+        details,
+    }
 }
