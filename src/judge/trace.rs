@@ -288,17 +288,7 @@ pub fn compare_reader(expected: &str, actual: impl Read) -> io::Result<TraceRepo
         number: 0,
     };
     let mut expected_lines = ExpectedLines(expected.as_bytes());
-    let (mut fe, mut fa) = (Fingerprint::default(), Fingerprint::default());
-    // The last two agreeing lines, as reusable buffers (no allocation per line).
-    let mut context: [(u64, Vec<u8>); 2] = [(0, Vec::new()), (0, Vec::new())];
-    let mut agreed: u64 = 0;
-    let mut divergence = None;
-    let mut states_agree = true;
-    let mut value_differences = 0;
-    let mut state_divergence = None;
-    // The reference's state at the divergence, looked for in the rest of the submission's file.
-    let mut wanted: Option<Vec<u8>> = None;
-    let mut wanted_seen = false;
+    let mut walk = Walk::default();
     loop {
         let e = expected_lines.next_line();
         let a = if actual.advance()? {
@@ -306,100 +296,148 @@ pub fn compare_reader(expected: &str, actual: impl Read) -> io::Result<TraceRepo
         } else {
             None
         };
+        if e.is_none() && a.is_none() {
+            break;
+        }
+        // The line the divergence is reported at: this one, or the one past the file's end.
+        let line = if a.is_some() {
+            actual.number
+        } else {
+            actual.number + 1
+        };
+        walk.step(e, a, line);
+    }
+    Ok(walk.report(expected))
+}
+
+/// The comparison's state between two lines: both sides' fingerprints, the last two agreeing lines,
+/// the first divergence of lines and of states.
+struct Walk {
+    fe: Fingerprint,
+    fa: Fingerprint,
+    /// The last two agreeing lines, as reusable buffers (no allocation per line).
+    context: [(u64, Vec<u8>); 2],
+    agreed: u64,
+    divergence: Option<Divergence>,
+    states_agree: bool,
+    value_differences: u64,
+    state_divergence: Option<StateDivergence>,
+    /// The reference's state at the divergence, looked for in the rest of the submission's file.
+    wanted: Option<Vec<u8>>,
+    wanted_seen: bool,
+}
+
+impl Default for Walk {
+    fn default() -> Walk {
+        Walk {
+            fe: Fingerprint::default(),
+            fa: Fingerprint::default(),
+            context: [(0, Vec::new()), (0, Vec::new())],
+            agreed: 0,
+            divergence: None,
+            states_agree: true,
+            value_differences: 0,
+            state_divergence: None,
+            wanted: None,
+            wanted_seen: false,
+        }
+    }
+}
+
+impl Walk {
+    /// One line of each side (at least one present); `line` is where a divergence here is reported.
+    fn step(&mut self, e: Option<&[u8]>, a: Option<&[u8]>, line: u64) {
+        if let Some(e) = e {
+            self.fe.add(e);
+        }
+        if let Some(a) = a {
+            self.fa.add(a);
+        }
         let (equal, same_state) = match (e, a) {
-            (None, None) => break,
-            (Some(e), Some(a)) => {
-                fe.add(e);
-                fa.add(a);
-                same(e, a)
-            }
-            (Some(e), None) => {
-                fe.add(e);
-                (false, false)
-            }
-            (None, Some(a)) => {
-                fa.add(a);
-                (false, false)
-            }
+            (Some(e), Some(a)) => same(e, a),
+            _ => (false, false),
         };
         if !same_state {
-            if states_agree {
+            if self.states_agree {
                 let state = |l: &[u8]| {
                     Tokens(l)
                         .next()
                         .map(|t| String::from_utf8_lossy(t).into_owned())
                 };
-                state_divergence = Some(StateDivergence {
-                    line: if a.is_some() {
-                        actual.number
-                    } else {
-                        actual.number + 1
-                    },
+                self.state_divergence = Some(StateDivergence {
+                    line,
                     expected: e.and_then(state),
                     actual: a.and_then(state),
                 });
             }
-            states_agree = false;
+            self.states_agree = false;
         } else if !equal {
-            value_differences += 1;
+            self.value_differences += 1;
         }
-        if divergence.is_some() {
-            if let (Some(w), Some(a)) = (&wanted, a) {
-                wanted_seen |= Tokens(a).next() == Some(w.as_slice());
+        if self.divergence.is_some() {
+            if let (Some(w), Some(a)) = (&self.wanted, a) {
+                self.wanted_seen |= Tokens(a).next() == Some(w.as_slice());
             }
-            continue;
-        }
-        if equal {
-            let slot = &mut context[(agreed % 2) as usize];
-            slot.0 = actual.number;
+        } else if equal {
+            let slot = &mut self.context[(self.agreed % 2) as usize];
+            slot.0 = line;
             slot.1.clear();
             slot.1.extend_from_slice(a.unwrap_or_default());
-            agreed += 1;
+            self.agreed += 1;
         } else {
-            let kept = agreed.min(2);
-            let context = (0..kept)
-                .map(|k| {
-                    let (n, line) = &context[((agreed - kept + k) % 2) as usize];
-                    (*n, text(line))
-                })
-                .collect();
-            wanted = e.and_then(|e| Tokens(e).next()).map(<[u8]>::to_vec);
-            if let (Some(w), Some(a)) = (&wanted, a) {
-                wanted_seen = Tokens(a).next() == Some(w.as_slice());
-            }
-            divergence = Some(Divergence {
-                line: if a.is_some() {
-                    actual.number
-                } else {
-                    actual.number + 1
-                },
-                expected: e.map(text),
-                actual: a.map(text),
-                context,
-            });
+            self.diverge(e, a, line);
         }
     }
-    let diverged = divergence.is_some();
-    let actual_state_in_reference = divergence
-        .as_ref()
-        .and_then(|d| d.actual.as_deref())
-        .and_then(|a| a.split_whitespace().next())
-        .map(|state| {
-            let mut all = ExpectedLines(expected.as_bytes());
-            std::iter::from_fn(|| all.next_line())
-                .any(|l| Tokens(l).next() == Some(state.as_bytes()))
+
+    /// The first line where the two part ways, with the agreeing lines before it.
+    fn diverge(&mut self, e: Option<&[u8]>, a: Option<&[u8]>, line: u64) {
+        let kept = self.agreed.min(2);
+        let context = (0..kept)
+            .map(|k| {
+                let (n, line) = &self.context[((self.agreed - kept + k) % 2) as usize];
+                (*n, text(line))
+            })
+            .collect();
+        self.wanted = e.and_then(|e| Tokens(e).next()).map(<[u8]>::to_vec);
+        if let (Some(w), Some(a)) = (&self.wanted, a) {
+            self.wanted_seen = Tokens(a).next() == Some(w.as_slice());
+        }
+        self.divergence = Some(Divergence {
+            line,
+            expected: e.map(text),
+            actual: a.map(text),
+            context,
         });
-    Ok(TraceReport {
-        actual_state_in_reference,
-        expected_state_in_actual: wanted.map(|_| wanted_seen),
-        expected_lines: fe.count,
-        actual_lines: fa.count,
-        same_lines_other_order: diverged && fe.count == fa.count && fe.a == fa.a && fe.b == fa.b,
-        same_states_other_values: diverged && states_agree && value_differences > 0,
-        value_differences,
-        divergence,
-        state_divergence,
-    })
+    }
+
+    fn report(self, expected: &str) -> TraceReport {
+        let (fe, fa) = (self.fe, self.fa);
+        let diverged = self.divergence.is_some();
+        let actual_state_in_reference = self
+            .divergence
+            .as_ref()
+            .and_then(|d| d.actual.as_deref())
+            .and_then(|a| a.split_whitespace().next())
+            .map(|state| {
+                let mut all = ExpectedLines(expected.as_bytes());
+                std::iter::from_fn(|| all.next_line())
+                    .any(|l| Tokens(l).next() == Some(state.as_bytes()))
+            });
+        TraceReport {
+            actual_state_in_reference,
+            expected_state_in_actual: self.wanted.map(|_| self.wanted_seen),
+            expected_lines: fe.count,
+            actual_lines: fa.count,
+            same_lines_other_order: diverged
+                && fe.count == fa.count
+                && fe.a == fa.a
+                && fe.b == fa.b,
+            same_states_other_values: diverged && self.states_agree && self.value_differences > 0,
+            value_differences: self.value_differences,
+            divergence: self.divergence,
+            state_divergence: self.state_divergence,
+        }
+    }
 }
 
 impl TraceReport {
