@@ -53,22 +53,7 @@ pub fn run(args: Args) -> CmdResult {
             "`--samples 0` measures nothing\nhint: pass 1 or more (3 by default)"
         )));
     }
-    let references: Vec<(Option<String>, PathBuf)> = if args.reference.is_empty() {
-        suite
-            .calibrate
-            .iter()
-            .map(|(l, d)| (Some(l.clone()), d.clone()))
-            .collect()
-    } else {
-        args.reference.iter().map(|d| (None, d.clone())).collect()
-    };
-    if references.is_empty() {
-        return Err(CliError::usage(anyhow!(
-            "suite `{}` names no reference hand-ins to measure\nhint: add a `[calibrate]` table to its suite.toml (`python = \"../../examples/submissions/{}/python-correct\"`), or pass `--reference DIR`",
-            suite.name,
-            suite.name
-        )));
-    }
+    let references = references(&args, &suite)?;
     let tier = match args.sandbox.as_deref() {
         Some(t) => crate::config::parse_tier(t).map_err(|m| CliError::usage(anyhow!("{m}")))?,
         None => config.sandbox,
@@ -81,38 +66,8 @@ pub fn run(args: Args) -> CmdResult {
         .map_err(CliError::internal)?;
     let mut languages: Vec<LanguageLimit> = Vec::new();
     for (k, (named, dir)) in references.iter().enumerate() {
-        if !dir.is_dir() {
-            return Err(CliError::usage(anyhow!(
-                "no reference hand-in folder `{}`\nhint: `[calibrate]` paths are relative to the suite folder",
-                dir.display()
-            )));
-        }
         let work = scratch.path().join(format!("ref-{k}"));
-        let program = match env
-            .prepare
-            .prepare(&*env.sandbox, &suite, dir, &work.join("build"))
-        {
-            Prepared::Ready { program, .. } => program,
-            Prepared::CompileError { language, log } => {
-                return Err(failed(
-                    dir,
-                    &format!("it did not build as {language}:\n{log}"),
-                ))
-            }
-            Prepared::NoLanguage { message } => return Err(failed(dir, &message)),
-            Prepared::NotGraded { message } => {
-                return Err(CliError::internal(anyhow!(
-                    "cannot build the reference `{}`: {message}",
-                    dir.display()
-                )))
-            }
-            Prepared::Internal { message } => {
-                return Err(CliError::internal(anyhow!(
-                    "cannot build the reference `{}`: {message}",
-                    dir.display()
-                )))
-            }
-        };
+        let program = build_reference(&env, &suite, dir, &work)?;
         if let Some(named) = named.as_ref().filter(|n| **n != program.language) {
             return Err(failed(
                 dir,
@@ -147,11 +102,69 @@ pub fn run(args: Args) -> CmdResult {
         });
     }
     languages.sort_by(|a, b| a.name.cmp(&b.name));
+    write_calibration(&suite, args.samples, languages)
+}
+
+/// The hand-ins to measure: `--reference` folders, else the suite's `[calibrate]` table.
+fn references(args: &Args, suite: &Suite) -> Result<Vec<(Option<String>, PathBuf)>, CliError> {
+    let references: Vec<(Option<String>, PathBuf)> = if args.reference.is_empty() {
+        suite
+            .calibrate
+            .iter()
+            .map(|(l, d)| (Some(l.clone()), d.clone()))
+            .collect()
+    } else {
+        args.reference.iter().map(|d| (None, d.clone())).collect()
+    };
+    if references.is_empty() {
+        return Err(CliError::usage(anyhow!(
+            "suite `{}` names no reference hand-ins to measure\nhint: add a `[calibrate]` table to its suite.toml (`python = \"../../examples/submissions/{}/python-correct\"`), or pass `--reference DIR`",
+            suite.name,
+            suite.name
+        )));
+    }
+    if let Some((_, dir)) = references.iter().find(|(_, d)| !d.is_dir()) {
+        return Err(CliError::usage(anyhow!(
+            "no reference hand-in folder `{}`\nhint: `[calibrate]` paths are relative to the suite folder",
+            dir.display()
+        )));
+    }
+    Ok(references)
+}
+
+/// One reference hand-in built in `work`; a reference that does not build cannot calibrate.
+fn build_reference(
+    env: &wire::Environment,
+    suite: &Suite,
+    dir: &Path,
+    work: &Path,
+) -> Result<crate::grade::case::Program, CliError> {
+    match env
+        .prepare
+        .prepare(&*env.sandbox, suite, dir, &work.join("build"))
+    {
+        Prepared::Ready { program, .. } => Ok(program),
+        Prepared::CompileError { language, log } => Err(failed(
+            dir,
+            &format!("it did not build as {language}:\n{log}"),
+        )),
+        Prepared::NoLanguage { message } => Err(failed(dir, &message)),
+        Prepared::NotGraded { message } | Prepared::Internal { message } => {
+            Err(CliError::internal(anyhow!(
+                "cannot build the reference `{}`: {message}",
+                dir.display()
+            )))
+        }
+    }
+}
+
+/// Writes `calibration.toml` beside the suite and prints each language's limit.
+fn write_calibration(suite: &Suite, samples: u32, languages: Vec<LanguageLimit>) -> CmdResult {
     let calibration = Calibration {
         machine: machine(),
         date: utc_now(),
         factor: FACTOR,
-        samples: args.samples,
+        samples,
         suite_cpu: suite.limits.cpu,
         languages,
     };
