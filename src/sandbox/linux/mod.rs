@@ -252,103 +252,29 @@ impl FullSandbox {
         // that group itself. On v1 the init and the program join their groups themselves, each a single
         // thread writing `0` to a `tasks` file (`Cgroup::join_files`: no grace period to wait out). On
         // v2, whose single group the program cannot join by itself, a fork the grader moves.
-        let joins = group
-            .join_files()
-            .transpose()
-            .map_err(io_err("opening the run's cgroup files"))?;
-        plan.join_self = joins.is_some();
-        let has = |name: &str| {
-            joins
-                .as_ref()
-                .is_some_and(|j| j.iter().any(|(n, _)| *n == name))
-        };
-        plan.join_freezer = has("freezer");
-        plan.join_cpu = has("cpu");
-        let stack = match joins {
-            Some(_) => Some(InitStack::new().map_err(io_err("mapping the sandbox init's stack"))?),
-            None => None,
-        };
-        // Unused without groups to join: any open descriptor keeps the numbering.
-        let join_fd = |name: &str| {
-            joins
-                .as_ref()
-                .and_then(|j| j.iter().find(|(n, _)| *n == name))
-                .map_or(stdin_r.as_raw_fd(), |(_, f)| f.as_raw_fd())
-        };
-        let fds: Vec<libc::c_int> = [
-            stdin_r.as_raw_fd(),
-            stdout_w.as_raw_fd(),
-            stderr_w.as_raw_fd(),
-            error_w.as_raw_fd(),
-            status_w.as_raw_fd(),
-            sync_r.as_raw_fd(),
-            join_fd("memory"),
-            join_fd("pids"),
-            join_fd("cpuacct"),
-            join_fd("freezer"),
-            join_fd("cpu"),
-        ]
-        .into_iter()
-        .chain(trees.iter().map(|t| t.as_raw_fd()))
-        .collect();
+        let (joins, stack) = join_plan(&group, &mut plan)?;
+        let fds = init_fds(
+            [
+                stdin_r.as_raw_fd(),
+                stdout_w.as_raw_fd(),
+                stderr_w.as_raw_fd(),
+                error_w.as_raw_fd(),
+                status_w.as_raw_fd(),
+                sync_r.as_raw_fd(),
+            ],
+            joins.as_deref(),
+            &trees,
+        );
         let args = child::InitArgs {
             plan: &plan,
             fds: fds.as_ptr(),
             len: fds.len(),
         };
 
-        let clone = |flags: libc::c_int| {
-            if let Some(stack) = &stack {
-                // SAFETY: the init runs `child::init_entry` on its own stack, sharing our memory; it
-                // reads `args` (and what it points to) only until the program is exec'd, which this
-                // function waits for (or for the init's end) before dropping them, and its stack is
-                // unmapped only once it is reaped.
-                return unsafe {
-                    libc::clone(
-                        child::init_entry,
-                        stack.top(),
-                        flags | libc::CLONE_VM | libc::SIGCHLD,
-                        (&args as *const child::InitArgs).cast_mut().cast(),
-                    )
-                };
-            }
-            // SAFETY: a fork-like clone (no CLONE_VM, no new stack); the child only runs `child::init`,
-            // which makes raw system calls on the plan built above and never returns.
-            let pid = unsafe {
-                libc::syscall(
-                    libc::SYS_clone,
-                    (flags | libc::SIGCHLD) as libc::c_ulong,
-                    0usize,
-                    0usize,
-                    0usize,
-                    0usize,
-                )
-            } as libc::pid_t;
-            if pid == 0 {
-                // SAFETY: we are the child of the clone above.
-                unsafe { child::init(&plan, &fds) };
-            }
-            pid
-        };
-        // On the spawner's thread: a ready-made empty network namespace, entered by that thread just for
-        // the clone; otherwise a new one at the clone.
+        let clone = |flags: libc::c_int| clone_init(stack.as_ref(), &args, &plan, &fds, flags);
         let ready = netns::take();
-        let clone_in_netns = || {
-            let pid = match &ready {
-                Some(ns) => netns::within(ns, || clone(NAMESPACES))
-                    .unwrap_or_else(|| clone(NAMESPACES | libc::CLONE_NEWNET)),
-                None => clone(NAMESPACES | libc::CLONE_NEWNET),
-            };
-            if pid < 0 {
-                -io::Error::last_os_error()
-                    .raw_os_error()
-                    .unwrap_or(libc::EIO)
-            } else {
-                pid
-            }
-        };
         let pid = spawner
-            .clone_init(&plan.anchors, &clone_in_netns)
+            .clone_init(&plan.anchors, &|| clone_in_netns(ready.as_ref(), &clone))
             .map_err(spawn_err)?;
         if pid < 0 {
             return Err(spawn_err(io::Error::from_raw_os_error(-pid)));
@@ -375,47 +301,173 @@ impl FullSandbox {
             stack,
             netns: ready,
         };
-        let map = format!("0 {SANDBOX_UID} 1\n");
-        std::fs::write(format!("/proc/{pid}/uid_map"), &map)
-            .map_err(io_err("writing the uid map"))?;
-        std::fs::write(format!("/proc/{pid}/gid_map"), &map)
-            .map_err(io_err("writing the gid map"))?;
-        // The init mounts the run's paths while the grader puts it in its group (v2: a dear write, which
-        // waits out a grace period); it forks the program only at the second byte.
-        let mut sync = File::from(sync_w);
-        sync.write_all(&[1])
-            .map_err(io_err("starting the sandbox init"))?;
-        if !plan.join_self {
-            running
-                .group
-                .add(pid)
-                .map_err(|e| spawn_err(io::Error::other(e)))?;
-        }
-        sync.write_all(&[2])
-            .map_err(io_err("starting the sandbox init"))?;
-        drop(sync);
+        handshake(&mut running, File::from(sync_w), plan.join_self, &spawn_err)?;
 
-        // EOF once the program has been exec'd; a stage and errno if setting up failed.
-        let mut report = Vec::new();
-        File::from(error_r)
-            .read_to_end(&mut report)
-            .map_err(io_err("reading the sandbox set-up report"))?;
-        if report.len() >= 8 {
-            let stage = u32::from_ne_bytes(report[..4].try_into().expect("4 bytes"));
-            let errno = i32::from_ne_bytes(report[4..8].try_into().expect("4 bytes"));
-            running.kill();
-            let doing = Stage::from_u32(stage).map_or("setting up", Stage::doing);
-            let source = io::Error::from_raw_os_error(errno);
-            return Err(if stage == Stage::Exec as u32 {
-                spawn_err(source)
-            } else {
-                spawn_err(io::Error::other(format!(
-                    "sandbox init failed {doing}: {source}"
-                )))
-            });
-        }
+        // EOF once the program has been exec'd (only then may `args`, `plan` and `fds` go).
+        setup_report(File::from(error_r), &mut running, &spawn_err)?;
         Ok(running)
     }
+}
+
+/// On cgroup v1 the init and the program join their groups themselves (`Cgroup::join_files`), the
+/// init on a stack of its own; the plan says which groups. `None`s on v2.
+#[allow(clippy::type_complexity)]
+fn join_plan(
+    group: &Cgroup,
+    plan: &mut Plan,
+) -> Result<(Option<Vec<(&'static str, File)>>, Option<InitStack>), SandboxError> {
+    let joins = group
+        .join_files()
+        .transpose()
+        .map_err(io_err("opening the run's cgroup files"))?;
+    plan.join_self = joins.is_some();
+    let has = |name: &str| {
+        joins
+            .as_ref()
+            .is_some_and(|j| j.iter().any(|(n, _)| *n == name))
+    };
+    plan.join_freezer = has("freezer");
+    plan.join_cpu = has("cpu");
+    let stack = match joins {
+        Some(_) => Some(InitStack::new().map_err(io_err("mapping the sandbox init's stack"))?),
+        None => None,
+    };
+    Ok((joins, stack))
+}
+
+/// The descriptors the init gets, in the order `child::init` numbers them: its six ends (stdin, stdout,
+/// stderr, error report, status, sync), the v1 groups' `tasks` files to join, the mounts to attach.
+fn init_fds(
+    ends: [libc::c_int; 6],
+    joins: Option<&[(&'static str, File)]>,
+    trees: &[OwnedFd],
+) -> Vec<libc::c_int> {
+    // Unused without groups to join: any open descriptor keeps the numbering.
+    let join_fd = |name: &str| {
+        joins
+            .and_then(|j| j.iter().find(|(n, _)| *n == name))
+            .map_or(ends[0], |(_, f)| f.as_raw_fd())
+    };
+    let groups = ["memory", "pids", "cpuacct", "freezer", "cpu"].map(join_fd);
+    ends.into_iter()
+        .chain(groups)
+        .chain(trees.iter().map(|t| t.as_raw_fd()))
+        .collect()
+}
+
+/// On the spawner's thread: clones in a ready-made empty network namespace (`ready`), entered by that
+/// thread just for the clone; otherwise in a new one made at the clone. The pid, or minus the errno.
+fn clone_in_netns(
+    ready: Option<&OwnedFd>,
+    clone: &dyn Fn(libc::c_int) -> libc::pid_t,
+) -> libc::pid_t {
+    let pid = match ready {
+        Some(ns) => netns::within(ns, || clone(NAMESPACES))
+            .unwrap_or_else(|| clone(NAMESPACES | libc::CLONE_NEWNET)),
+        None => clone(NAMESPACES | libc::CLONE_NEWNET),
+    };
+    if pid < 0 {
+        -io::Error::last_os_error()
+            .raw_os_error()
+            .unwrap_or(libc::EIO)
+    } else {
+        pid
+    }
+}
+
+/// Clones the sandbox's init with `flags`: on `stack`, sharing our memory, when there is one; else a
+/// fork-like clone. The pid, or -1 with errno set.
+fn clone_init(
+    stack: Option<&InitStack>,
+    args: &child::InitArgs,
+    plan: &Plan,
+    fds: &[libc::c_int],
+    flags: libc::c_int,
+) -> libc::pid_t {
+    if let Some(stack) = stack {
+        // SAFETY: the init runs `child::init_entry` on its own stack, sharing our memory; it reads
+        // `args` (and what it points to) only until the program is exec'd, which `start` waits for
+        // (or for the init's end) before dropping them, and its stack is unmapped only once it is
+        // reaped.
+        return unsafe {
+            libc::clone(
+                child::init_entry,
+                stack.top(),
+                flags | libc::CLONE_VM | libc::SIGCHLD,
+                (args as *const child::InitArgs).cast_mut().cast(),
+            )
+        };
+    }
+    // SAFETY: a fork-like clone (no CLONE_VM, no new stack); the child only runs `child::init`, which
+    // makes raw system calls on the plan built by `start` and never returns.
+    let pid = unsafe {
+        libc::syscall(
+            libc::SYS_clone,
+            (flags | libc::SIGCHLD) as libc::c_ulong,
+            0usize,
+            0usize,
+            0usize,
+            0usize,
+        )
+    } as libc::pid_t;
+    if pid == 0 {
+        // SAFETY: we are the child of the clone above.
+        unsafe { child::init(plan, fds) };
+    }
+    pid
+}
+
+/// Maps the init's root to the sandbox's uid, then lets it go: it mounts the run's paths while the
+/// grader puts it in its group (v2: a dear write, which waits out a grace period); it forks the
+/// program only at the second byte.
+fn handshake(
+    running: &mut FullRunning,
+    mut sync: File,
+    join_self: bool,
+    spawn_err: &dyn Fn(io::Error) -> SandboxError,
+) -> Result<(), SandboxError> {
+    let pid = running.pid;
+    let map = format!("0 {SANDBOX_UID} 1\n");
+    std::fs::write(format!("/proc/{pid}/uid_map"), &map).map_err(io_err("writing the uid map"))?;
+    std::fs::write(format!("/proc/{pid}/gid_map"), &map).map_err(io_err("writing the gid map"))?;
+    sync.write_all(&[1])
+        .map_err(io_err("starting the sandbox init"))?;
+    if !join_self {
+        running
+            .group
+            .add(pid)
+            .map_err(|e| spawn_err(io::Error::other(e)))?;
+    }
+    sync.write_all(&[2])
+        .map_err(io_err("starting the sandbox init"))
+}
+
+/// Reads the init's set-up report to its end (EOF once the program has been exec'd): a stage and an
+/// errno when setting up failed, the run then killed.
+fn setup_report(
+    mut error: File,
+    running: &mut FullRunning,
+    spawn_err: &dyn Fn(io::Error) -> SandboxError,
+) -> Result<(), SandboxError> {
+    let mut report = Vec::new();
+    error
+        .read_to_end(&mut report)
+        .map_err(io_err("reading the sandbox set-up report"))?;
+    if report.len() < 8 {
+        return Ok(());
+    }
+    let stage = u32::from_ne_bytes(report[..4].try_into().expect("4 bytes"));
+    let errno = i32::from_ne_bytes(report[4..8].try_into().expect("4 bytes"));
+    running.kill();
+    let doing = Stage::from_u32(stage).map_or("setting up", Stage::doing);
+    let source = io::Error::from_raw_os_error(errno);
+    Err(if stage == Stage::Exec as u32 {
+        spawn_err(source)
+    } else {
+        spawn_err(io::Error::other(format!(
+            "sandbox init failed {doing}: {source}"
+        )))
+    })
 }
 
 impl Sandbox for FullSandbox {
