@@ -50,11 +50,8 @@ fn cstring(bytes: &[u8]) -> io::Result<CString> {
     })
 }
 
-/// Starts `spec` with `rlimits` and returns the child's pid (the leader of its own process group) and
-/// the grader's ends of its pipes. The error is the one `Command::spawn` would give (`NotFound` for a
-/// program not there, the `chdir` error for a missing working directory).
-pub fn spawn(spec: &Spec, rlimits: Vec<Rlimit>) -> io::Result<(libc::pid_t, Pipes)> {
-    let program = spec.program.as_bytes();
+/// The run's environment as C strings, with a default `PATH` when it has none, and its `PATH`.
+fn environment(spec: &Spec) -> io::Result<(Vec<CString>, Option<&[u8]>)> {
     let mut env: Vec<CString> = Vec::with_capacity(spec.env.len() + 1);
     let mut path = None;
     for (key, value) in &spec.env {
@@ -69,26 +66,40 @@ pub fn spawn(spec: &Spec, rlimits: Vec<Rlimit>) -> io::Result<(libc::pid_t, Pipe
     if path.is_none() {
         env.push(cstring(format!("PATH={DEFAULT_PATH}").as_bytes())?);
     }
-    let candidates = if program.contains(&b'/') {
-        vec![cstring(program)?]
-    } else if program.is_empty() {
+    Ok((env, path))
+}
+
+/// Where `program` may be, in the order tried: itself when it names a path; else, as execvp, each
+/// directory of `path` in turn, an empty one meaning the working directory.
+fn candidates(program: &[u8], path: Option<&[u8]>) -> io::Result<Vec<CString>> {
+    if program.contains(&b'/') {
+        return Ok(vec![cstring(program)?]);
+    }
+    if program.is_empty() {
         return Err(io::Error::from_raw_os_error(libc::ENOENT));
-    } else {
-        // As execvp: each directory of PATH in turn, an empty one meaning the working directory.
-        path.unwrap_or(DEFAULT_PATH.as_bytes())
-            .split(|&b| b == b':')
-            .map(|dir| {
-                let mut full = if dir.is_empty() {
-                    b".".to_vec()
-                } else {
-                    dir.to_vec()
-                };
-                full.push(b'/');
-                full.extend_from_slice(program);
-                cstring(&full)
-            })
-            .collect::<io::Result<_>>()?
-    };
+    }
+    path.unwrap_or(DEFAULT_PATH.as_bytes())
+        .split(|&b| b == b':')
+        .map(|dir| {
+            let mut full = if dir.is_empty() {
+                b".".to_vec()
+            } else {
+                dir.to_vec()
+            };
+            full.push(b'/');
+            full.extend_from_slice(program);
+            cstring(&full)
+        })
+        .collect()
+}
+
+/// Starts `spec` with `rlimits` and returns the child's pid (the leader of its own process group) and
+/// the grader's ends of its pipes. The error is the one `Command::spawn` would give (`NotFound` for a
+/// program not there, the `chdir` error for a missing working directory).
+pub fn spawn(spec: &Spec, rlimits: Vec<Rlimit>) -> io::Result<(libc::pid_t, Pipes)> {
+    let program = spec.program.as_bytes();
+    let (env, path) = environment(spec)?;
+    let candidates = candidates(program, path)?;
     let args: Vec<CString> = std::iter::once(OsStr::from_bytes(program))
         .chain(spec.args.iter().map(|a| a.as_os_str()))
         .map(|a| cstring(a.as_bytes()))
