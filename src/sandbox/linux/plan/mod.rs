@@ -421,9 +421,9 @@ fn run_mounts(
     workdir: &Path,
     read_only: &[PathBuf],
 ) -> Result<RunMounts, PlanError> {
-    let mut steps = Vec::new();
+    let mut points = Points::default();
     for (dir, options) in SCRATCH {
-        steps.push(RunStep::Tmpfs {
+        points.steps.push(RunStep::Tmpfs {
             target: cstring(dir.as_bytes())?,
             options: cstring(options.as_bytes())?,
         });
@@ -438,10 +438,6 @@ fn run_mounts(
 
     let mut trees: Vec<PathBuf> = Vec::new();
     let mut mounted: Vec<(PathBuf, Access)> = Vec::new();
-    let mut anchors: Vec<Anchor> = Vec::new();
-    let mut sealed: Vec<PathBuf> = Vec::new();
-    // Directories already made in a tmpfs of this run.
-    let mut made: Vec<PathBuf> = Vec::new();
     for (path, access) in wanted {
         let Some(found) = inspect(&path)? else {
             continue;
@@ -454,69 +450,9 @@ fn run_mounts(
             // Inside a tree already there: the path exists in it.
             Some(_) => {}
             None => {
-                let scratch = SCRATCH
-                    .iter()
-                    .map(|(d, _)| Path::new(*d))
-                    .find(|d| path.starts_with(d) && path != *d);
-                let base = match scratch {
-                    Some(d) => d.to_owned(),
-                    None => {
-                        let Some(anchor) = path
-                            .ancestors()
-                            .collect::<Vec<_>>()
-                            .into_iter()
-                            .rev()
-                            .find(|a| !layout.made.iter().any(|m| m == a))
-                        else {
-                            // The path is one of the template's own directories.
-                            continue;
-                        };
-                        let anchor = anchor.to_owned();
-                        if anchor == path {
-                            if !anchors.iter().any(|a| a.path == anchor) {
-                                anchors.push(Anchor {
-                                    path: anchor.clone(),
-                                    dir: found.is_dir,
-                                });
-                            }
-                            PathBuf::new()
-                        } else {
-                            if !sealed.contains(&anchor) {
-                                anchors.push(Anchor {
-                                    path: anchor.clone(),
-                                    dir: true,
-                                });
-                                steps.push(RunStep::Tmpfs {
-                                    target: cstring(anchor.as_os_str().as_bytes())?,
-                                    options: cstring(ANCHOR_OPTIONS.as_bytes())?,
-                                });
-                                sealed.push(anchor.clone());
-                            }
-                            anchor
-                        }
-                    }
-                };
-                if !base.as_os_str().is_empty() {
-                    // Mount points from below `base` down to the path.
-                    let mut chain: Vec<&Path> = path
-                        .ancestors()
-                        .skip(1)
-                        .take_while(|a| *a != base)
-                        .collect();
-                    chain.reverse();
-                    for dir in chain {
-                        if !made.iter().any(|m| m == dir) {
-                            steps.push(RunStep::Mkdir(cstring(dir.as_os_str().as_bytes())?));
-                            made.push(dir.to_owned());
-                        }
-                    }
-                    let target = cstring(path.as_os_str().as_bytes())?;
-                    steps.push(if found.is_dir {
-                        made.push(path.clone());
-                        RunStep::Mkdir(target)
-                    } else {
-                        RunStep::Touch(target)
-                    });
+                if !points.make(layout, &path, found.is_dir)? {
+                    // The path is one of the template's own directories.
+                    continue;
                 }
             }
         }
@@ -528,7 +464,7 @@ fn run_mounts(
             Access::ReadOnly => base | libc::MS_RDONLY,
             Access::Writable => base,
         } | found.locked;
-        steps.push(RunStep::Move {
+        points.steps.push(RunStep::Move {
             fd: (FIRST_SOURCE_FD + trees.len()) as libc::c_int,
             target: cstring(path.as_os_str().as_bytes())?,
             remount,
@@ -536,14 +472,97 @@ fn run_mounts(
         trees.push(path.clone());
         mounted.push((path, access));
     }
-    for anchor in sealed {
-        steps.push(RunStep::Seal(cstring(anchor.as_os_str().as_bytes())?));
+    for anchor in &points.sealed {
+        points
+            .steps
+            .push(RunStep::Seal(cstring(anchor.as_os_str().as_bytes())?));
     }
     Ok(RunMounts {
         trees,
-        steps,
-        anchors,
+        steps: points.steps,
+        anchors: points.anchors,
     })
+}
+
+/// The mount points [`run_mounts`] makes, as it makes them.
+#[derive(Default)]
+struct Points {
+    steps: Vec<RunStep>,
+    anchors: Vec<Anchor>,
+    /// Anchors under a tmpfs of their own, sealed read-only at the end.
+    sealed: Vec<PathBuf>,
+    /// Directories already made in a tmpfs of this run.
+    made: Vec<PathBuf>,
+}
+
+impl Points {
+    /// The mount point for `path`, which no tree covers yet: in the scratch tmpfs when it is there,
+    /// else over its anchor. False when the path is one of the template's own directories (nothing to
+    /// mount on).
+    fn make(&mut self, layout: &Layout, path: &Path, is_dir: bool) -> Result<bool, PlanError> {
+        let scratch = SCRATCH
+            .iter()
+            .map(|(d, _)| Path::new(*d))
+            .find(|d| path.starts_with(d) && path != *d);
+        let base = match scratch {
+            Some(d) => d.to_owned(),
+            None => {
+                let Some(anchor) = path
+                    .ancestors()
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .rev()
+                    .find(|a| !layout.made.iter().any(|m| m == a))
+                else {
+                    return Ok(false);
+                };
+                let anchor = anchor.to_owned();
+                if anchor == path {
+                    if !self.anchors.iter().any(|a| a.path == anchor) {
+                        self.anchors.push(Anchor {
+                            path: anchor.clone(),
+                            dir: is_dir,
+                        });
+                    }
+                    return Ok(true);
+                }
+                if !self.sealed.contains(&anchor) {
+                    self.anchors.push(Anchor {
+                        path: anchor.clone(),
+                        dir: true,
+                    });
+                    self.steps.push(RunStep::Tmpfs {
+                        target: cstring(anchor.as_os_str().as_bytes())?,
+                        options: cstring(ANCHOR_OPTIONS.as_bytes())?,
+                    });
+                    self.sealed.push(anchor.clone());
+                }
+                anchor
+            }
+        };
+        // Mount points from below `base` down to the path.
+        let mut chain: Vec<&Path> = path
+            .ancestors()
+            .skip(1)
+            .take_while(|a| *a != base)
+            .collect();
+        chain.reverse();
+        for dir in chain {
+            if !self.made.iter().any(|m| m == dir) {
+                self.steps
+                    .push(RunStep::Mkdir(cstring(dir.as_os_str().as_bytes())?));
+                self.made.push(dir.to_owned());
+            }
+        }
+        let target = cstring(path.as_os_str().as_bytes())?;
+        self.steps.push(if is_dir {
+            self.made.push(path.to_owned());
+            RunStep::Mkdir(target)
+        } else {
+            RunStep::Touch(target)
+        });
+        Ok(true)
+    }
 }
 
 /// What [`run_mounts`] plans: see the fields of the same names in [`Plan`].
