@@ -9,6 +9,7 @@ mod bundle;
 mod calibrate;
 mod cdp;
 mod check;
+mod connect4;
 mod contain_arena;
 mod contain_output;
 mod deploy;

@@ -11,6 +11,7 @@ use reference::Player;
 use serde::{Deserialize, Serialize};
 
 use crate::arena::game::record::{GameRecord, Side};
+use crate::arena::game::rules::{self, External};
 use crate::arena::game::ArenaGame;
 
 /// One side's play in one game, for `result.json` and feedback.
@@ -69,12 +70,18 @@ pub fn analyse(
         .game
         .split_once(':')
         .unwrap_or((record.game.as_str(), ""));
-    let job = Job {
+    let mut job = Job {
         record,
         game,
         side,
         turning,
     };
+    if record.game.starts_with(rules::PREFIX) {
+        // Tactics only: a turning point needs the game's value, which only a solver or an
+        // evaluation gives, and a rules program gives neither.
+        job.turning = false;
+        return External::new(&record.game).ok().and_then(|g| job.on(g));
+    }
     match base {
         "tictactoe" => job.on(TicTacToe::new()),
         "tmmorris" => job.on(Morris::new()),

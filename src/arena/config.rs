@@ -35,9 +35,9 @@ pub struct RawFile {
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct RawArena {
-    /// `tictactoe`, `tmmorris`, `sttt`, `ut3`, `oska` (with `n`), or `oska:5`.
-    #[schemars(with = "form::Game")]
-    pub game: Spanned<String>,
+    /// `tictactoe`, `tmmorris`, `sttt`, `ut3`, `oska` (with `n`), or `oska:5`; or `{ rules =
+    /// "connect4.py" }`, a game whose rules are a program beside suite.toml (docs/rules-programs.md).
+    pub game: Spanned<RawGame>,
     /// Oska's pieces a side (n ≥ 4).
     #[schemars(range(min = 4))]
     pub n: Option<Spanned<u32>>,
@@ -86,6 +86,37 @@ pub struct RawArena {
     /// Marks by final rank for `grader tournament` on a suite (002: "40 marks ... based on the overall
     /// ranking").
     pub marks: Option<RawMarks>,
+}
+
+/// `game = "ut3"`, or `game = { rules = "connect4.py" }`.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RawGame {
+    /// A built-in game.
+    #[schemars(with = "form::Game")]
+    Named(String),
+    /// A game whose rules are a program speaking the rules protocol.
+    Rules(RawRules),
+}
+
+/// `{ rules = "connect4.py" }`.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawRules {
+    /// The rules program, relative to the file that names it: a `.py` file runs under `python3`, a
+    /// `.js` file under `node`, anything else as an executable.
+    pub rules: String,
+}
+
+impl RawGame {
+    /// The name as written: the built-in game's, or `rules = "…"`'s program.
+    #[must_use]
+    pub fn written(&self) -> &str {
+        match self {
+            RawGame::Named(n) => n.trim(),
+            RawGame::Rules(r) => r.rules.trim(),
+        }
+    }
 }
 
 /// `[arena.marks]`: the class tournament's marks by rank.
@@ -405,7 +436,10 @@ impl Check<'_> {
 
     /// `game` (and Oska's `n`): a known game, `oska:N` with N ≥ 4.
     fn game(&self, raw: &RawArena) -> Result<String, ArenaConfigError> {
-        let game = raw.game.get_ref().trim().to_string();
+        let game = match raw.game.get_ref() {
+            RawGame::Named(name) => name.trim().to_string(),
+            RawGame::Rules(r) => return self.rules(raw, &r.rules),
+        };
         let (base, param) = game.split_once(':').unwrap_or((game.as_str(), ""));
         if !GAMES.contains(&base) {
             return Err(self.bad(
@@ -442,6 +476,26 @@ impl Check<'_> {
                     "only oska has a size, `oska:5` or `n = 5`",
                 ));
             }
+        })
+    }
+
+    /// `game = { rules = "…" }`: a program beside the file (not Oska's `n`), as `rules:ABSOLUTE-PATH`.
+    fn rules(&self, raw: &RawArena, rules: &str) -> Result<String, ArenaConfigError> {
+        if let Some(n) = &raw.n {
+            return Err(self.bad(
+                n.span(),
+                "`n` is Oska's size, and this game is a rules program".into(),
+                "a rules program's parameters are its own: write them in the program",
+            ));
+        }
+        let dir = self.path.parent().unwrap_or(Path::new("."));
+        let path = dir.join(rules.trim());
+        crate::arena::game::rules::name_for(&path).map_err(|why| {
+            self.bad(
+                raw.game.span(),
+                why,
+                "`rules` names a program relative to this file, as in `game = { rules = \"connect4.py\" }`",
+            )
         })
     }
 
@@ -567,12 +621,12 @@ impl Check<'_> {
                         ));
                     };
                     // The seat reads the program's board as a 3×3 grid (`seat::dialogue::board`).
-                    if raw.game.get_ref().trim() != "tictactoe" {
+                    if !matches!(raw.game.get_ref(), RawGame::Named(n) if n.trim() == "tictactoe") {
                         return Err(self.bad(
                             raw.game.span(),
                             format!(
                                 "the dialogue protocol plays tic-tac-toe only, not `{}`",
-                                raw.game.get_ref().trim()
+                                raw.game.get_ref().written()
                             ),
                             "it reads the program's board as three rows of three cells",
                         ));

@@ -288,7 +288,7 @@ pub fn play_measured<G: ArenaGame>(
     };
     let mut state = initial;
 
-    let mut started = start_both(&mut seats, &record.game, &colours, who, policy);
+    let mut started = start_both(&mut seats, &state.title(), &colours, who, policy);
     if started.is_none() {
         started = take_sides(&mut seats, &mut record, &colours, who, policy);
     }
@@ -301,6 +301,9 @@ pub fn play_measured<G: ArenaGame>(
         v
     } else {
         loop {
+            if let Some(why) = state.broken() {
+                break rules_failed(&why);
+            }
             if let Some(outcome) = state.outcome() {
                 break match outcome {
                     Outcome::Win(p) => (
@@ -451,6 +454,19 @@ pub fn play_measured<G: ArenaGame>(
     let used = [seats[0].usage(), seats[1].usage()];
     (record, used)
 }
+
+/// The game's rules program failed (`ArenaGame::broken`): the suite's or the machine's fault, not a
+/// player's, so no result and a person looks.
+fn rules_failed(why: &str) -> (GameResult, Ending, String) {
+    (
+        GameResult::BothLost,
+        Ending::Review,
+        format!("{RULES_FAILED}{why}"),
+    )
+}
+
+/// How the reason of a game whose rules program failed begins.
+pub const RULES_FAILED: &str = "the suite's rules program failed, not a player: ";
 
 /// A seat that took the opponent's last move otherwise than it was sent (`Seat::retyped`): that move
 /// is played instead, from the position before it, and the record says so. The end of the game when

@@ -50,7 +50,8 @@ struct SuiteArena {
     arena: Option<RawArena>,
 }
 
-/// Reads the GAME argument.
+/// Reads the GAME argument: a suite folder, an arena file, a built-in game's name, or `rules:PATH`
+/// (a rules program, docs/rules-programs.md).
 ///
 /// # Errors
 /// A file or suite that cannot be read or is invalid; a suite without `[arena]`.
@@ -70,6 +71,11 @@ pub fn event(arg: &str) -> anyhow::Result<ArenaConfig> {
             )
         })?;
         return Ok(config::validate(&raw, &file, &source)?);
+    }
+    if let Some(rules) = arg.strip_prefix(crate::arena::game::rules::PREFIX) {
+        let name =
+            crate::arena::game::rules::name_for(Path::new(rules)).map_err(anyhow::Error::msg)?;
+        return Ok(defaults(&name));
     }
     Ok(defaults(arg))
 }

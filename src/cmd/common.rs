@@ -153,7 +153,7 @@ pub fn class_outcome(
     }
     if results.iter().any(|r| r.needs_review().is_some()) {
         eprintln!(
-            "warning: some submissions need review (the grader could not follow a program's dialogue; a person should look at the transcript in its result.json or report.html); see grades.csv"
+            "warning: some submissions need review (the grader could not follow a program's dialogue, or a suite's rules program failed; a person should look at the case in its result.json or report.html); see grades.csv"
         );
         exit = Exit::Internal;
     }

@@ -17,8 +17,9 @@ use crate::arena::seat::players::Maker;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// A game (`tictactoe`, `tmmorris`, `sttt`, `ut3`, `oska`, `oska:5`), an arena TOML file, or a
-    /// suite folder with an `[arena]` table.
+    /// A game (`tictactoe`, `tmmorris`, `sttt`, `ut3`, `oska`, `oska:5`, `rules:PROGRAM`), an arena
+    /// TOML file, or a suite folder with an `[arena]` table. With `--replay`, the suite of a game whose
+    /// rules are a program (docs/rules-programs.md).
     #[arg(required_unless_present = "replay")]
     pub game: Option<String>,
     /// The first player: a bot spec (`random`, `minimax:3`, ...) or a submission folder.
@@ -55,6 +56,11 @@ pub struct Args {
 
 pub fn run(args: Args) -> CmdResult {
     if let Some(file) = &args.replay {
+        // A record of a rules-program game replays only under the suite a person names, which lets
+        // its rules program run (a record alone is untrusted and names no program to run).
+        if let Some(game) = &args.game {
+            crate::arena::setup::event(game).map_err(CliError::usage)?;
+        }
         let record = crate::arena::game::replay::load(file).map_err(CliError::usage)?;
         let game = record.game.clone();
         let text = dispatch(

@@ -585,6 +585,16 @@ fn review(records: &[GameRecord], seats: &[usize], p: &Play) -> Option<(String, 
         .into_iter()
         .find_map(|s| first.transcripts.get(s).cloned().flatten());
     let which = super::dialogue::game_numbers(&games);
+    if let Some(why) = first
+        .reason
+        .strip_prefix(crate::arena::referee::RULES_FAILED)
+    {
+        let summary = format!(
+            "needs review: the suite's rules program failed in {which} of {}, not the submission: {why}; this case is not scored until the suite is mended",
+            records.len()
+        );
+        return Some((summary, None));
+    }
     // `the grader could not follow x on move 3: why` → `on move 3`, `why`.
     let follow = format!("the grader could not follow {} ", first.colours[seats[k]]);
     let (when, why) = first

@@ -36,8 +36,11 @@ pub fn environment(tier: Tier, allow_degrade: bool) -> Result<Environment, Error
     if selected.degraded.is_some() {
         eprintln!("notice: {}", selected.notice());
     }
+    let sandbox: Arc<dyn Sandbox> = Arc::from(selected.sandbox);
+    // A suite's rules program runs under the same sandbox as the submissions.
+    crate::arena::game::rules::use_sandbox(Arc::clone(&sandbox));
     Ok(Environment {
-        sandbox: Arc::from(selected.sandbox),
+        sandbox,
         prepare: Box::new(Builder),
     })
 }

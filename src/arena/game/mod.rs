@@ -5,6 +5,7 @@ pub mod picture;
 pub mod record;
 pub mod registry;
 pub mod replay;
+pub mod rules;
 pub mod seeds;
 
 use reference::{Game, Notation, Player};
@@ -15,6 +16,18 @@ use picture::{Picture, Shade, Spot};
 pub trait ArenaGame: Game<Move: Send + Sync> + Notation + Send + Sync + 'static {
     /// The game's name on the command line and in records (`ut3`, `oska:5`).
     fn name(&self) -> String;
+
+    /// The name players are told in the persistent protocol's `game` line: [`ArenaGame::name`],
+    /// except for a rules-program game, whose name carries its program's path.
+    fn title(&self) -> String {
+        self.name()
+    }
+
+    /// Why the game's rules cannot go on (a suite's rules program failed), when they cannot: the
+    /// referee ends the game for a person to look at, no player's fault. Built-in games never break.
+    fn broken(&self) -> Option<String> {
+        None
+    }
 
     /// The side as the seed names it: `x`/`o` for the tic-tac-toe family, `white`/`black` for Oska.
     fn side_name(side: Player) -> &'static str {

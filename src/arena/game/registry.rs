@@ -7,6 +7,7 @@ use reference::games::tmmorris::Morris;
 use reference::games::{Oska, Sttt, Ut3};
 
 use crate::arena::config::GAMES;
+use crate::arena::game::rules::{self, External};
 use crate::arena::game::seeds::{ladder, ladder_oska_unsolved};
 use crate::arena::game::ArenaGame;
 use crate::arena::seat::Pick;
@@ -29,13 +30,21 @@ pub enum GameError {
     Unknown(String),
     #[error("bad oska size in `{0}`\nhint: write `oska:N` with 4 ≤ N ≤ {MAX_OSKA}")]
     OskaSize(String),
+    /// A suite's rules program that would not start or answer: the suite's fault, not a player's.
+    #[error("{0}\nhint: the rules program is the suite's (docs/rules-programs.md); try it by hand: `printf 'rules\\t1\\nstart\\n' | python3 RULES.py`")]
+    Rules(String),
 }
 
-/// Calls `v` with the game `name` names.
+/// Calls `v` with the game `name` names: a built-in game, or `rules:PATH`, a suite's rules program
+/// (started here, and stopped when the last position of its games is dropped).
 ///
 /// # Errors
 /// An unknown name or a bad parameter.
 pub fn dispatch<V: Visitor>(name: &str, v: V) -> Result<V::Out, GameError> {
+    if name.starts_with(rules::PREFIX) {
+        let initial = External::new(name).map_err(GameError::Rules)?;
+        return Ok(v.visit(initial, rules::bots));
+    }
     let (base, param) = name.split_once(':').unwrap_or((name, ""));
     if !GAMES.contains(&base) {
         return Err(GameError::Unknown(name.to_string()));

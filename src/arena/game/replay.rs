@@ -163,6 +163,11 @@ fn check_result<G: ArenaGame>(last: &G, r: &GameRecord) -> Result<(), String> {
             vec![GameResult::Win(0), GameResult::Win(1), GameResult::BothLost]
         }
         (Ending::Fault, None) => vec![GameResult::Win(1 - last.to_move().index())],
+        // A suite's rules program that failed (in this game, or in an earlier one of its match, which
+        // left it gone): no result.
+        (Ending::Review, _) if r.reason.starts_with(crate::arena::referee::RULES_FAILED) => {
+            vec![GameResult::BothLost]
+        }
         _ => Vec::new(),
     };
     if allowed.contains(&r.result) {

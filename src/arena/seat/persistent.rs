@@ -60,9 +60,32 @@ impl PersistentSeat {
         }
     }
 
+    /// Starts the program without the player's `game`/`ready` greeting, for a process that speaks
+    /// another line protocol through this seat's pipes and checks (a suite's rules program,
+    /// `game::rules`).
+    ///
+    /// # Errors
+    /// The program could not be started.
+    pub(crate) fn launch(&mut self) -> Result<(), Reply> {
+        let piped = spawn_piped(&*self.sandbox, &self.spec, &self.stderr)?;
+        self.drain = piped.drain;
+        self.live = Some(Live {
+            running: piped.running,
+            stdin: piped.stdin,
+            stdout: LineReader::new(piped.stdout, LINE_CAP),
+        });
+        Ok(())
+    }
+
+    /// The tail of the program's stderr, printable, when it wrote any.
+    pub(crate) fn kept_stderr(&self) -> Option<String> {
+        let kept = self.stderr.lock().ok()?;
+        (!kept.is_empty()).then(|| printable_tail(&kept, &self.spec))
+    }
+
     /// Sends one line and reads one back, all before `deadline`; a program found waiting for input
     /// instead of answering (`sandbox::watch`) is `Reply::Waiting` at once.
-    fn exchange(&mut self, line: &str, deadline: Option<Instant>) -> Reply {
+    pub(crate) fn exchange(&mut self, line: &str, deadline: Option<Instant>) -> Reply {
         let Some(live) = self.live.as_mut() else {
             return Reply::Broken("the player is not running".into());
         };
@@ -102,7 +125,7 @@ impl PersistentSeat {
         closed(self.live.as_mut().map(|live| &mut live.running))
     }
 
-    fn stop(&mut self) {
+    pub(crate) fn stop(&mut self) {
         if let Some(mut live) = self.live.take() {
             // Closing stdin lets a well-behaved player exit on its own; then the whole tree goes.
             drop(live.stdin);

@@ -8,6 +8,7 @@ use crate::arena::analysis::TurningPoint;
 use crate::arena::game::record::{seconds, Ending, GameRecord};
 use crate::arena::game::registry::{dispatch, MakeBot, Visitor};
 use crate::arena::game::replay::positions;
+use crate::arena::game::rules::shown;
 use crate::arena::game::ArenaGame;
 
 /// The section replaying `record`, with HTML id `id` (ids of the board and its title derive from it)
@@ -42,11 +43,11 @@ pub fn game_page(record: &GameRecord, file: &std::path::Path) -> String {
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     let body = format!(
         "<h1>{} <span class=\"mute\">· {}</span></h1>\n{}",
-        esc(&record.game),
+        esc(shown(&record.game)),
         esc(&name),
         section(record, "game-1", &record.summary())
     );
-    super::page(&format!("{} · {name}", record.game), &body)
+    super::page(&format!("{} · {name}", shown(&record.game)), &body)
 }
 
 struct Section<'a> {
@@ -82,10 +83,10 @@ impl Visitor for Section<'_> {
             .map(|(k, s)| {
                 let board = s.render().replace('\n', " / ");
                 match k.checked_sub(1).and_then(|m| r.moves.get(m)) {
-                    None => format!("{} board at the start: {board}", r.game),
+                    None => format!("{} board at the start: {board}", shown(&r.game)),
                     Some(m) => format!(
                         "{} board after move {k}, {} plays {}: {board}",
-                        r.game,
+                        shown(&r.game),
                         r.colours.get(m.side).map_or("?", String::as_str),
                         crate::untrusted::one_line(&m.applied, 40)
                     ),
