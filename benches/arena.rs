@@ -1,6 +1,7 @@
 //! Arena benchmarks: the referee's per-move overhead over the persistent protocol against a trivial C
-//! player (target ≤ 50 µs over the player's own round trip), and games/s of a built-in-bot tournament
-//! on 1 and 2 jobs. Run with `cargo bench --bench arena`.
+//! player (target ≤ 50 µs over the player's own round trip), games/s of a built-in-bot tournament
+//! on 1 and 2 jobs, and a move's cost when the rules are a program (`-- --rules` alone). Run with
+//! `cargo bench --bench arena`.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
@@ -277,7 +278,75 @@ fn ladder_tournament<G: ArenaGame + reference::bots::Playable>(
     }
 }
 
+/// Moves a second and time a move of `games` games of `a` against `b` from `initial`, bots only, with
+/// no clock: the rules' cost per move (and the bots').
+fn per_move<G: ArenaGame>(
+    initial: &G,
+    a: &str,
+    b: &str,
+    games: u64,
+    bots: grader::arena::game::registry::MakeBot<G>,
+) -> (u64, Duration) {
+    let policy = Policy {
+        limit: None,
+        ..Policy::default()
+    };
+    let mut moves = 0;
+    let t = Instant::now();
+    for seed in 0..games {
+        let mut x = FnSeat::from_pick(bots(a, seed).expect("a bot"));
+        let mut o = FnSeat::from_pick(bots(b, seed + 1000).expect("a bot"));
+        let who = Match {
+            players: [a.into(), b.into()],
+            seed,
+        };
+        let seats: [&mut dyn Seat<G>; 2] = [&mut x, &mut o];
+        let record = play(initial.clone(), seats, &who, &policy, &mut |_, _| {});
+        assert!(record.reason.contains("by the rules"), "{}", record.reason);
+        moves += record.moves.len() as u64;
+    }
+    (
+        moves,
+        t.elapsed() / u32::try_from(moves.max(1)).unwrap_or(u32::MAX),
+    )
+}
+
+/// Issue 30's games without Rust: the cost of a move when the rules are a Python program
+/// (suites/connect4/connect4.py over its pipe) against a built-in game's (UT3, a branching factor
+/// like Connect Four's), random against random and `minimax:2` against random.
+fn rules_program() {
+    use grader::arena::game::rules::{self, External};
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("suites/connect4/connect4.py");
+    let name = rules::name_for(&file).expect("the Connect-Four rules program");
+    let c4 = External::new(&name).expect("the rules program starts");
+    let ut3 = reference::games::Ut3::new();
+    println!(
+        "a move under a rules program (connect4.py, python3, pipes) vs a built-in game (ut3):"
+    );
+    for (a, b, games) in [("random", "random", 40), ("minimax:2", "random", 10)] {
+        let (n1, ext) = per_move(&c4, a, b, games, rules::bots);
+        let (n2, native) = per_move(
+            &ut3,
+            a,
+            b,
+            games,
+            grader::arena::game::seeds::ladder::<reference::games::Ut3>,
+        );
+        println!(
+            "  {a} vs {b}: connect4.py {:>9.1} µs/move ({n1} moves), ut3 {:>7.1} µs/move ({n2} moves): {:.0}×",
+            micros(ext),
+            micros(native),
+            ext.as_secs_f64() / native.as_secs_f64().max(1e-9)
+        );
+    }
+}
+
 fn main() {
+    if std::env::args().any(|a| a == "--rules") {
+        rules_program();
+        return;
+    }
+    rules_program();
     overhead();
     tournament();
     ladder_tournament(

@@ -198,6 +198,15 @@ fn public_only(text: &str, name: &str, answer: Answer<'_>) -> anyhow::Result<Rew
             kept.insert(normal(support));
         }
     }
+    // A game whose rules are a program (`[arena] game = { rules = "…" }`): every game needs it.
+    if let Some(rules) = suite
+        .get("arena")
+        .and_then(|a| a.get("game"))
+        .and_then(|g| g.get("rules"))
+        .and_then(Item::as_str)
+    {
+        kept.insert(normal(rules));
+    }
     if let Some(groups) = suite.get_mut("groups") {
         retain_tables(groups, &mut |group| {
             let group_name = group
