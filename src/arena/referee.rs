@@ -270,22 +270,7 @@ pub fn play_measured<G: ArenaGame>(
         G::side_name(Player::First).to_string(),
         G::side_name(Player::Second).to_string(),
     ];
-    let mut record = GameRecord {
-        game: initial.name(),
-        players: who.players.clone(),
-        colours: colours.clone(),
-        seed: who.seed,
-        initial: initial.encode(),
-        moves: Vec::new(),
-        final_state: String::new(),
-        result: GameResult::Draw { edge: None },
-        ending: Ending::Rules,
-        reason: String::new(),
-        notes: Vec::new(),
-        stderr: Vec::new(),
-        facts: Vec::new(),
-        transcripts: Vec::new(),
-    };
+    let mut record = fresh_record(&initial, who, &colours);
     let mut state = initial;
 
     let mut started = start_both(&mut seats, &state.title(), &colours, who, policy);
@@ -301,60 +286,15 @@ pub fn play_measured<G: ArenaGame>(
         v
     } else {
         loop {
-            if let Some(why) = state.broken() {
-                break rules_failed(&why);
-            }
-            if let Some(outcome) = state.outcome() {
-                break match outcome {
-                    Outcome::Win(p) => (
-                        GameResult::Win(p.index()),
-                        Ending::Rules,
-                        format!("{} wins by the rules", colours[p.index()]),
-                    ),
-                    Outcome::Draw => (
-                        GameResult::Draw {
-                            edge: state.tie_break().map(Player::index),
-                        },
-                        Ending::Rules,
-                        "drawn by the rules".to_string(),
-                    ),
-                };
-            }
             let turn = record.moves.len() + 1;
-            if policy
-                .move_cap
-                .is_some_and(|cap| turn as u64 > u64::from(cap))
-            {
-                break (
-                    GameResult::Draw {
-                        edge: state.tie_break().map(Player::index),
-                    },
-                    Ending::MoveCap,
-                    format!("adjudicated a draw after the {}-move cap", turn - 1),
-                );
-            }
-            let side = state.to_move();
-            let i = side.index();
             legal.clear();
             state.legal_moves(&mut legal);
-            if legal.is_empty() {
-                // The rules promise a pass move or an outcome; a game that offers neither is our bug, and the
-                // fairest call is a draw rather than blaming a player.
-                break (
-                    GameResult::Draw { edge: None },
-                    Ending::Rules,
-                    format!("no legal move for {} (a rules bug)", colours[i]),
-                );
+            if let Some(ended) = ended(&state, turn, &legal, &colours, policy) {
+                break ended;
             }
+            let i = state.to_move().index();
 
-            let asked = pace::now();
-            let deadline = policy.deadline().filter(|_| seats[i].clocked());
-            let reply = seats[i].request(&state, last.as_deref(), deadline);
-            let took = pace::since(asked).saturating_sub(seats[i].unclocked());
-            // A program proven to wait for input would never have answered: that stays what it was,
-            // however late a loaded machine saw it, so the reason is the same at every run.
-            let over = deadline.is_some_and(|d| took > d) && !matches!(reply, Reply::Waiting(_));
-            let reply = if over { Reply::Timeout } else { reply };
+            let (reply, took) = ask(&mut *seats[i], &state, last.as_deref(), policy);
 
             let text = match reply {
                 Reply::Line(text) => {
@@ -372,24 +312,7 @@ pub fn play_measured<G: ArenaGame>(
                     state.legal_moves(&mut legal);
                     text
                 }
-                Reply::Unfollowed(why) => {
-                    break (
-                        GameResult::BothLost,
-                        Ending::Review,
-                        format!(
-                            "the grader could not follow {} on move {turn}: {why}",
-                            colours[i]
-                        ),
-                    );
-                }
-                fault => {
-                    let why = fault_words(&fault, policy, took);
-                    break (
-                        GameResult::Win(1 - i),
-                        Ending::Fault,
-                        format!("{} {why} on move {turn}", colours[i]),
-                    );
-                }
+                other => break not_a_line(other, i, &colours[i], turn, policy, took),
             };
             let sent = text.trim().to_string();
             let form = seats[i].reply_form(policy.reply);
@@ -421,13 +344,25 @@ pub fn play_measured<G: ArenaGame>(
         }
     };
 
+    record.final_state = state.encode();
+    close(&mut record, verdict, &mut seats);
+    let used = [seats[0].usage(), seats[1].usage()];
+    (record, used)
+}
+
+/// Writes the verdict into the record, tells both seats the game is over, and takes what they have
+/// for the record (notes, facts, transcripts, stderr tails).
+fn close<G: ArenaGame>(
+    record: &mut GameRecord,
+    verdict: (GameResult, Ending, String),
+    seats: &mut [&mut dyn Seat<G>; 2],
+) {
     let (result, ending, reason) = verdict;
     record.result = result;
     record.ending = ending;
     // Seats (and games) word reasons from what programs printed: one more door before records,
     // feedback and the terminal.
     record.reason = crate::untrusted::one_line(&reason, REASON_CAP);
-    record.final_state = state.encode();
     let summary = record.summary();
     for (i, seat) in seats.iter_mut().enumerate() {
         let unseen = record
@@ -439,8 +374,8 @@ pub fn play_measured<G: ArenaGame>(
             record.notes.push(note);
         }
     }
-    for seat in &mut seats {
-        let facts = seat.facts(&record);
+    for seat in seats.iter_mut() {
+        let facts = seat.facts(record);
         record.facts.extend(facts);
     }
     record.transcripts = seats.iter_mut().map(|s| s.transcript()).collect();
@@ -451,8 +386,125 @@ pub fn play_measured<G: ArenaGame>(
     if record.stderr.iter().all(Option::is_none) {
         record.stderr.clear();
     }
-    let used = [seats[0].usage(), seats[1].usage()];
-    (record, used)
+}
+
+/// The record of a game about to start from `initial`, with no moves yet.
+fn fresh_record<G: ArenaGame>(initial: &G, who: &Match, colours: &[String; 2]) -> GameRecord {
+    GameRecord {
+        game: initial.name(),
+        players: who.players.clone(),
+        colours: colours.clone(),
+        seed: who.seed,
+        initial: initial.encode(),
+        moves: Vec::new(),
+        final_state: String::new(),
+        result: GameResult::Draw { edge: None },
+        ending: Ending::Rules,
+        reason: String::new(),
+        notes: Vec::new(),
+        stderr: Vec::new(),
+        facts: Vec::new(),
+        transcripts: Vec::new(),
+    }
+}
+
+/// Asks `seat` for its move, on the clock when it is clocked: the reply (a timeout when it came too
+/// late) and the time it took.
+fn ask<G: ArenaGame>(
+    seat: &mut dyn Seat<G>,
+    state: &G,
+    last: Option<&str>,
+    policy: &Policy,
+) -> (Reply, Duration) {
+    let asked = pace::now();
+    let deadline = policy.deadline().filter(|_| seat.clocked());
+    let reply = seat.request(state, last, deadline);
+    let took = pace::since(asked).saturating_sub(seat.unclocked());
+    // A program proven to wait for input would never have answered: that stays what it was,
+    // however late a loaded machine saw it, so the reason is the same at every run.
+    let over = deadline.is_some_and(|d| took > d) && !matches!(reply, Reply::Waiting(_));
+    (if over { Reply::Timeout } else { reply }, took)
+}
+
+/// The end of the game when side `i` (`colour`) answered move `turn` with no line: no result when
+/// the grader could not follow it, else a fault that loses.
+fn not_a_line(
+    reply: Reply,
+    i: usize,
+    colour: &str,
+    turn: usize,
+    policy: &Policy,
+    took: Duration,
+) -> (GameResult, Ending, String) {
+    match reply {
+        Reply::Unfollowed(why) => (
+            GameResult::BothLost,
+            Ending::Review,
+            format!("the grader could not follow {colour} on move {turn}: {why}"),
+        ),
+        fault => {
+            let why = fault_words(&fault, policy, took);
+            (
+                GameResult::Win(1 - i),
+                Ending::Fault,
+                format!("{colour} {why} on move {turn}"),
+            )
+        }
+    }
+}
+
+/// The end of the game before move `turn` from what the position says (a failed rules program, the
+/// rules' outcome, the move cap, or no legal move), or `None` when the side to move must move.
+fn ended<G: ArenaGame>(
+    state: &G,
+    turn: usize,
+    legal: &[G::Move],
+    colours: &[String; 2],
+    policy: &Policy,
+) -> Option<(GameResult, Ending, String)> {
+    if let Some(why) = state.broken() {
+        return Some(rules_failed(&why));
+    }
+    if let Some(outcome) = state.outcome() {
+        return Some(match outcome {
+            Outcome::Win(p) => (
+                GameResult::Win(p.index()),
+                Ending::Rules,
+                format!("{} wins by the rules", colours[p.index()]),
+            ),
+            Outcome::Draw => (
+                GameResult::Draw {
+                    edge: state.tie_break().map(Player::index),
+                },
+                Ending::Rules,
+                "drawn by the rules".to_string(),
+            ),
+        });
+    }
+    if policy
+        .move_cap
+        .is_some_and(|cap| turn as u64 > u64::from(cap))
+    {
+        return Some((
+            GameResult::Draw {
+                edge: state.tie_break().map(Player::index),
+            },
+            Ending::MoveCap,
+            format!("adjudicated a draw after the {}-move cap", turn - 1),
+        ));
+    }
+    // The rules promise a pass move or an outcome; a game that offers neither is our bug, and the
+    // fairest call is a draw rather than blaming a player.
+    legal.is_empty().then(|| {
+        (
+            GameResult::Draw { edge: None },
+            Ending::Rules,
+            format!(
+                "no legal move for {} (a rules bug)",
+                colours[state.to_move().index()]
+            ),
+        )
+    })
 }
 
 /// The game's rules program failed (`ArenaGame::broken`): the suite's or the machine's fault, not a

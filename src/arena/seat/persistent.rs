@@ -214,13 +214,7 @@ pub fn describe(status: Status) -> String {
 
 impl<G: ArenaGame> Seat<G> for PersistentSeat {
     fn start(&mut self, start: &Start) -> Result<(), Reply> {
-        let piped = spawn_piped(&*self.sandbox, &self.spec, &self.stderr)?;
-        self.drain = piped.drain;
-        self.live = Some(Live {
-            running: piped.running,
-            stdin: piped.stdin,
-            stdout: LineReader::new(piped.stdout, LINE_CAP),
-        });
+        self.launch()?;
         let limit = start
             .limit
             .map_or_else(|| "none".to_string(), |l| l.as_millis().to_string());
