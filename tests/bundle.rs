@@ -11,7 +11,7 @@ const SUITE: &str = "suites/adelaide-2021-a1";
 
 /// The suite's toolchains are here, or the test says why it is skipped (`run_autograder` would refuse
 /// to grade, as it must, and setup would need the network to install them).
-fn toolchains_present() -> bool {
+pub(crate) fn toolchains_present() -> bool {
     let out = grader()
         .arg("doctor")
         .arg(repo().join(SUITE))
@@ -28,7 +28,7 @@ fn toolchains_present() -> bool {
 
 /// The marks EXPECTED.md gives the Adelaide example `name` (`10.17/15`), or `None` when its row
 /// states none (a correct example: full marks).
-fn expected_marks(name: &str) -> Option<(f64, f64)> {
+pub(crate) fn expected_marks(name: &str) -> Option<(f64, f64)> {
     let text = read(&repo().join("examples/submissions/adelaide-2021-a1/EXPECTED.md"));
     let row = text
         .lines()
@@ -366,7 +366,9 @@ fn the_student_kit_holds_no_hidden_case_and_checks_a_correct_example() {
     let stdout = String::from_utf8_lossy(&check.stdout);
     assert_eq!(check.status.code(), Some(0), "{stdout}");
     assert!(
-        stdout.contains("score: 15/15 points (6 of 6 public cases passed)"),
+        stdout.contains(
+            "score: 15/15 points on the 6 public cases (6 passed); the grade also counts"
+        ),
         "{stdout}"
     );
 }
@@ -537,4 +539,62 @@ fn setup_builds_a_shipped_source_once_and_then_finds_the_grader_in_place() {
     let json: serde_json::Value =
         serde_json::from_str(&read(&root.join("results/results.json"))).unwrap();
     assert_eq!(json["score"], 15.0, "{json:#}");
+}
+
+#[test]
+fn a_kit_is_named_after_its_suite_and_warns_when_it_checks_nothing() {
+    let dir = scratch();
+    let (suite, _, _) = python2_nowhere(dir.path());
+    // No public case and no `[arena]`: the kit would hold no group; said, and nothing is written.
+    let here = dir.path().join("here");
+    std::fs::create_dir_all(&here).unwrap();
+    let made = grader()
+        .current_dir(&here)
+        .arg("kit")
+        .arg(&suite)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&made.stderr).into_owned();
+    assert_eq!(made.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("warning: `py2only` has no public case"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("none was written"), "{stderr}");
+    assert!(!here.join("py2only").exists());
+    // Without `-o`, a folder named as the suite.
+    grader()
+        .current_dir(&here)
+        .arg("kit")
+        .arg(repo().join(SUITE))
+        .assert()
+        .success();
+    assert!(here.join("adelaide-2021-a1/kit.toml").is_file());
+    // Under another name it is still the suite's kit, with a guide written from it.
+    let elsewhere = dir.path().join("kit-copy");
+    grader()
+        .arg("kit")
+        .arg(repo().join(SUITE))
+        .arg("-o")
+        .arg(&elsewhere)
+        .assert()
+        .success();
+    let guide = read(&elsewhere.join("README.md"));
+    assert!(guide.starts_with("# Adelaide AI 2021 A1"), "{guide}");
+    assert!(
+        guide.contains("`grader check kit-copy path/to/your/folder`"),
+        "{guide}"
+    );
+    assert!(guide.contains("pip install grader-student"), "{guide}");
+    assert!(guide.contains("hidden cases"), "{guide}");
+    assert!(guide.contains("`tictactoe.py`"), "{guide}");
+    assert!(
+        !guide.contains("blank-board") && !guide.contains("xo--x----"),
+        "{guide}"
+    );
+    let validate = grader().arg("validate").arg(&elsewhere).output().unwrap();
+    let said =
+        String::from_utf8_lossy(&validate.stdout) + String::from_utf8_lossy(&validate.stderr);
+    assert!(said.contains("adelaide-2021-a1"), "{said}");
+    assert!(!said.contains("kit-copy"), "{said}");
 }

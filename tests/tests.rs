@@ -3,12 +3,14 @@
 mod arena;
 mod attackers;
 mod author;
+mod autolab;
 mod book;
 mod build;
 mod bundle;
 mod calibrate;
 mod cdp;
 mod check;
+mod classroom;
 mod connect4;
 mod contain_arena;
 mod contain_output;
@@ -40,8 +42,11 @@ mod schema;
 mod shard;
 mod similarity;
 mod slurm;
+// The solvers `grader solve` runs are not in the student build.
+#[cfg(not(feature = "student"))]
 mod solve;
 mod sttt;
+mod student;
 mod suite;
 mod toolchains;
 mod ut3;

@@ -1,15 +1,19 @@
 //! Where a tic-tac-toe search parts from the Adelaide reference's: the node at which one search cuts
 //! and the other goes on, and the v, α, β with which the reference decides there.
 //!
-//! The reference's windows are re-derived from its own trace: each node's value is the value its search
-//! returned (fail-soft), so replaying the AIMA loop over the children in trace order gives, after each
-//! child, the v, α and β the reference compared. A test checks the replay cuts exactly where the search
-//! stopped, over every reachable position.
+//! The reference's windows are re-derived from its golden trace (the visited file a suite or a student
+//! kit holds): each node's value is the value its search returned (fail-soft), so replaying the AIMA
+//! loop over the children in trace order gives, after each child, the v, α and β the reference
+//! compared. Nothing here searches: the student build, which has no search, explains a parting from
+//! the kit's golden file alone. A test checks the replay cuts exactly where the search stopped, over
+//! every reachable position.
 
-use crate::adelaide::{self, Mode, Variant};
+use crate::adelaide::Mode;
 use crate::game::{Game, Player};
 use crate::games::tictactoe::TicTacToe;
-use crate::search::INF;
+
+/// Above every value a trace holds (`search::INF`, which the student build does not have).
+const INF: i32 = i32::MAX;
 
 /// What the reference compared at one node after one of its children returned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,8 +90,9 @@ struct Node {
     cuts: u32,
 }
 
-/// The golden search from `root` in `mode`, replayed with its windows: the root (line 0) and every
-/// visited node in pre-order. `None` for a board with no move or an impossible one.
+/// The golden search from `root` in `mode`, replayed from its trace with its windows: the root (line 0)
+/// and every visited node in pre-order. `None` for a board with no move or an impossible one, or a
+/// trace that is not one of `STATE VALUE` lines.
 struct Replay {
     nodes: Vec<Node>,
 }
@@ -97,9 +102,8 @@ fn pieces(cells: &[u8; 9]) -> u32 {
 }
 
 impl Replay {
-    fn new(root: &str, mode: Mode) -> Option<Replay> {
+    fn new(root: &str, mode: Mode, golden: &str) -> Option<Replay> {
         let game = TicTacToe::from_raster(root).ok()?;
-        let answer = adelaide::tictactoe_answer(root, mode, Variant::Golden).ok()?;
         let base = pieces(&game.cells());
         let root_max = game.to_move() == Player::First;
         let node = |state: [u8; 9], line: u64, value: i32| {
@@ -122,12 +126,16 @@ impl Replay {
             }
         };
         let mut nodes = vec![node(game.cells(), 0, 0)];
-        let mut line = 0;
-        let _ = answer.try_for_each_line(|l| {
-            line += 1;
-            nodes.push(node(l.state, line, l.value));
-            Ok::<(), ()>(())
-        });
+        for (i, text) in golden.lines().enumerate() {
+            let (state, value) = text.trim_end().split_once(' ')?;
+            let state = cells(state)?;
+            let depth = pieces(&state).checked_sub(base)?;
+            // A node is one move below an open node (or the root); anything else is no pre-order trace.
+            if depth == 0 || depth > nodes.last().map_or(0, |n| n.depth) + 1 {
+                return None;
+            }
+            nodes.push(node(state, i as u64 + 1, value.parse().ok()?));
+        }
         let mut replay = Replay { nodes };
         replay.windows(mode);
         Some(replay)
@@ -245,14 +253,16 @@ fn cells(state: &str) -> Option<[u8; 9]> {
     Some(game.cells())
 }
 
-/// Where a pre-order trace that agrees with the golden one up to line `line` (1-based) parts from it:
-/// `expected` is the reference's state at that line (`None` past its end), `actual` the student's.
-/// `None` when the student's line is no child of a node on the reference's path there, or the parting
-/// is of no kind above (then the searches differ in values, not in what they visit).
+/// Where a pre-order trace that agrees with the golden one (`golden`, the reference's visited file
+/// from `root` in `mode`) up to line `line` (1-based) parts from it: `expected` is the reference's
+/// state at that line (`None` past its end), `actual` the student's. `None` when the student's line is
+/// no child of a node on the reference's path there, or the parting is of no kind above (then the
+/// searches differ in values, not in what they visit), or `golden` is not a trace from `root`.
 #[must_use]
 pub fn parting(
     root: &str,
     mode: Mode,
+    golden: &str,
     line: u64,
     expected: Option<&str>,
     actual: Option<&str>,
@@ -260,7 +270,7 @@ pub fn parting(
     if line == 0 {
         return None;
     }
-    let replay = Replay::new(root, mode)?;
+    let replay = Replay::new(root, mode, golden)?;
     let base = pieces(&replay.nodes[0].state);
     let expected = expected.and_then(cells);
     let actual = actual.and_then(cells);

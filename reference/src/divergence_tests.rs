@@ -1,6 +1,14 @@
 use std::collections::BTreeSet;
 
 use super::*;
+use crate::adelaide::{self, Variant};
+
+/// The golden visited file from `root` in `mode`, as a suite's golden file holds it.
+fn trace(root: &str, mode: Mode) -> String {
+    adelaide::tictactoe_answer(root, mode, Variant::Golden)
+        .unwrap()
+        .trace_text()
+}
 
 /// Every reachable unfinished position, as rasters, in a fixed order.
 fn positions() -> Vec<String> {
@@ -48,7 +56,7 @@ fn the_replay_cuts_exactly_where_the_search_stopped() {
     let (mut cuts, mut nodes) = (0, 0);
     for root in positions().iter().step_by(7) {
         for mode in MODES.into_iter().chain([Mode::Plain]) {
-            let replay = Replay::new(root, mode).unwrap();
+            let replay = Replay::new(root, mode, &trace(root, mode)).unwrap();
             for n in &replay.nodes {
                 let game = TicTacToe::from_raster(&show(&n.state)).unwrap();
                 let mut moves = Vec::new();
@@ -89,7 +97,14 @@ fn a_strict_cut_parts_where_the_reference_cuts_at_the_bound() {
             let Some((line, e, a)) = first_state_difference(&golden, &strict) else {
                 continue;
             };
-            let p = parting(root, mode, line, e.as_deref(), a.as_deref());
+            let p = parting(
+                root,
+                mode,
+                &trace(root, mode),
+                line,
+                e.as_deref(),
+                a.as_deref(),
+            );
             let Some(Parting::ReferenceCuts { node, child, check }) = p else {
                 panic!("{root} {mode:?} line {line}: {p:?}");
             };
@@ -121,7 +136,14 @@ fn a_search_one_ply_deeper_parts_below_a_reference_leaf() {
             let Some((line, e, a)) = first_state_difference(&golden, &deeper) else {
                 continue;
             };
-            match parting(root, mode, line, e.as_deref(), a.as_deref()) {
+            match parting(
+                root,
+                mode,
+                &trace(root, mode),
+                line,
+                e.as_deref(),
+                a.as_deref(),
+            ) {
                 Some(Parting::ReferenceLeaf {
                     node,
                     child,
@@ -153,6 +175,7 @@ fn a_search_that_cuts_more_is_told_the_reference_goes_on() {
         let Some(p) = parting(
             root,
             Mode::Prune,
+            &trace(root, Mode::Prune),
             skip as u64 + 1,
             Some(&show(e)),
             a.map(show).as_deref(),
@@ -185,9 +208,16 @@ fn the_sentences_show_the_window_and_the_rule() {
     let golden = lines(root, Mode::Prune, Variant::Golden);
     let strict = lines(root, Mode::Prune, Variant::PruneStrict);
     let (line, e, a) = first_state_difference(&golden, &strict).unwrap();
-    let said = parting(root, Mode::Prune, line, e.as_deref(), a.as_deref())
-        .unwrap()
-        .describe(line);
+    let said = parting(
+        root,
+        Mode::Prune,
+        &trace(root, Mode::Prune),
+        line,
+        e.as_deref(),
+        a.as_deref(),
+    )
+    .unwrap()
+    .describe(line);
     assert!(
         said.starts_with(&format!("line {line}: your search visits `")),
         "{said}"
@@ -216,7 +246,14 @@ fn the_other_pruning_variants_part_at_a_reference_cut() {
             let Some((line, e, a)) = first_state_difference(&golden, &other) else {
                 continue;
             };
-            match parting(root, mode, line, e.as_deref(), a.as_deref()) {
+            match parting(
+                root,
+                mode,
+                &trace(root, mode),
+                line,
+                e.as_deref(),
+                a.as_deref(),
+            ) {
                 Some(p @ Parting::ReferenceCuts { check, .. }) => {
                     assert!(check.cut);
                     let said = p.describe(line);
@@ -244,6 +281,7 @@ fn children_in_another_order_are_named() {
     let p = parting(
         root,
         Mode::Plain,
+        &trace(root, Mode::Plain),
         1,
         Some(&show(&golden[0])),
         Some(&show(second)),
@@ -257,4 +295,34 @@ fn children_in_another_order_are_named() {
         })
     );
     assert!(p.unwrap().describe(1).contains("in another order"));
+}
+
+#[test]
+fn a_golden_file_that_is_no_trace_from_the_root_explains_nothing() {
+    let root = "xo-ox----";
+    let good = trace(root, Mode::Prune);
+    let first = good
+        .lines()
+        .next()
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .to_string();
+    assert!(parting(root, Mode::Prune, &good, 1, Some(&first), Some("xo-oxx---")).is_some());
+    for bad in [
+        "not a trace\n".to_string(),
+        good.replace(' ', "\t"),
+        // A node two moves below the root at line 1, and a value that is no number.
+        format!("xoxoxx---\n{good}"),
+        good.replacen(" ", " v", 1),
+        // Another root's trace.
+        trace("x--------", Mode::Prune),
+    ] {
+        assert_eq!(
+            parting(root, Mode::Prune, &bad, 1, Some(&first), Some("xo-oxx---")),
+            None,
+            "{bad:.60}"
+        );
+    }
 }

@@ -1,6 +1,9 @@
 //! Tic-tac-toe solver properties: the handout's examples, the known tree counts, pruned against plain,
 //! and plain values against an independent brute force on every legal position.
 
+// The solvers tested here are not in the student build.
+#![cfg(not(feature = "student"))]
+
 use reference::adelaide::{tictactoe, tictactoe_answer, Answer, Mode, Variant};
 use reference::games::tictactoe::TicTacToe;
 use reference::search::{self, Minimax, Utility};

@@ -1,6 +1,9 @@
 //! Three Men's Morris solver properties over every legal position: printed boards are legal
 //! successors, a win in one is always taken, pruning keeps the move, and the search always ends.
 
+// The solvers tested here are not in the student build.
+#![cfg(not(feature = "student"))]
+
 use reference::adelaide::{tmmorris_answer, Variant};
 use reference::games::tmmorris::Morris;
 use reference::{Game, Notation, Outcome};

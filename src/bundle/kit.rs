@@ -11,9 +11,12 @@ use anyhow::Context as _;
 use toml_edit::visit_mut::{self, VisitMut};
 use toml_edit::{DocumentMut, Item, TableLike};
 
+use toml::Spanned;
+
 use super::{tree, write_dir, Content, Entry};
 use crate::error::Error;
-use crate::suite::{Suite, SUITE_FILE};
+use crate::suite::kit_file::{RawKit, RawVariantOutput, KIT_FILE};
+use crate::suite::{Suite, Visibility, REFERENCE_WORK, SUITE_FILE};
 
 /// What a kit kept and left out.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,10 +27,14 @@ pub struct Kit {
     pub hidden: usize,
     /// Groups left out because all their cases are hidden.
     pub groups_left_out: Vec<String>,
+    /// Groups kept (with a public case), in suite order.
+    pub groups: Vec<String>,
     /// Files written, `suite.toml` included.
     pub files: usize,
     /// The suite's other files, left out (not named with `include`).
     pub left_out: Vec<String>,
+    /// The files added with `include`, as the kit names them (`docs/...`).
+    pub documents: Vec<String>,
 }
 
 /// A path as its normal components (`./golden/a` and `golden/a` are the same file).
@@ -183,8 +190,10 @@ fn public_only(text: &str, name: &str, answer: Answer<'_>) -> anyhow::Result<Rew
         public: 0,
         hidden: 0,
         groups_left_out: Vec::new(),
+        groups: Vec::new(),
         files: 0,
         left_out: Vec::new(),
+        documents: Vec::new(),
     };
     let (mut kept, mut dropped) = (BTreeSet::new(), BTreeSet::new());
     // The languages' adapters: every kit needs them to build a submission.
@@ -239,8 +248,9 @@ fn public_only(text: &str, name: &str, answer: Answer<'_>) -> anyhow::Result<Rew
                 public
             });
             if left == 0 {
-                let name = group.get("name").and_then(Item::as_str).unwrap_or("?");
-                kit.groups_left_out.push(name.to_string());
+                kit.groups_left_out.push(group_name);
+            } else {
+                kit.groups.push(group_name);
             }
             left > 0
         });
@@ -261,16 +271,19 @@ fn public_only(text: &str, name: &str, answer: Answer<'_>) -> anyhow::Result<Rew
     })
 }
 
-/// Writes the kit of the suite in `suite_dir` into `out` (which must not exist, or be empty), with the
-/// suite's files `include` names (relative to the suite folder: its README, a protocol document)
-/// beside what the public cases need.
+/// Writes the kit of `suite` into `out` (which must not exist, or be empty): its public cases
+/// (`suite.toml`, their golden files, the languages' adapters), `kit.toml` (the suite's name, what
+/// its hidden cases carry, each named variant's outputs on the public cases under `variants/`), and
+/// the suite's files `include` names (relative to the suite folder: its README, a protocol document)
+/// under `docs/`. The student guide (`README.md`) is written afterwards, from the kit as it loads
+/// ([`super::guide`]).
 ///
 /// # Errors
 /// A suite that cannot be read, an `include` that is not one of its files or is a hidden case's
-/// golden file, a non-empty `out` (input); a file that cannot be written (machine).
+/// golden file, a non-empty `out` (input); a reference variant that fails, a file that cannot be
+/// written (machine).
 pub fn write(suite: &Suite, include: &[PathBuf], out: &Path) -> Result<Kit, Error> {
     let suite_dir = suite.dir.as_path();
-    let name = super::suite_name(suite_dir)?;
     let file = suite_dir.join(SUITE_FILE);
     let text = std::fs::read_to_string(&file)
         .with_context(|| format!("cannot read `{}`", file.display()))?;
@@ -288,29 +301,11 @@ pub fn write(suite: &Suite, include: &[PathBuf], out: &Path) -> Result<Kit, Erro
     let Rewritten {
         toml,
         mut kit,
-        mut kept,
+        kept,
         dropped,
         written,
-    } = public_only(&text, &name, &answer)
+    } = public_only(&text, &suite.name, &answer)
         .with_context(|| format!("cannot rewrite `{}`", file.display()))?;
-    for path in include {
-        let rel = normal(&path.to_string_lossy());
-        if rel.is_absolute() || rel.components().any(|c| c == Component::ParentDir) {
-            return Err(Error::input(anyhow::anyhow!(
-                "`{}` is not a path inside the suite folder\nhint: name a file relative to `{}`",
-                path.display(),
-                suite_dir.display()
-            )));
-        }
-        if dropped.contains(&rel) && !kept.contains(&rel) {
-            return Err(Error::input(anyhow::anyhow!(
-                "`{}` is a hidden case's golden file: a kit never holds one",
-                path.display()
-            )));
-        }
-        kept.insert(rel);
-    }
-    kept.remove(Path::new(SUITE_FILE));
     let mut entries = vec![Entry {
         path: SUITE_FILE.to_string(),
         content: Content::Bytes(toml.into_bytes()),
@@ -329,34 +324,178 @@ pub fn write(suite: &Suite, include: &[PathBuf], out: &Path) -> Result<Kit, Erro
             executable: false,
         });
     }
-    for rel in &kept {
-        let from = suite_dir.join(rel);
-        let regular = std::fs::symlink_metadata(&from).is_ok_and(|m| m.is_file());
-        if !regular {
-            return Err(Error::input(anyhow::anyhow!(
-                "`{}` is not a file of the suite",
-                from.display()
-            )));
-        }
-        entries.push(Entry {
-            path: rel.to_string_lossy().into_owned(),
-            content: Content::Disk(from),
-            executable: false,
-        });
+    let (recorded, variants) = variant_entries(suite)?;
+    entries.extend(variants);
+    entries.push(Entry {
+        path: KIT_FILE.to_string(),
+        content: Content::Bytes(kit_toml(suite, recorded).into_bytes()),
+        executable: false,
+    });
+    for rel in kept.iter().filter(|r| r.as_path() != Path::new(SUITE_FILE)) {
+        entries.push(suite_file(suite_dir, rel, rel)?);
     }
-    // Say what stays behind, so an instructor can add a document with `--include`.
-    let mut others = Vec::new();
-    tree(suite_dir, "", &|_| false, &mut others)?;
-    for e in others {
-        let rel = e.path.trim_start_matches('/').to_string();
-        let golden = rel.starts_with("golden/");
-        if rel != SUITE_FILE && !golden && !kept.contains(Path::new(&rel)) {
-            kit.left_out.push(rel);
-        }
+    let mut documents = BTreeSet::new();
+    for path in include {
+        let rel = included(suite_dir, path, &kept, &dropped)?;
+        entries.push(suite_file(suite_dir, &rel, &Path::new(DOCS).join(&rel))?);
+        documents.insert(rel);
     }
+    kit.left_out = left_out(suite_dir, &kept, &documents)?;
+    kit.documents = documents
+        .iter()
+        .map(|d| Path::new(DOCS).join(d).to_string_lossy().into_owned())
+        .collect();
     write_dir(&entries, out)?;
     kit.files = entries.len();
     Ok(kit)
+}
+
+/// Where the files an instructor adds with `--include` go in a kit.
+pub const DOCS: &str = "docs";
+
+/// One of the suite's files, checked to be a regular file, at `to` in the kit.
+fn suite_file(suite_dir: &Path, rel: &Path, to: &Path) -> Result<Entry, Error> {
+    let from = suite_dir.join(rel);
+    let regular = std::fs::symlink_metadata(&from).is_ok_and(|m| m.is_file());
+    if !regular {
+        return Err(Error::input(anyhow::anyhow!(
+            "`{}` is not a file of the suite",
+            from.display()
+        )));
+    }
+    Ok(Entry {
+        path: to.to_string_lossy().into_owned(),
+        content: Content::Disk(from),
+        executable: false,
+    })
+}
+
+/// An `--include` path, checked: inside the suite folder and no hidden case's golden file.
+fn included(
+    suite_dir: &Path,
+    path: &Path,
+    kept: &BTreeSet<PathBuf>,
+    dropped: &BTreeSet<PathBuf>,
+) -> Result<PathBuf, Error> {
+    let rel = normal(&path.to_string_lossy());
+    if rel.is_absolute()
+        || rel.as_os_str().is_empty()
+        || rel.components().any(|c| c == Component::ParentDir)
+    {
+        return Err(Error::input(anyhow::anyhow!(
+            "`{}` is not a path inside the suite folder\nhint: name a file relative to `{}`",
+            path.display(),
+            suite_dir.display()
+        )));
+    }
+    if dropped.contains(&rel) && !kept.contains(&rel) {
+        return Err(Error::input(anyhow::anyhow!(
+            "`{}` is a hidden case's golden file: a kit never holds one",
+            path.display()
+        )));
+    }
+    Ok(rel)
+}
+
+/// The suite's other files, left out (not golden files, not kept, not included): said, so an
+/// instructor can add a document with `--include`.
+fn left_out(
+    suite_dir: &Path,
+    kept: &BTreeSet<PathBuf>,
+    documents: &BTreeSet<PathBuf>,
+) -> Result<Vec<String>, Error> {
+    let mut others = Vec::new();
+    tree(suite_dir, "", &|_| false, &mut others)?;
+    Ok(others
+        .into_iter()
+        .map(|e| e.path.trim_start_matches('/').to_string())
+        .filter(|rel| {
+            rel != SUITE_FILE
+                && rel != KIT_FILE
+                && !rel.starts_with("golden/")
+                && !rel.starts_with("variants/")
+                && !kept.contains(Path::new(rel))
+                && !documents.contains(Path::new(rel))
+        })
+        .collect())
+}
+
+/// Each named variant's outputs on each public case whose expected outputs a reference solver gives,
+/// where they differ from the golden ones (the judge skips a variant equal to them): the files under
+/// `variants/<group>/<case>/` and their `[[variant]]` entries. The student build cannot compute them.
+fn variant_entries(suite: &Suite) -> Result<(Vec<RawVariantOutput>, Vec<Entry>), Error> {
+    let (mut recorded, mut entries) = (Vec::new(), Vec::new());
+    for (g, c) in suite
+        .cases()
+        .filter(|(_, c)| c.visibility == Visibility::Public)
+    {
+        let Some(run) = c.run() else { continue };
+        let traced = run.files.iter().find(|(_, e)| e.reference.is_some());
+        let program = run
+            .stdout
+            .iter()
+            .chain(run.files.iter().map(|(_, e)| e))
+            .find_map(|e| e.reference.as_deref());
+        let Some(program) = program else { continue };
+        let args: Vec<String> = run
+            .args
+            .iter()
+            .map(|a| a.replace("{work}", REFERENCE_WORK))
+            .collect();
+        for v in &suite.variants {
+            let solved = suite.variant_output(program, &args, &v.name).map_err(|e| {
+                Error::machine(anyhow::anyhow!(
+                    "the reference variant `{}` fails on case `{}/{}`: {e}",
+                    v.name,
+                    g.name,
+                    c.name
+                ))
+            })?;
+            let Some(solved) = solved else { continue };
+            let same_stdout = run.stdout.as_ref().is_none_or(|e| *e.text == solved.stdout);
+            let same_file = traced.is_none_or(|(_, e)| *e.text == solved.file);
+            if same_stdout && same_file {
+                continue;
+            }
+            let dir = format!("variants/{}/{}", g.name, c.name);
+            let stdout = format!("{dir}/{}.stdout", v.name);
+            let file = format!("{dir}/{}.file", v.name);
+            for (path, text) in [(&stdout, &solved.stdout), (&file, &solved.file)] {
+                entries.push(Entry {
+                    path: path.clone(),
+                    content: Content::Bytes(text.clone().into_bytes()),
+                    executable: false,
+                });
+            }
+            recorded.push(RawVariantOutput {
+                group: Spanned::new(0..0, g.name.clone()),
+                case: Spanned::new(0..0, c.name.clone()),
+                name: Spanned::new(0..0, v.name.clone()),
+                stdout: Spanned::new(0..0, stdout),
+                file: Spanned::new(0..0, file),
+            });
+        }
+    }
+    Ok((recorded, entries))
+}
+
+/// The kit's `kit.toml`.
+fn kit_toml(suite: &Suite, variants: Vec<RawVariantOutput>) -> String {
+    let raw = RawKit {
+        suite: Spanned::new(0..0, suite.name.clone()),
+        grader: env!("CARGO_PKG_VERSION").to_string(),
+        points: crate::report::export::round4(suite.hidden.total),
+        hidden_cases: suite.hidden.cases,
+        hidden_points: crate::report::export::round4(suite.hidden.points),
+        variants,
+    };
+    format!(
+        "# Written by `grader kit` from the suite `{}`: what `grader check` needs beside suite.toml. The\n\
+         # hidden cases are counted here, never listed; `[[variant]]` names the files holding each named\n\
+         # variant's outputs on a public case, so `grader check` can say which one a trace is.\n\n{}",
+        suite.name,
+        toml::to_string(&raw).expect("a kit file serialises")
+    )
 }
 
 #[cfg(test)]
@@ -484,15 +623,31 @@ stdout = { golden = "golden/shown.stdout" }
             }
         }
         files.sort();
-        assert_eq!(files, ["golden/shown.stdout", "suite.toml"]);
-        assert_eq!(kit.files, 2);
+        assert_eq!(files, ["golden/shown.stdout", "kit.toml", "suite.toml"]);
+        assert_eq!(kit.files, 3);
         assert_eq!(kit.left_out, ["README.md", "calibration.toml"]);
+        // The kit names the suite (its folder is `kit`) and counts what it left out.
+        let back = Suite::load(&kit_dir, &config, crate::suite::oracle::builtin()).unwrap();
+        assert_eq!(back.name, loaded.name);
+        assert!(back.kit && !loaded.kit);
+        assert_eq!(back.hidden, loaded.hidden);
+        assert_eq!(loaded.hidden.cases, 2);
+        assert_eq!(loaded.hidden.total, 5.0);
+        // `kept-back` is half of `open` (2 points); `closed` (3) is all hidden.
+        assert!(
+            (loaded.hidden.points - 4.0).abs() < 1e-9,
+            "{:?}",
+            loaded.hidden
+        );
         // A kit is written once: an existing one is never mixed with another.
         assert!(write(&loaded, &[], &kit_dir).is_err());
-        // The README when named; never a hidden golden file, nor a file outside the suite.
+        // The README when named, under docs/; never a hidden golden file, nor a file outside the
+        // suite.
         let with = out.path().join("with-readme");
-        write(&loaded, &[PathBuf::from("README.md")], &with).unwrap();
-        assert_eq!(read(&with.join("README.md")), "the rules\n");
+        let kit = write(&loaded, &[PathBuf::from("README.md")], &with).unwrap();
+        assert_eq!(read(&with.join("docs/README.md")), "the rules\n");
+        assert_eq!(kit.documents, ["docs/README.md"]);
+        assert_eq!(kit.left_out, ["calibration.toml"]);
         for bad in ["golden/kept-back.out", "../x", "nope.md"] {
             let e = write(&loaded, &[PathBuf::from(bad)], &out.path().join("bad")).unwrap_err();
             assert!(format!("{e:?}").contains(bad), "{e:?}");

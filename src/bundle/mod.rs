@@ -2,6 +2,9 @@
 //! container (Gradescope's zip, PrairieLearn's `/grade` folders), or a suite's public cases alone for
 //! students (`kit`). Nothing here grades: the bundled scripts call `grader autograde`.
 
+pub mod autolab;
+pub mod classroom;
+pub mod guide;
 pub mod kit;
 mod scripts;
 
@@ -53,6 +56,44 @@ impl Entry {
             executable: true,
         }
     }
+}
+
+/// A copy of `binary` without its debug information, in a new scratch folder (the copy's path and
+/// the folder, which removes it when dropped): a grader built with line tables is several times the
+/// size of its code. `strip` from binutils does it; without one the binary ships as it is, said.
+///
+/// # Errors
+/// A scratch folder that cannot be made or a copy that fails (machine).
+pub fn stripped(binary: &Path) -> Result<(tempfile::TempDir, PathBuf), Error> {
+    let scratch = tempfile::Builder::new()
+        .prefix("grader-bundle-")
+        .tempdir()
+        .context("cannot make a scratch folder")
+        .map_err(Error::machine)?;
+    let to = scratch.path().join("grader");
+    let ran = std::process::Command::new("strip")
+        .arg("--strip-debug")
+        .arg("-o")
+        .arg(&to)
+        .arg(binary)
+        .stdin(std::process::Stdio::null())
+        .output();
+    match ran {
+        Ok(out) if out.status.success() => return Ok((scratch, to)),
+        Ok(out) => eprintln!(
+            "warning: `strip` failed on `{}` ({}); bundling it unstripped",
+            binary.display(),
+            String::from_utf8_lossy(&out.stderr).trim()
+        ),
+        Err(e) => eprintln!(
+            "warning: cannot run `strip` ({e}): bundling `{}` with its debug information\nhint: install binutils",
+            binary.display()
+        ),
+    }
+    std::fs::copy(binary, &to)
+        .with_context(|| format!("cannot copy `{}`", binary.display()))
+        .map_err(Error::machine)?;
+    Ok((scratch, to))
 }
 
 /// The suite's name: its folder's name, as `grader run` names it.
@@ -257,7 +298,7 @@ pub fn prairielearn(
 }
 
 /// `out` ready to be filled: created, or already there and empty.
-fn empty_folder(out: &Path) -> Result<(), Error> {
+pub(crate) fn empty_folder(out: &Path) -> Result<(), Error> {
     if out.exists() {
         let empty = std::fs::read_dir(out)
             .with_context(|| format!("cannot read `{}`", out.display()))?

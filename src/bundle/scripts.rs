@@ -2,7 +2,7 @@
 //! `run.sh`. Each honours a root variable so a test can run it outside the platform's container.
 
 /// `text` as one shell word in single quotes (a suite folder may be named anything).
-fn quote(text: &str) -> String {
+pub(super) fn quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
 }
 

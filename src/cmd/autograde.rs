@@ -1,5 +1,6 @@
-//! `grader autograde SUITE DIR --to PLATFORM -o FILE`: grades one submission on every case, hidden
-//! ones included, and writes the platform's results file: what a bundle's `run_autograder` runs.
+//! `grader autograde SUITE DIR --to PLATFORM [-o FILE]`: grades one submission on every case, hidden
+//! ones included, and writes the platform's results file (Autolab's feedback, whose last line is the
+//! autoresult, to stdout): what a bundle's `run_autograder`, `run.sh` or `Makefile` runs.
 
 use std::path::PathBuf;
 
@@ -7,6 +8,9 @@ use super::common::{environment_for, grade_folder, load_config, RunFlags};
 use super::exit::{CliError, CmdResult, Exit};
 use crate::report::export::gradescope::{self, Shown};
 use crate::report::export::prairielearn::{self, Via};
+use crate::report::export::{autolab, Class};
+use crate::report::feedback::{student_report, Paint};
+use crate::report::result::SubmissionResult;
 use crate::report::write_atomic;
 use crate::suite::{oracle, Suite};
 
@@ -15,6 +19,8 @@ use crate::suite::{oracle, Suite};
 pub enum Platform {
     Gradescope,
     Prairielearn,
+    /// The feedback on stdout, the autoresult (`{"scores": ...}`) its last line.
+    Autolab,
 }
 
 #[derive(Debug, clap::Args)]
@@ -26,12 +32,14 @@ pub struct Args {
     /// The platform whose results format to write.
     #[arg(long, value_enum)]
     pub to: Platform,
-    /// The results file (`/autograder/results/results.json`, `/grade/results/results.json`).
-    #[arg(long, short = 'o', value_name = "FILE")]
-    pub out: PathBuf,
-    /// Gradescope: when students see a hidden case (`hidden`, `after_due_date`, `after_published`,
-    /// `visible`); public cases are always `visible`.
-    #[arg(long, default_value = "hidden", value_name = "WHEN", value_parser = <Shown as std::str::FromStr>::from_str)]
+    /// The results file (`/autograder/results/results.json`, `/grade/results/results.json`); Autolab
+    /// reads stdout.
+    #[arg(long, short = 'o', value_name = "FILE", required_if_eq_any = [("to", "gradescope"), ("to", "prairielearn")])]
+    pub out: Option<PathBuf>,
+    /// Gradescope: when students see a hidden case (`hidden`, `after-due-date`, `after-published`,
+    /// `visible`); public cases are always `visible`. Autolab shows all its feedback: a hidden case
+    /// is masked there (group, verdict) unless `visible`.
+    #[arg(long, value_enum, default_value = Shown::DEFAULT, value_name = "WHEN")]
     pub hidden_visibility: Shown,
     #[command(flatten)]
     pub flags: RunFlags,
@@ -44,44 +52,22 @@ pub fn run(args: Args) -> CmdResult {
         Err(e) => {
             // The machine's fault before any case ran (a missing toolchain, a sandbox that cannot
             // start): PrairieLearn is told the submission is not gradable, so no attempt is charged.
-            if e.exit == Exit::Internal && args.to == Platform::Prairielearn {
+            if let (Exit::Internal, Platform::Prairielearn, Some(out)) =
+                (e.exit, args.to, &args.out)
+            {
                 let text = prairielearn::not_gradable(&format!("{:#}", e.error), Via::Autograde);
-                write(&args.out, &text)?;
+                write(out, &text)?;
             }
             return Err(e);
         }
     };
     let machine = crate::report::export::unscored(&result).is_some();
-    let text = match args.to {
-        // Gradescope has no "not graded": without a results file the submission shows an autograder
-        // failure the instructor can rerun, never a score the machine caused.
-        Platform::Gradescope if machine => None,
-        Platform::Gradescope => Some(gradescope::to_json(&result, args.hidden_visibility)),
-        // PrairieLearn's `gradable: false` charges the student no attempt.
-        Platform::Prairielearn => Some(prairielearn::to_json(&result, Via::Autograde)),
-    };
-    // Gradescope keeps run_autograder's output for the instructor: every case's feedback and the
-    // integrity notes go there. PrairieLearn shows a job's output to the student, so it gets none of
-    // it (a hidden case's feedback may quote its expected output).
-    if args.to == Platform::Gradescope {
-        print!(
-            "{}",
-            crate::report::feedback::student_report(&result, crate::report::feedback::Paint(false))
-        );
-    }
-    for note in result
-        .integrity
-        .iter()
-        .filter(|_| args.to == Platform::Gradescope)
-    {
-        println!(
-            "integrity: {}: {}",
-            note.case,
-            crate::untrusted::one_line(&note.what, crate::report::feedback::LINE_CAP)
-        );
-    }
-    if let Some(text) = text {
-        write(&args.out, &text)?;
+    match args.to {
+        Platform::Autolab => autolab(&args, &result),
+        Platform::Gradescope | Platform::Prairielearn => {
+            let out = args.out.as_deref().expect("clap requires --out here");
+            results_file(&args, &result, machine, out)?;
+        }
     }
     if machine {
         eprintln!(
@@ -92,8 +78,66 @@ pub fn run(args: Args) -> CmdResult {
     Ok(Exit::Success)
 }
 
+/// Gradescope's or PrairieLearn's results file, and for Gradescope the instructor's log.
+fn results_file(
+    args: &Args,
+    result: &SubmissionResult,
+    machine: bool,
+    out: &std::path::Path,
+) -> Result<(), CliError> {
+    let text = match args.to {
+        // Gradescope has no "not graded": without a results file the submission shows an autograder
+        // failure the instructor can rerun, never a score the machine caused.
+        Platform::Gradescope if machine => None,
+        Platform::Gradescope => Some(gradescope::to_json(result, args.hidden_visibility)),
+        // PrairieLearn's `gradable: false` charges the student no attempt.
+        _ => Some(prairielearn::to_json(result, Via::Autograde)),
+    };
+    // Gradescope keeps run_autograder's output for the instructor: every case's feedback and the
+    // integrity notes go there. PrairieLearn shows a job's output to the student, so it gets none of
+    // it (a hidden case's feedback may quote its expected output).
+    if args.to == Platform::Gradescope {
+        print!("{}", student_report(result, Paint(false)));
+        for note in &result.integrity {
+            println!(
+                "integrity: {}: {}",
+                note.case,
+                crate::untrusted::one_line(&note.what, crate::report::feedback::LINE_CAP)
+            );
+        }
+    }
+    if let Some(text) = text {
+        write(out, &text)?;
+    }
+    Ok(())
+}
+
+/// Autolab's feedback on stdout, as `grader export --to autolab` writes a student's `output.txt`:
+/// every case (hidden ones masked unless `--hidden-visibility visible`: Autolab shows the student
+/// all of it), then the autoresult line, left out when the machine could not grade (Autolab then
+/// reports the autograder's failure, never a score).
+fn autolab(args: &Args, result: &SubmissionResult) {
+    let shown = if args.hidden_visibility == Shown::Visible {
+        result.clone()
+    } else {
+        autolab::mask_hidden(result)
+    };
+    let class = Class {
+        suite: shown.suite.clone(),
+        results: vec![shown],
+        roster: None,
+    };
+    let done = autolab::export(&class);
+    if let Some((_, bytes)) = done.files.first() {
+        use std::io::Write as _;
+        let mut stdout = std::io::stdout();
+        let _ = stdout.write_all(bytes);
+        let _ = stdout.flush();
+    }
+}
+
 /// Grades the submission on every case.
-fn grade(args: &Args) -> Result<crate::report::result::SubmissionResult, CliError> {
+fn grade(args: &Args) -> Result<SubmissionResult, CliError> {
     let config = load_config(args.flags.config.as_deref())?;
     let suite = Suite::load(&args.suite, &config, oracle::builtin()).map_err(CliError::usage)?;
     if !args.dir.is_dir() {

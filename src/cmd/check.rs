@@ -7,8 +7,9 @@ use anyhow::Context;
 use super::common::{environment_for, grade_folder, load_config, student_name, RunFlags};
 use super::exit::{CliError, CmdResult, Exit};
 use super::use_color;
-use crate::report::feedback::{student_report, Paint};
-use crate::suite::{oracle, Suite, Visibility};
+use crate::report::feedback::{check_report, check_summary, Paint};
+use crate::report::result::SubmissionResult;
+use crate::suite::{oracle, Hidden, Suite, Visibility};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -25,6 +26,14 @@ pub struct Args {
     /// FILE (default `report.html`).
     #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "report.html")]
     pub html: Option<PathBuf>,
+    /// Print the result as JSON for a tool (an editor, a CI step) instead of the report: the score on
+    /// the public cases, what the grade counts beyond them, and every case as `result.json` has it.
+    #[arg(long)]
+    pub json: bool,
+    /// Also append each group's result to FILE as GitHub Classroom's autograding reporter reads it
+    /// (`runners=...` and a base64 line per group; give it `$GITHUB_OUTPUT`).
+    #[arg(long, value_name = "FILE")]
+    pub github_output: Option<PathBuf>,
     #[command(flatten)]
     pub flags: RunFlags,
 }
@@ -80,10 +89,15 @@ pub fn run(args: Args) -> CmdResult {
         eprintln!("page: {}", file.display());
     }
     let result = graded.result;
-    print!(
-        "{}",
-        student_report(&result, Paint(use_color(&std::io::stdout())))
-    );
+    if let Some(file) = &args.github_output {
+        append(file, &crate::report::classroom::step_outputs(&result))?;
+    }
+    if args.json {
+        println!("{}", to_json(&result, &suite.hidden));
+    } else {
+        let paint = Paint(use_color(&std::io::stdout()));
+        print!("{}", check_report(&result, &suite.hidden, paint));
+    }
     if result.has_internal_error()
         || result.not_graded().is_some()
         || result.needs_review().is_some()
@@ -117,4 +131,38 @@ fn page_games(
     games.sort_by_key(|(name, _): &(String, _)| crate::report::html::student::order(name));
     games.truncate(crate::report::html::student::MAX_GAMES);
     games
+}
+
+/// `check --json`: the check's numbers and summary line, then the whole result (`result.json`'s form).
+fn to_json(r: &SubmissionResult, hidden: &Hidden) -> String {
+    let result: serde_json::Value =
+        serde_json::from_str(&r.to_json()).expect("a result reads back");
+    let value = serde_json::json!({
+        "suite": r.suite,
+        "student": r.student,
+        "score": r.score,
+        "max": r.max,
+        "cases": r.cases.len(),
+        "passed": r.cases.iter().filter(|c| c.credit >= 1.0).count(),
+        "hidden": {
+            "cases": hidden.cases,
+            "points": crate::report::export::round4(hidden.points),
+            "total": crate::report::export::round4(hidden.total),
+        },
+        "summary": check_summary(r, hidden),
+        "result": result,
+    });
+    serde_json::to_string_pretty(&value).expect("json")
+}
+
+/// Appends `text` to `file` (GitHub's `$GITHUB_OUTPUT` collects every step's lines).
+fn append(file: &std::path::Path, text: &str) -> Result<(), CliError> {
+    use std::io::Write as _;
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(file)
+        .and_then(|mut f| f.write_all(text.as_bytes()))
+        .with_context(|| format!("cannot write `{}`", file.display()))
+        .map_err(CliError::internal)
 }

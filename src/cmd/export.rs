@@ -28,15 +28,17 @@ pub struct Args {
     /// `id`, `login`, `email`, `name`, `section`.
     #[arg(long, value_name = "FILE")]
     pub roster: Option<PathBuf>,
-    /// Gradescope: when students see a hidden case (public cases are `visible`). PrairieLearn shows
-    /// every test, so a hidden case is masked (group, points, verdict) unless this is `visible`.
+    /// Gradescope: when students see a hidden case (public cases are `visible`). PrairieLearn and
+    /// Autolab show every test, so a hidden case is masked (group, points, verdict) unless this is
+    /// `visible`.
     #[arg(
         long,
+        alias = "hidden-as",
         value_enum,
-        default_value = "after-published",
+        default_value = Shown::DEFAULT,
         value_name = "WHEN"
     )]
-    pub hidden_as: Shown,
+    pub hidden_visibility: Shown,
     /// Canvas and Moodle: the grade column's header, as the gradebook names the assignment (default:
     /// the suite's name).
     #[arg(long, value_name = "NAME")]
@@ -64,11 +66,22 @@ pub fn run(args: Args) -> CmdResult {
         .clone()
         .unwrap_or_else(|| class.suite.clone());
     let done = match args.to {
-        Format::Gradescope => export::gradescope::export(&class, args.hidden_as),
+        Format::Gradescope => export::gradescope::export(&class, args.hidden_visibility),
         Format::Prairielearn => {
-            export::prairielearn::export(&class, args.hidden_as == Shown::Visible)
+            export::prairielearn::export(&class, args.hidden_visibility == Shown::Visible)
         }
-        Format::Autolab => export::autolab::export(&class),
+        Format::Autolab if args.hidden_visibility == Shown::Visible => {
+            export::autolab::export(&class)
+        }
+        Format::Autolab => export::autolab::export(&Class {
+            results: class
+                .results
+                .iter()
+                .map(export::autolab::mask_hidden)
+                .collect(),
+            suite: class.suite.clone(),
+            roster: class.roster.clone(),
+        }),
         Format::Canvas => export::canvas::export(&class, &assignment),
         Format::Moodle => export::moodle::export(&class, args.identity, &assignment),
         Format::Junit => export::junit::export(&class),

@@ -190,9 +190,7 @@ pub fn content_key(dir: &std::path::Path) -> String {
     format!("submission-{h:016x}")
 }
 
-/// What the reference solvers see for `{work}` (they never write, so any name will do; it must only
-/// match what the suite used when it loaded).
-pub const REFERENCE_WORK: &str = "work";
+pub use crate::suite::REFERENCE_WORK;
 
 #[cfg(test)]
 mod tests {

@@ -44,8 +44,89 @@ impl Paint {
     }
 }
 
-/// The whole report a student reads.
+/// The whole report a student reads (as a platform's log keeps it): every case, then the score.
 pub fn student_report(r: &SubmissionResult, paint: Paint) -> String {
+    let mut out = cases_report(r, paint);
+    let line = format!(
+        "score: {} ({} of {} {}cases passed)",
+        score(r),
+        passed(r),
+        r.cases.len(),
+        if all_public(r) { "public " } else { "" }
+    );
+    out.push_str(&score_line(r, &line, paint));
+    out
+}
+
+/// `grader check`'s report: every case, then the score on the public cases and what the grade counts
+/// beyond them (`hidden`: the hidden cases of the suite, or of the suite a kit was cut from), so a
+/// student never reads a public score as the grade.
+pub fn check_report(r: &SubmissionResult, hidden: &crate::suite::Hidden, paint: Paint) -> String {
+    let mut out = cases_report(r, paint);
+    out.push_str(&score_line(r, &check_summary(r, hidden), paint));
+    out
+}
+
+/// `score: 15/15 points on the 6 public cases (6 passed); the grade also counts 30 hidden cases (10.5
+/// of 15 points)`.
+pub fn check_summary(r: &SubmissionResult, hidden: &crate::suite::Hidden) -> String {
+    let n = r.cases.len();
+    let beyond = match hidden.cases {
+        0 => "the grade counts no other case".to_string(),
+        h => format!(
+            "the grade also counts {h} hidden {} ({} of {} points)",
+            if h == 1 { "case" } else { "cases" },
+            points(hidden.points),
+            points(hidden.total)
+        ),
+    };
+    format!(
+        "score: {} on the {n} {} {} ({} passed); {beyond}",
+        score(r),
+        if all_public(r) { "public" } else { "checked" },
+        if n == 1 { "case" } else { "cases" },
+        passed(r)
+    )
+}
+
+fn passed(r: &SubmissionResult) -> usize {
+    r.cases.iter().filter(|c| c.credit >= 1.0).count()
+}
+
+fn all_public(r: &SubmissionResult) -> bool {
+    r.cases
+        .iter()
+        .all(|c| c.visibility == crate::suite::Visibility::Public)
+}
+
+/// `15/15 points`. Checks worth no points (UT3's, whose marks come from the manual and the
+/// tournament) never read `0/0`.
+fn score(r: &SubmissionResult) -> String {
+    if let Some(why) = r.needs_review() {
+        // Not a score yet: the grader could not follow the program, and a person decides.
+        format!(
+            "none yet: a person must look at a case the grader could not follow ({})",
+            safe(&why)
+        )
+    } else if r.max > 0.0 {
+        format!("{}/{} points", points(r.score), points(r.max))
+    } else {
+        "these checks carry no points".into()
+    }
+}
+
+/// The score line, green when every case passed, bold.
+fn score_line(r: &SubmissionResult, line: &str, paint: Paint) -> String {
+    let line = if passed(r) == r.cases.len() {
+        paint.green(line)
+    } else {
+        paint.red(line)
+    };
+    format!("{}\n", paint.bold(&line))
+}
+
+/// The build, then every case with its verdict and details, then the nodes-visited summary.
+fn cases_report(r: &SubmissionResult, paint: Paint) -> String {
     let mut out = String::new();
     match r.build.status {
         BuildStatus::Built => out.push_str(&format!(
@@ -108,39 +189,5 @@ pub fn student_report(r: &SubmissionResult, paint: Paint) -> String {
     if let Some(line) = super::search::summary_line(&r.cases) {
         out.push_str(&format!("{}\n", safe(&line)));
     }
-    let passed = r.cases.iter().filter(|c| c.credit >= 1.0).count();
-    let public = if r
-        .cases
-        .iter()
-        .all(|c| c.visibility == crate::suite::Visibility::Public)
-    {
-        "public "
-    } else {
-        ""
-    };
-    // Checks worth no points (UT3's, whose marks come from the manual and the tournament) never read
-    // `0/0`.
-    let score = if let Some(why) = r.needs_review() {
-        // Not a score yet: the grader could not follow the program, and a person decides.
-        format!(
-            "none yet: a person must look at a case the grader could not follow ({})",
-            safe(&why)
-        )
-    } else if r.max > 0.0 {
-        format!("{}/{} points", points(r.score), points(r.max))
-    } else {
-        "these checks carry no points".into()
-    };
-    let line = format!(
-        "score: {score} ({passed} of {} {public}cases passed)",
-        r.cases.len()
-    );
-    let line = if passed == r.cases.len() {
-        paint.green(&line)
-    } else {
-        paint.red(&line)
-    };
-    out.push_str(&paint.bold(&line));
-    out.push('\n');
     out
 }

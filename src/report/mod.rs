@@ -2,6 +2,7 @@
 //! Reports read only results (`result::SubmissionResult`); they never run or judge anything.
 
 pub mod class;
+pub mod classroom;
 pub mod csv;
 pub mod dolos;
 pub mod events;

@@ -57,7 +57,13 @@ pub fn ends(stdin: &Stdin) -> io::Result<Ends> {
         });
     }
     let (child_in, ours_in) = match stdin {
-        Stdin::Null => (OwnedFd::from(std::fs::File::open("/dev/null")?), None),
+        Stdin::Null => match std::fs::File::open("/dev/null") {
+            Ok(null) => (OwnedFd::from(null), None),
+            // A root with no `/dev` (a bare chroot, a minimal container): a pipe whose writing end
+            // is closed at once reads as end of file, as /dev/null does.
+            Err(e) if e.kind() == io::ErrorKind::NotFound => (pipe()?.0, None),
+            Err(e) => return Err(e),
+        },
         _ => {
             let (read, write) = pipe()?;
             (read, Some(write))

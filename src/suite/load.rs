@@ -173,6 +173,13 @@ impl Loader<'_> {
             calibrate,
             calibration,
             file_names,
+            // Filled in by `Suite::load_with` once the suite is whole (`kit.toml`, or its own cases).
+            hidden: super::Hidden {
+                cases: 0,
+                points: 0.0,
+                total: 0.0,
+            },
+            kit: false,
             oracle,
             cache: Mutex::new(HashMap::new()),
         })
@@ -659,7 +666,7 @@ impl Loader<'_> {
             (Some((_, Some(text))), _) => text.as_str().into(),
             (_, Some(program)) => {
                 if solved.is_none() {
-                    let concrete: Vec<String> = args.iter().map(|a| a.replace("{work}", "work")).collect();
+                    let concrete: Vec<String> = args.iter().map(|a| a.replace("{work}", super::REFERENCE_WORK)).collect();
                     match self.oracle.solve(program, &concrete, None) {
                         Ok(s) => *solved = Some(s),
                         Err(m) => return self.err(args_at.clone(), format!("the reference solver `{program}` rejects case `{case}`: {m}")),

@@ -7,6 +7,7 @@
 pub mod calibration;
 mod games;
 pub mod kinds;
+pub mod kit_file;
 mod load;
 pub mod oracle;
 pub mod position;
@@ -37,6 +38,12 @@ type VariantKey = (String, Vec<String>, String);
 /// The file every suite folder holds.
 pub const SUITE_FILE: &str = "suite.toml";
 
+/// What the reference solvers see for `{work}` (they never write, so any name will do; it must only
+/// match between the loader, a kit's recorded variants and the judge).
+pub const REFERENCE_WORK: &str = "work";
+
+pub use kit_file::Hidden;
+
 /// A checked suite, with every expected output resolved.
 pub struct Suite {
     /// The folder name, used for result folders and the gradebook.
@@ -61,8 +68,12 @@ pub struct Suite {
     pub calibration: Option<calibration::Calibration>,
     /// The names a run case's files get on its command line (`file-names`).
     pub file_names: FileNames,
+    /// What the hidden cases carry: this suite's own, or for a kit those of the suite it was cut from.
+    pub hidden: Hidden,
+    /// Whether this is a student kit (`kit.toml`): its variants' outputs are recorded, never computed.
+    pub kit: bool,
     oracle: Arc<dyn Oracle>,
-    /// Variant outputs computed on demand, keyed by (program, args, variant).
+    /// Variant outputs computed on demand (or a kit's, recorded), keyed by (program, args, variant).
     cache: Mutex<HashMap<VariantKey, Arc<Solved>>>,
 }
 
@@ -275,7 +286,7 @@ impl Suite {
             .unwrap_or_else(|_| dir.to_path_buf())
             .file_name()
             .map_or_else(|| "suite".to_string(), |n| n.to_string_lossy().into_owned());
-        Loader {
+        let mut suite = Loader {
             dir,
             path: &path,
             text: &text,
@@ -284,7 +295,17 @@ impl Suite {
             strict: mode == Mode::Validate,
             problems: std::cell::RefCell::new(Vec::new()),
         }
-        .suite(raw, name, config, oracle.clone())
+        .suite(raw, name, config, oracle.clone())?;
+        match kit_file::load(dir, &suite)? {
+            Some(kit) => {
+                suite.name = kit.suite;
+                suite.hidden = kit.hidden;
+                suite.kit = true;
+                suite.cache = Mutex::new(kit.variants);
+            }
+            None => suite.hidden = Hidden::of(&suite),
+        }
+        Ok(suite)
     }
 
     /// Every case, with its group.
@@ -300,23 +321,28 @@ impl Suite {
     }
 
     /// The output of a named variant of the reference for this expectation's case, computed on demand
-    /// (only when the golden comparison has failed) and cached.
+    /// (only when the golden comparison has failed) and cached. `None` where it is not known: a kit
+    /// records only the variants that differ from the golden outputs, and the student build computes
+    /// none.
     pub fn variant_output(
         &self,
         program: &str,
         args: &[String],
         variant: &str,
-    ) -> Result<Arc<Solved>, String> {
+    ) -> Result<Option<Arc<Solved>>, String> {
         let key = (program.to_string(), args.to_vec(), variant.to_string());
         if let Some(hit) = self.cache.lock().expect("cache lock").get(&key) {
-            return Ok(hit.clone());
+            return Ok(Some(hit.clone()));
+        }
+        if self.kit || cfg!(feature = "student") {
+            return Ok(None);
         }
         let solved = Arc::new(self.oracle.solve(program, args, Some(variant))?);
         self.cache
             .lock()
             .expect("cache lock")
             .insert(key, solved.clone());
-        Ok(solved)
+        Ok(Some(solved))
     }
 
     /// The reference solvers behind this suite's `reference = ...` expectations.

@@ -33,13 +33,15 @@ pub trait Oracle: Send + Sync {
     fn search_mode(&self, _program: &str, _args: &[String]) -> Option<SearchMode> {
         None
     }
-    /// Where a trace that agrees with the golden one in its states up to `line` parts from it, and the
-    /// v, α, β with which the reference decides there, in one sentence; `expected` and `actual` are
-    /// the states at that line (`None` past an end).
+    /// Where a trace that agrees with the golden one (`golden`, the expected file's text) in its states
+    /// up to `line` parts from it, and the v, α, β with which the reference decides there, in one
+    /// sentence; `expected` and `actual` are the states at that line (`None` past an end). Read off
+    /// the golden trace, never searched: the student build explains a parting too.
     fn parting(
         &self,
         _program: &str,
         _args: &[String],
+        _golden: &str,
         _line: u64,
         _expected: Option<&str>,
         _actual: Option<&str>,
@@ -75,7 +77,8 @@ pub fn builtin() -> Arc<dyn Oracle> {
 }
 
 /// The Adelaide 2021 A1 solvers (`reference::adelaide`), reading the handout's own command lines:
-/// `tictactoe STATE PATH [prune [PLY]]` and `tmmorris STATE PATH PLY TURN`.
+/// `tictactoe STATE PATH [prune [PLY]]` and `tmmorris STATE PATH PLY TURN`. In the student build it
+/// knows the programs and the variants' names, and solves nothing.
 #[derive(Debug, Default)]
 pub struct Adelaide;
 
@@ -84,6 +87,19 @@ impl Oracle for Adelaide {
         vec!["tictactoe", "tmmorris"]
     }
 
+    #[cfg(feature = "student")]
+    fn solve(
+        &self,
+        program: &str,
+        _args: &[String],
+        _variant: Option<&str>,
+    ) -> Result<Solved, String> {
+        Err(format!(
+            "this student build computes no `{program}` answer: it checks only the outputs its kit holds (the public cases' golden files and variants)"
+        ))
+    }
+
+    #[cfg(not(feature = "student"))]
     fn solve(
         &self,
         program: &str,
@@ -149,12 +165,13 @@ impl Oracle for Adelaide {
         &self,
         program: &str,
         args: &[String],
+        golden: &str,
         line: u64,
         expected: Option<&str>,
         actual: Option<&str>,
     ) -> Option<String> {
         let (state, mode) = tictactoe_mode(program, args)?;
-        divergence::parting(&state, mode, line, expected, actual).map(|p| p.describe(line))
+        divergence::parting(&state, mode, golden, line, expected, actual).map(|p| p.describe(line))
     }
 }
 
@@ -179,5 +196,30 @@ impl Oracle for NoOracle {
 
     fn variants(&self) -> Vec<(&'static str, &'static str)> {
         Vec::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The student build solves nothing, whatever it is asked; the instructor's build solves.
+    #[test]
+    fn only_the_instructors_build_solves_a_board() {
+        let args = ["x--------".to_string(), "work/visited.txt".to_string()];
+        let solved = super::builtin().solve("tictactoe", &args, None);
+        if cfg!(feature = "student") {
+            let e = solved.unwrap_err();
+            assert!(e.contains("computes no `tictactoe` answer"), "{e}");
+            assert!(super::builtin()
+                .solve("tictactoe", &args, Some("post-order"))
+                .is_err());
+        } else {
+            assert_eq!(solved.unwrap().stdout, "x---o----\n");
+        }
+        // Both know the programs and the variants' names (a kit's suite.toml names them).
+        assert!(super::builtin().programs().contains(&"tictactoe"));
+        assert!(super::builtin()
+            .variants()
+            .iter()
+            .any(|(n, _)| *n == "prune-strict"));
     }
 }

@@ -8,7 +8,8 @@ use std::path::PathBuf;
 use serde_json::{json, Map};
 
 use super::{case_name, round4, summary, unscored, Class, Export};
-use crate::suite::CreditRule;
+use crate::report::result::SubmissionResult;
+use crate::suite::{CreditRule, Visibility};
 
 /// `<student>/output.txt` for each student. The scoreboard is the total, then each group's points in
 /// the order of `Class::columns` (a group not attempted, or worth no points, is left out of `scores`,
@@ -67,4 +68,29 @@ pub fn export(class: &Class) -> Export {
         out.files.push((path, text.into_bytes()));
     }
     out
+}
+
+/// `r` as a student may see it on Autolab, which shows the whole feedback: each hidden case only as
+/// `hidden-<k>` of its group with its verdict, never its name, output or details (`grader export` and
+/// `grader autograde` unless `--hidden-visibility visible`).
+#[must_use]
+pub fn mask_hidden(r: &SubmissionResult) -> SubmissionResult {
+    let mut masked = r.clone();
+    let mut counts: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for c in masked
+        .cases
+        .iter_mut()
+        .filter(|c| c.visibility == Visibility::Hidden)
+    {
+        let k = counts.entry(c.group.clone()).or_default();
+        *k += 1;
+        c.name = format!("hidden-{k}");
+        c.summary = c.verdict.label().to_string();
+        c.details.clear();
+        c.search = None;
+        c.variant = None;
+        c.games.clear();
+    }
+    masked.integrity.clear();
+    masked
 }

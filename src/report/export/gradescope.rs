@@ -11,20 +11,28 @@ use crate::report::case_points;
 use crate::report::result::SubmissionResult;
 use crate::suite::Visibility;
 
-/// When Gradescope shows a test to the student (the schema's `visibility`). `grader export
-/// --hidden-as` takes clap's words (`after-due-date`); `bundle` and `autograde --hidden-visibility`
-/// take the schema's (`after_due_date`, [`Shown::from_str`]).
+/// When Gradescope shows a test to the student (the schema's `visibility`). One flag for it everywhere,
+/// `--hidden-visibility` (`export`, `bundle gradescope`, `autograde`), with clap's words
+/// (`after-published`) and the schema's accepted too (`after_published`), and one default,
+/// [`Shown::DEFAULT`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
 #[serde(rename_all = "snake_case")]
 pub enum Shown {
     Hidden,
+    #[value(alias = "after_due_date")]
     AfterDueDate,
+    #[value(alias = "after_published")]
     AfterPublished,
     Visible,
 }
 
 impl Shown {
-    /// The schema's word, as `results.json` and `--hidden-visibility` write it.
+    /// The default for a hidden case: nothing shows before the instructor publishes the grades, and
+    /// then a student can see why a hidden case lost points (`hidden` keeps tests reused across terms
+    /// out of sight for good).
+    pub const DEFAULT: &'static str = "after-published";
+
+    /// The schema's word, as `results.json` writes it.
     #[must_use]
     pub fn as_str(self) -> &'static str {
         match self {
@@ -34,25 +42,16 @@ impl Shown {
             Shown::Visible => "visible",
         }
     }
-}
 
-impl std::str::FromStr for Shown {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, String> {
-        [
-            Shown::Hidden,
-            Shown::AfterDueDate,
-            Shown::AfterPublished,
-            Shown::Visible,
-        ]
-        .into_iter()
-        .find(|v| v.as_str() == s)
-        .ok_or_else(|| {
-            format!(
-                "no visibility `{s}`: write `hidden`, `after_due_date`, `after_published` or `visible`"
-            )
-        })
+    /// The word `--hidden-visibility` takes (`after-published`).
+    #[must_use]
+    pub fn flag(self) -> &'static str {
+        match self {
+            Shown::Hidden => "hidden",
+            Shown::AfterDueDate => "after-due-date",
+            Shown::AfterPublished => "after-published",
+            Shown::Visible => "visible",
+        }
     }
 }
 
@@ -433,18 +432,24 @@ mod tests {
     }
 
     #[test]
-    fn visibility_words_are_the_schemas() {
+    fn visibility_words_are_the_schemas_and_the_flag_takes_both_spellings() {
+        use clap::ValueEnum as _;
         for shown in [
             Shown::Hidden,
             Shown::AfterDueDate,
             Shown::AfterPublished,
             Shown::Visible,
         ] {
-            assert_eq!(shown.as_str().parse::<Shown>(), Ok(shown));
             let json = serde_json::to_value(shown).unwrap();
             assert_eq!(json, shown.as_str());
+            // One flag, clap's words and the schema's alike.
+            assert_eq!(Shown::from_str(shown.flag(), false), Ok(shown));
+            assert_eq!(Shown::from_str(shown.as_str(), false), Ok(shown));
         }
-        let bad = "after-due-date".parse::<Shown>().unwrap_err();
-        assert!(bad.contains("`after_due_date`"), "{bad}");
+        assert_eq!(
+            Shown::from_str(Shown::DEFAULT, false),
+            Ok(Shown::AfterPublished)
+        );
+        assert!(Shown::from_str("after published", false).is_err());
     }
 }

@@ -116,6 +116,10 @@ pub fn probe() -> Result<(), &'static String> {
     static PROBE: OnceLock<Result<(), String>> = OnceLock::new();
     PROBE
         .get_or_init(|| {
+            if !cfg!(target_arch = "x86_64") {
+                // `seccomp::filter` denies every call of another architecture.
+                return Err("the full tier's seccomp filter knows x86_64 system calls only".into());
+            }
             let version = cgroup::detect().map_err(|e| e.to_string())?;
             cgroup::clean_stale(version);
             let dir = tempfile::tempdir().map_err(|e| format!("cannot make a scratch dir: {e}"))?;
