@@ -407,3 +407,72 @@ fn the_release_workflow_builds_every_target_with_the_script_tested_here() {
     assert!(release_runs.contains("sha256sum") && release_runs.contains("SHA256SUMS"));
     assert!(release_runs.contains("gh release create"));
 }
+
+#[test]
+fn the_wheel_holds_the_binary_alone_and_no_golden_file_is_in_it() {
+    let Some(dist) = dist("the_wheel_holds_the_binary_alone") else {
+        return;
+    };
+    let dir = scratch();
+    let student = std::fs::read(binary(&dist, dir.path())).unwrap();
+    // The wheel: the binary (the archive's, byte for byte) and pip's metadata; no Python, no suite.
+    let wheel = one(&dist, "grader_student-", ".whl");
+    let mut wheel = zip::ZipArchive::new(std::fs::File::open(&wheel).unwrap()).unwrap();
+    let names: Vec<String> = wheel.file_names().map(str::to_owned).collect();
+    for name in &names {
+        let (top, _) = name.split_once('/').unwrap_or((name, ""));
+        assert!(
+            top.ends_with(".dist-info") || name.ends_with(".data/scripts/grader"),
+            "the wheel holds `{name}`"
+        );
+    }
+    let script = names
+        .iter()
+        .find(|n| n.ends_with("/scripts/grader"))
+        .unwrap();
+    let mut inside = Vec::new();
+    std::io::Read::read_to_end(&mut wheel.by_name(script).unwrap(), &mut inside).unwrap();
+    assert!(inside == student, "the wheel's binary is the archive's");
+    // No suite's golden file (the hidden cases' traces above all) is in the binary. Ten-byte answers
+    // (`1 4\n` and the like) would match by chance, so only files of 20 bytes or more are looked for.
+    let holds = |text: &[u8]| {
+        let literal = regex::escape(std::str::from_utf8(text).unwrap());
+        regex::bytes::Regex::new(&literal)
+            .unwrap()
+            .is_match(&student)
+    };
+    // The scan finds text the binary does carry (grader.toml's defaults are built in): it can fail.
+    assert!(holds(read(&repo().join("grader.toml")).as_bytes()));
+    let mut looked = 0;
+    for entry in walk(&repo().join("suites")) {
+        let in_golden = entry.components().any(|c| c.as_os_str() == "golden");
+        let text = std::fs::read(&entry).unwrap();
+        if in_golden && text.len() >= 20 {
+            looked += 1;
+            assert!(
+                !holds(&text),
+                "the student binary holds `{}`",
+                entry.display()
+            );
+        }
+    }
+    assert!(looked >= 16, "{looked} golden files looked for");
+}
+
+/// Every file under `dir`, links not followed.
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(dir) = todo.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let entry = entry.unwrap();
+            let kind = entry.file_type().unwrap();
+            if kind.is_dir() {
+                todo.push(entry.path());
+            } else if kind.is_file() {
+                files.push(entry.path());
+            }
+        }
+    }
+    files
+}
