@@ -173,7 +173,8 @@ fn bundled_graders_are_stripped_of_their_debug_information() {
         assert!(!theirs.contains(section), "{section}: {theirs}");
     }
     let size = |p: &Path| std::fs::metadata(p).unwrap().len();
-    assert!(size(&shipped) * 2 < size(Path::new(env!("CARGO_BIN_EXE_grader"))));
+    // Smaller by what was stripped (test builds carry line tables only, so not by half any more).
+    assert!(size(&shipped) < size(Path::new(env!("CARGO_BIN_EXE_grader"))));
     // Still the grader.
     let version = Command::new(&shipped).arg("--version").output().unwrap();
     assert!(String::from_utf8_lossy(&version.stdout).starts_with("grader "));
