@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use super::pace;
 
-use super::{LimitHit, Outcome, Running, SandboxError, Spec, Status, Stdin, Watch};
+use super::{LimitHit, Limits, Outcome, Running, SandboxError, Spec, Status, Stdin, Usage, Watch};
 
 /// Between SIGTERM at the wall limit and SIGKILL of the whole group.
 pub const TERM_GRACE: Duration = Duration::from_millis(100);
@@ -41,28 +41,9 @@ pub fn drive(mut running: Box<dyn Running>, spec: &Spec) -> Result<Outcome, Sand
     let start = pace::now();
     let limits = &spec.limits;
     let cap = usize::try_from(limits.output).unwrap_or(usize::MAX);
-    let mut stdin = match &spec.stdin {
-        Stdin::Bytes(bytes) => match running.take_stdin() {
-            Some(file) => {
-                set_nonblocking(&file).map_err(io_err("setting up stdin"))?;
-                Some(Feed {
-                    file,
-                    bytes,
-                    written: 0,
-                })
-            }
-            None => None,
-        },
-        // Nobody types on a terminal here either: what the program reads waits for the limits.
-        Stdin::Piped | Stdin::Terminal => {
-            drop(running.take_stdin());
-            None
-        }
-        Stdin::Null => None,
-    };
+    let mut stdin = Feed::open(&mut *running, &spec.stdin)?;
     let mut stdout = Capture::new(running.take_stdout(), cap)?;
     let mut stderr = Capture::new(running.take_stderr(), cap)?;
-
     let deadline = start + limits.wall;
     let mut limit: Option<LimitHit> = None;
     let mut status: Option<Status> = None;
@@ -102,14 +83,8 @@ pub fn drive(mut running: Box<dyn Running>, spec: &Spec) -> Result<Outcome, Sand
             }
             if now >= sampled_at + SAMPLE_EVERY {
                 sampled_at = now;
-                let usage = running.usage();
-                let over_memory = usage.oom || usage.peak_memory.is_some_and(|m| m > limits.memory);
-                if usage.cpu > limits.cpu || over_memory {
-                    limit.get_or_insert(if over_memory {
-                        LimitHit::Memory
-                    } else {
-                        LimitHit::Cpu
-                    });
+                if let Some(hit) = over_limits(&mut *running, limits) {
+                    limit.get_or_insert(hit);
                     running.kill();
                     stdin = None;
                     continue;
@@ -136,36 +111,12 @@ pub fn drive(mut running: Box<dyn Running>, spec: &Spec) -> Result<Outcome, Sand
         };
         let timeout = wake_by.saturating_duration_since(now).min(TICK);
 
-        let mut fds = Vec::with_capacity(3);
-        for file in [stdout.file.as_ref(), stderr.file.as_ref()]
-            .into_iter()
-            .flatten()
-        {
-            fds.push(pollfd(file, libc::POLLIN));
-        }
-        if let Some(feed) = &stdin {
-            fds.push(pollfd(&feed.file, libc::POLLOUT));
-        }
-        if fds.is_empty() {
-            // Both pipes closed: the program is most likely exiting. Check back soon, then less often,
-            // so short runs end promptly without spinning on one that closed its output and runs on.
-            std::thread::sleep(idle.min(timeout));
-            idle = (idle * 2).min(TICK);
-        } else {
-            poll(&mut fds, timeout).map_err(io_err("waiting for output"))?;
-        }
+        wait_for_pipes(&stdout, &stderr, stdin.as_ref(), timeout, &mut idle)?;
 
-        if stdout.read().map_err(io_err("reading stdout"))? {
+        if pump(&mut stdout, &mut stderr, &mut stdin)? {
             limit.get_or_insert(LimitHit::Output);
             running.kill();
             stdin = None;
-        }
-        // Past its cap stderr is only drained: a chatty program is not a failing one.
-        stderr.read().map_err(io_err("reading stderr"))?;
-        if let Some(feed) = &mut stdin {
-            if feed.write().map_err(io_err("writing stdin"))? {
-                stdin = None;
-            }
         }
     }
 
@@ -173,14 +124,7 @@ pub fn drive(mut running: Box<dyn Running>, spec: &Spec) -> Result<Outcome, Sand
     let ended_at = ended_at.unwrap_or_else(pace::now);
     let status = status.unwrap_or(Status::Signaled(libc::SIGKILL));
     let usage = running.usage();
-    if limit.is_none() {
-        limit = match status {
-            Status::Signaled(libc::SIGXCPU) => Some(LimitHit::Cpu),
-            Status::Signaled(libc::SIGKILL) if usage.cpu >= limits.cpu => Some(LimitHit::Cpu),
-            _ if usage.oom => Some(LimitHit::Memory),
-            _ => None,
-        };
-    }
+    let limit = limit.or_else(|| kernel_limit(status, &usage, limits));
     Ok(Outcome {
         status,
         cpu: usage.cpu,
@@ -194,6 +138,73 @@ pub fn drive(mut running: Box<dyn Running>, spec: &Spec) -> Result<Outcome, Sand
     })
 }
 
+/// Reads what the program wrote and writes what it may read next; true when stdout went past its cap.
+fn pump(
+    stdout: &mut Capture,
+    stderr: &mut Capture,
+    stdin: &mut Option<Feed>,
+) -> Result<bool, SandboxError> {
+    let over = stdout.read().map_err(io_err("reading stdout"))?;
+    // Past its cap stderr is only drained: a chatty program is not a failing one.
+    stderr.read().map_err(io_err("reading stderr"))?;
+    if let Some(feed) = stdin {
+        if feed.write().map_err(io_err("writing stdin"))? {
+            *stdin = None;
+        }
+    }
+    Ok(over)
+}
+
+/// A limit the driver did not see hit: the kernel's (SIGXCPU, the OOM killer's).
+fn kernel_limit(status: Status, usage: &Usage, limits: &Limits) -> Option<LimitHit> {
+    match status {
+        Status::Signaled(libc::SIGXCPU) => Some(LimitHit::Cpu),
+        Status::Signaled(libc::SIGKILL) if usage.cpu >= limits.cpu => Some(LimitHit::Cpu),
+        _ if usage.oom => Some(LimitHit::Memory),
+        _ => None,
+    }
+}
+
+/// The CPU or memory limit, when the program's usage is past it.
+fn over_limits(running: &mut dyn Running, limits: &Limits) -> Option<LimitHit> {
+    let usage = running.usage();
+    let over_memory = usage.oom || usage.peak_memory.is_some_and(|m| m > limits.memory);
+    if over_memory {
+        Some(LimitHit::Memory)
+    } else {
+        (usage.cpu > limits.cpu).then_some(LimitHit::Cpu)
+    }
+}
+
+/// Waits up to `timeout` for output to read or room to write stdin. With both output pipes closed
+/// (the program is most likely exiting) it sleeps instead: soon, then less often, so short runs end
+/// promptly without spinning on one that closed its output and runs on.
+fn wait_for_pipes(
+    stdout: &Capture,
+    stderr: &Capture,
+    stdin: Option<&Feed>,
+    timeout: Duration,
+    idle: &mut Duration,
+) -> Result<(), SandboxError> {
+    let mut fds = Vec::with_capacity(3);
+    for file in [stdout.file.as_ref(), stderr.file.as_ref()]
+        .into_iter()
+        .flatten()
+    {
+        fds.push(pollfd(file, libc::POLLIN));
+    }
+    if let Some(feed) = stdin {
+        fds.push(pollfd(&feed.file, libc::POLLOUT));
+    }
+    if fds.is_empty() {
+        std::thread::sleep((*idle).min(timeout));
+        *idle = (*idle * 2).min(TICK);
+        return Ok(());
+    }
+    poll(&mut fds, timeout).map_err(io_err("waiting for output"))?;
+    Ok(())
+}
+
 /// Bytes still to be written to the program's stdin.
 struct Feed<'a> {
     file: File,
@@ -201,7 +212,31 @@ struct Feed<'a> {
     written: usize,
 }
 
-impl Feed<'_> {
+impl<'a> Feed<'a> {
+    /// What to write for `stdin`: `Stdin::Bytes` is written and then closed; `Stdin::Piped` is closed
+    /// at once (nobody is there to write it), as is the grader's typing end of a `Stdin::Terminal`.
+    fn open(running: &mut dyn Running, stdin: &'a Stdin) -> Result<Option<Feed<'a>>, SandboxError> {
+        match stdin {
+            Stdin::Bytes(bytes) => match running.take_stdin() {
+                Some(file) => {
+                    set_nonblocking(&file).map_err(io_err("setting up stdin"))?;
+                    Ok(Some(Feed {
+                        file,
+                        bytes,
+                        written: 0,
+                    }))
+                }
+                None => Ok(None),
+            },
+            // Nobody types on a terminal here either: what the program reads waits for the limits.
+            Stdin::Piped | Stdin::Terminal => {
+                drop(running.take_stdin());
+                Ok(None)
+            }
+            Stdin::Null => Ok(None),
+        }
+    }
+
     /// Writes what the pipe takes now; true when finished (all written, or the reader is gone).
     fn write(&mut self) -> io::Result<bool> {
         while self.written < self.bytes.len() {
