@@ -172,7 +172,31 @@ fn shell(
         }
     }
     out.push_str("</div>\n<ol class=\"moves\">\n");
-    let turned = turn.map(|t| t.ply);
+    move_list(&mut out, r, turn.map(|t| t.ply));
+    let fault = if r.ending == Ending::Fault {
+        " fault"
+    } else {
+        ""
+    };
+    out.push_str("</ol>\n</div>\n");
+    if let Some(t) = turn {
+        let _ = writeln!(
+            out,
+            "<p class=\"turn\">The game turned on {}</p>",
+            esc(&t.sentence())
+        );
+    }
+    let _ = writeln!(out, "<p class=\"end{fault}\">{}</p>", esc(&r.summary()));
+    for n in &r.notes {
+        let _ = writeln!(out, "<p class=\"mute\">{}</p>", esc(n));
+    }
+    dialogues(&mut out, r);
+    out.push_str("</section>\n");
+    out
+}
+
+/// The moves, one item each: who played what, what was sent when it differs, a forfeit, the time.
+fn move_list(out: &mut String, r: &GameRecord, turned: Option<usize>) {
     for (k, m) in r.moves.iter().enumerate() {
         let who = r.colours.get(m.side).map_or("?", String::as_str);
         let class = if turned == Some(k + 1) {
@@ -205,23 +229,10 @@ fn shell(
             esc(&seconds(std::time::Duration::from_micros(m.micros)))
         );
     }
-    let fault = if r.ending == Ending::Fault {
-        " fault"
-    } else {
-        ""
-    };
-    out.push_str("</ol>\n</div>\n");
-    if let Some(t) = turn {
-        let _ = writeln!(
-            out,
-            "<p class=\"turn\">The game turned on {}</p>",
-            esc(&t.sentence())
-        );
-    }
-    let _ = writeln!(out, "<p class=\"end{fault}\">{}</p>", esc(&r.summary()));
-    for n in &r.notes {
-        let _ = writeln!(out, "<p class=\"mute\">{}</p>", esc(n));
-    }
+}
+
+/// Each side's dialogue transcript (open when the game waits for review) and last lines on stderr.
+fn dialogues(out: &mut String, r: &GameRecord) {
     for (side, text) in r.transcripts.iter().enumerate() {
         if let Some(text) = text {
             let who = r.colours.get(side).map_or("?", String::as_str);
@@ -249,8 +260,6 @@ fn shell(
             );
         }
     }
-    out.push_str("</section>\n");
-    out
 }
 
 #[cfg(test)]
