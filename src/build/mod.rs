@@ -331,6 +331,26 @@ fn compile(
         )?;
         command[0] = choice.tool.to_string();
     }
+    let interpreter = resolve_run(toolchain, &recipe.language, &mut command, &mut log)?;
+    Ok(Compiled::Built(Built {
+        interpreter,
+        language: recipe.language.clone(),
+        dir,
+        command,
+        log: trim_log(&log),
+        outcome: last,
+        address_space: recipe.address_space,
+    }))
+}
+
+/// Resolves the run command's program, and for an interpreter (`python3`, `python2`) says which:
+/// its path and version, noted in the log for Python 2.
+fn resolve_run(
+    toolchain: &Toolchain,
+    language: &str,
+    command: &mut [String],
+    log: &mut String,
+) -> Result<Option<Box<Interpreter>>, BuildError> {
     let interpreter = ["python3", "python2"]
         .into_iter()
         .find(|t| command[0] == *t)
@@ -340,8 +360,8 @@ fn compile(
                 toolchain.version(tool).unwrap_or("unknown").to_string(),
             )
         });
-    command[0] = resolve(toolchain, &recipe.language, &command[0])?;
-    let interpreter = interpreter.map(|(tool, version)| {
+    command[0] = resolve(toolchain, language, &command[0])?;
+    Ok(interpreter.map(|(tool, version)| {
         if tool == "python2" {
             let _ = writeln!(
                 log,
@@ -353,15 +373,6 @@ fn compile(
             path: command[0].clone(),
             version,
         })
-    });
-    Ok(Compiled::Built(Built {
-        interpreter,
-        language: recipe.language.clone(),
-        dir,
-        command,
-        log: trim_log(&log),
-        outcome: last,
-        address_space: recipe.address_space,
     }))
 }
 
