@@ -96,7 +96,7 @@ fn words(student: &str, name: &str) -> String {
 
 #[test]
 fn wpi_examples_get_their_pinned_points() {
-    let expected: [(&str, [f64; 5], f64); 17] = [
+    let expected: [(&str, [f64; 5], f64); 18] = [
         ("c-correct", [10.0, 15.0, 20.0, 15.0, 40.0], 100.0),
         ("java-correct", [10.0, 15.0, 20.0, 15.0, 40.0], 100.0),
         ("python-correct", [10.0, 15.0, 20.0, 15.0, 40.0], 100.0),
@@ -118,6 +118,8 @@ fn wpi_examples_get_their_pinned_points() {
         ("no-board-first", [0.0, 15.0, 20.0, 15.0, 40.0], 90.0),
         ("computer-opens-as-o", [0.0, 15.0, 20.0, 15.0, 40.0], 90.0),
         ("c-no-fflush", [10.0, 15.0, 20.0, 15.0, 40.0], 100.0),
+        // Says who starts (`You will go first.`) rather than asking, and then waits with no prompt.
+        ("says-who-starts", [0.0, 15.0, 20.0, 15.0, 40.0], 90.0),
     ];
     let mut wrong = Vec::new();
     for (student, groups, total) in expected {
@@ -366,6 +368,81 @@ fn wpi_programs_on_their_own_conventions_are_understood_and_told_so() {
         "{opening}"
     );
     assert_eq!(case("letter-digit", "opening")["verdict"], "accepted");
+}
+
+#[test]
+fn a_program_that_says_who_starts_is_not_asked_who_starts() {
+    // `You will go first.` is a statement: the grader types no yes or no at it (which the program
+    // would read as its first move), and plays the side the program gave it.
+    let opening = words("says-who-starts", "opening");
+    assert!(
+        opening.contains("did not ask whether the user wants X or O, which the handout asks for first (rule 1: \"Initially, your program should ask the user which marks the user prefers\"); it asked nothing before the game"),
+        "{opening}"
+    );
+    let record: serde_json::Value = serde_json::from_str(&read(
+        &graded().join("says-who-starts/games/legal-vs-random-2.json"),
+    ))
+    .unwrap();
+    let said = record["transcripts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find_map(|t| t.as_str())
+        .unwrap();
+    // Its board, then the first thing typed: a square, not an answer to a question.
+    let typed = said.lines().find(|l| l.starts_with('→')).unwrap();
+    assert!(
+        typed.trim_start_matches("→ ").parse::<u32>().is_ok(),
+        "{said}"
+    );
+}
+
+#[test]
+fn a_python_2_program_that_python_3_compiles_runs_with_python_2() {
+    // `python2-package` compiles under Python 3 (every `print` has one argument in parentheses), but
+    // calls `raw_input` and `xrange` and imports its package's modules by their bare names: a TA
+    // runs it with `python2`, and so does the grader, saying why.
+    let r = result("python2-package");
+    let python2 = grader::toolchain::Toolchain::global()
+        .tool("python2")
+        .is_some();
+    if !python2 {
+        // The machine's fault, never the student's: not graded, and said so.
+        return eprintln!("skipped: no Python 2 on this machine ({})", r["build"]);
+    }
+    assert_eq!(
+        r["build"]["interpreter"]["version"]
+            .as_str()
+            .map(|v| v.starts_with("2.")),
+        Some(true),
+        "{}",
+        r["build"]
+    );
+    let log = r["build"]["log"].as_str().unwrap();
+    assert!(
+        log.contains("python: Python 2 code: `ttt/board.py` line ")
+            && log.contains("`xrange`, a name Python 2 has and Python 3 does not")
+            && log.contains("every file compiles under Python 2, so it runs with Python 2, as a TA would run it"),
+        "{log}"
+    );
+    assert_eq!(
+        points("python2-package"),
+        (vec![10.0, 15.0, 20.0, 15.0, 40.0], 100.0)
+    );
+    // The student is told, in `grader check`'s report and on the page.
+    let out = grader()
+        .arg("check")
+        .arg(repo().join(SUITE))
+        .arg(repo().join(EXAMPLES).join("python2-package"))
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        report.contains("built as python\n    run with Python 2."),
+        "{report}"
+    );
+    let page = read(&graded().join("python2-package/report.html"));
+    assert!(page.contains("<p>run with Python 2."), "{page}");
 }
 
 /// Plain minimax over a tic-tac-toe board (`b'x'`, `b'o'`, `b'-'`) for the side `me` to move: 1 win,

@@ -44,6 +44,27 @@ impl Paint {
     }
 }
 
+/// For a program run with Python 2, which a student may not expect: the version and why (the build
+/// log's reason: it does not compile under Python 3, or Python 2's signs in code that does).
+#[must_use]
+pub fn python2_line(build: &super::result::BuildReport) -> Option<String> {
+    let version = &build.interpreter.as_ref()?.version;
+    if !version.starts_with("2.") {
+        return None;
+    }
+    let why = build
+        .log
+        .lines()
+        .filter_map(|l| l.strip_prefix("python: "))
+        .rfind(|l| {
+            l.contains("Python 2")
+                && !l.starts_with("running with")
+                && !l.starts_with("under Python")
+        })
+        .unwrap_or("the suite runs it so");
+    Some(format!("run with Python {version}: {why}"))
+}
+
 /// The whole report a student reads (as a platform's log keeps it): every case, then the score.
 pub fn student_report(r: &SubmissionResult, paint: Paint) -> String {
     let mut out = cases_report(r, paint);
@@ -129,10 +150,15 @@ fn score_line(r: &SubmissionResult, line: &str, paint: Paint) -> String {
 fn cases_report(r: &SubmissionResult, paint: Paint) -> String {
     let mut out = String::new();
     match r.build.status {
-        BuildStatus::Built => out.push_str(&format!(
-            "built as {}\n",
-            paint.bold(r.build.language.as_deref().unwrap_or("?"))
-        )),
+        BuildStatus::Built => {
+            out.push_str(&format!(
+                "built as {}\n",
+                paint.bold(r.build.language.as_deref().unwrap_or("?"))
+            ));
+            if let Some(line) = python2_line(&r.build) {
+                out.push_str(&format!("    {}\n", safe(&line)));
+            }
+        }
         status => {
             let what = match status {
                 BuildStatus::CompileError => format!(

@@ -342,10 +342,13 @@ pub fn case_name(c: &CaseResult) -> String {
 pub fn summary(r: &SubmissionResult) -> String {
     let mut lines = Vec::new();
     match r.build.status {
-        super::result::BuildStatus::Built => lines.push(format!(
-            "built as {}",
-            r.build.language.as_deref().unwrap_or("?")
-        )),
+        super::result::BuildStatus::Built => {
+            lines.push(format!(
+                "built as {}",
+                r.build.language.as_deref().unwrap_or("?")
+            ));
+            lines.extend(super::feedback::python2_line(&r.build).map(|l| one_line(&l, 500)));
+        }
         status => {
             lines.push(format!("build: {}", status.as_str()));
             lines.push(block(&r.build.log, FEEDBACK_CAP));

@@ -96,6 +96,9 @@ pub fn page_for(
             .unwrap_or_default(),
         esc(&r.sandbox.to_string())
     );
+    if let Some(line) = crate::report::feedback::python2_line(&r.build) {
+        let _ = writeln!(b, "<p>{}</p>", esc(&line));
+    }
     if r.build.status != BuildStatus::Built && !r.build.log.is_empty() {
         let _ = writeln!(b, "<h2>Build</h2>\n<pre>{}</pre>", esc(&r.build.log));
     }

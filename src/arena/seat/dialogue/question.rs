@@ -140,7 +140,7 @@ pub fn read(text: &str, in_game: bool) -> Question {
         // The prompt itself asks the mode (`Single Player:y\n?`), whatever the lines before say
         // about who goes first.
         Ask::Mode
-    } else if first_re().is_match(&tail) {
+    } else if first_asked(&tail) {
         Ask::First {
             about_program: about_program_re().is_match(&tail),
         }
@@ -166,6 +166,27 @@ pub fn read(text: &str, in_game: bool) -> Question {
         marks: marks(&tail),
         tail: tail.to_lowercase(),
     }
+}
+
+/// Whether the lines ask who moves first, rather than say it (`Player will go first.` before a board
+/// and a prompt for the move): a sentence naming who is first that asks (`?`), offers yes and no, or
+/// ends the line with `:`; or numbered options to choose from.
+fn first_asked(tail: &str) -> bool {
+    if !first_re().is_match(tail) {
+        return false;
+    }
+    if !options(tail).is_empty() {
+        return true;
+    }
+    tail.lines().any(|line| {
+        let sentences: Vec<&str> = line.trim_end().split_inclusive(['.', '!']).collect();
+        sentences.iter().enumerate().any(|(i, sentence)| {
+            first_re().is_match(sentence)
+                && (sentence.contains('?')
+                    || yes_no_re().is_match(sentence)
+                    || (i + 1 == sentences.len() && sentence.trim_end().ends_with(':')))
+        })
+    })
 }
 
 /// Whether the text ends with a board: its last line is part of one (without it, a board is lost).

@@ -54,6 +54,17 @@ fn questions_are_read_by_what_they_ask() {
             "Who goes first is chosen at random.\nSingle Player:y\\n?\n",
             Ask::Mode,
         ),
+        // Said, not asked: who moves first, then the board and a wait for the move.
+        (
+            "Player will go first. Enter choice (1-9)\nKeys as on a number pad.\n_ _ _\n_ _ _\n_ _ _\n",
+            Ask::Move(Part::Whole),
+        ),
+        (
+            "Who plays first: ",
+            Ask::First {
+                about_program: false,
+            },
+        ),
         ("Pick a level (easy/medium/hard): ", Ask::Level),
         ("What is your name? ", Ask::Name),
         (">> Board size (ENTER for 3): ", Ask::Size),
