@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use grader::arena::event::schedule::{self, Plan};
 use grader::arena::game::ArenaGame;
-use grader::arena::referee::{play, IllegalPolicy, Match, Policy};
+use grader::arena::referee::{play, Clock, IllegalPolicy, Match, Policy};
 use grader::arena::seat::persistent::PersistentSeat;
 use grader::arena::seat::ReplyForm;
 use grader::arena::seat::{FnSeat, Seat};
@@ -148,6 +148,7 @@ fn overhead() {
     let policy = Policy {
         limit: Some(Duration::from_secs(1)),
         margin: Duration::from_millis(50),
+        clock: Clock::Wall,
         illegal: IllegalPolicy::Lose,
         move_cap: None,
         reply: ReplyForm::Move,

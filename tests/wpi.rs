@@ -96,7 +96,7 @@ fn words(student: &str, name: &str) -> String {
 
 #[test]
 fn wpi_examples_get_their_pinned_points() {
-    let expected: [(&str, [f64; 5], f64); 18] = [
+    let expected: [(&str, [f64; 5], f64); 19] = [
         ("c-correct", [10.0, 15.0, 20.0, 15.0, 40.0], 100.0),
         ("java-correct", [10.0, 15.0, 20.0, 15.0, 40.0], 100.0),
         ("python-correct", [10.0, 15.0, 20.0, 15.0, 40.0], 100.0),
@@ -120,6 +120,9 @@ fn wpi_examples_get_their_pinned_points() {
         ("c-no-fflush", [10.0, 15.0, 20.0, 15.0, 40.0], 100.0),
         // Says who starts (`You will go first.`) rather than asking, and then waits with no prompt.
         ("says-who-starts", [0.0, 15.0, 20.0, 15.0, 40.0], 90.0),
+        // Plain minimax on deep copies: its first move takes a good part of a second of CPU time,
+        // many seconds on the clock of a loaded machine; the move limit counts CPU time.
+        ("plain-minimax", [0.0, 15.0, 20.0, 15.0, 40.0], 90.0),
     ];
     let mut wrong = Vec::new();
     for (student, groups, total) in expected {
@@ -353,6 +356,36 @@ fn wpi_programs_on_their_own_conventions_are_understood_and_told_so() {
         assert_eq!(sent.len(), 4, "{student}: {sent:?}");
         assert_eq!(sent[1], "hello");
     }
+    // An input off the board is said to be so in the program's own terms.
+    for (student, bounds) in [
+        ("numpad", "off the board: cells are 1 to 9"),
+        (
+            "row-comma-from-zero",
+            "off the board: rows and columns are 0 to 2",
+        ),
+        (
+            "letter-digit",
+            "off the board: rows are A to C and columns 1 to 3",
+        ),
+        (
+            "python-correct",
+            "off the board: rows and columns are 1 to 3",
+        ),
+    ] {
+        let record: serde_json::Value = serde_json::from_str(&read(
+            &graded().join(student).join("games/rejects-invalid-1.json"),
+        ))
+        .unwrap();
+        let abouts: Vec<&str> = record["facts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["fact"] == "probe")
+            .filter_map(|f| f["about"].as_str())
+            .filter(|a| a.starts_with("off the board"))
+            .collect();
+        assert_eq!(abouts, [bounds, bounds], "{student}");
+    }
     // A program on the handout's own form is not told how it was understood.
     assert!(!case("python-correct", "rejects-invalid")["summary"]
         .as_str()
@@ -443,6 +476,64 @@ fn a_python_2_program_that_python_3_compiles_runs_with_python_2() {
     );
     let page = read(&graded().join("python2-package/report.html"));
     assert!(page.contains("<p>run with Python 2."), "{page}");
+}
+
+#[test]
+fn the_move_limit_counts_cpu_time_so_a_slow_machine_is_not_the_students_fault() {
+    // `python-correct` made to sleep 0.8 s before each of its moves: on the clock as late as a program
+    // a loaded machine keeps waiting, yet using almost no CPU. A limit of 300 ms, counted in CPU time
+    // (the suite's setting), then in wall time, over two games.
+    let dir = scratch();
+    let class = dir.path().join("class/sleeper");
+    std::fs::create_dir_all(&class).unwrap();
+    let source = read(&repo().join(EXAMPLES).join("python-correct/tictactoe.py"));
+    let search = "            _, cell = alphabeta(board, me, me, 0, -100, 100)\n";
+    assert!(source.contains(search));
+    let slow = source
+        .replacen("import sys\n", "import sys\nimport time\n", 1)
+        .replacen(search, &format!("            time.sleep(0.8)\n{search}"), 1);
+    std::fs::write(class.join("tictactoe.py"), slow).unwrap();
+    let toml = read(&repo().join(SUITE).join("suite.toml"));
+    let groups = toml.find("\n[[groups]]").unwrap();
+    let one_case = format!(
+        "{}\n[[groups]]\nname = \"valid-moves\"\npoints = 10\ncredit = \"proportional\"\n\n[[groups.cases]]\nname = \"legal\"\nvisibility = \"public\"\nplay = {{ opponent = \"random\", games = 2, measure = \"legal\" }}\n",
+        &toml[..groups]
+    );
+    assert!(one_case.contains("move-limit = \"5s\"\nmove-clock = \"cpu\"\nmove-wall = \"60s\"\n"));
+    let grade = |name: &str, arena: &str| {
+        let suite = dir.path().join(name);
+        std::fs::create_dir_all(&suite).unwrap();
+        let text = one_case.replacen(
+            "move-limit = \"5s\"\nmove-clock = \"cpu\"\nmove-wall = \"60s\"\n",
+            arena,
+            1,
+        );
+        std::fs::write(suite.join("suite.toml"), text).unwrap();
+        let out = dir.path().join(format!("results-{name}"));
+        grader()
+            .arg("run")
+            .arg(&suite)
+            .arg(dir.path().join("class"))
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        let result: serde_json::Value =
+            serde_json::from_str(&read(&out.join(name).join("sleeper/result.json"))).unwrap();
+        result
+    };
+    let cpu = grade(
+        "cpu",
+        "move-limit = \"300ms\"\nmove-clock = \"cpu\"\nmove-wall = \"20s\"\n",
+    );
+    assert_eq!(cpu["score"].as_f64(), Some(10.0), "{cpu}");
+    let wall = grade("wall", "move-limit = \"300ms\"\n");
+    assert_eq!(wall["score"].as_f64(), Some(0.0), "{wall}");
+    let details = wall["cases"][0]["details"].to_string();
+    assert!(
+        details.contains("timed out after") && details.contains("(limit 300 ms + 50 ms margin)"),
+        "{details}"
+    );
 }
 
 /// Plain minimax over a tic-tac-toe board (`b'x'`, `b'o'`, `b'-'`) for the side `me` to move: 1 win,

@@ -12,7 +12,7 @@ use serde::Deserialize;
 
 use crate::arena::event::schedule::Stage;
 use crate::arena::event::standings::Scoring;
-use crate::arena::referee::{IllegalPolicy, Policy, DEFAULT_MARGIN};
+use crate::arena::referee::{Clock, IllegalPolicy, Policy, DEFAULT_MARGIN};
 use crate::arena::seat::dialogue::{Probe, Script, Step};
 use crate::arena::seat::ReplyForm;
 use crate::toml_file::{form, location, read_toml, snippet, TomlError};
@@ -53,6 +53,15 @@ pub struct RawArena {
     /// Per-move limit, e.g. `"1s"`, `"6s"`; `"none"` for no limit.
     #[schemars(with = "Option<form::DurationOrNone>")]
     pub move_limit: Option<Spanned<String>>,
+    /// What `move-limit` counts: `wall` (default), or `cpu`, the CPU time of the program's whole process
+    /// tree (dialogue programs; other players keep the wall clock), so that a loaded machine does not
+    /// make a program late.
+    #[schemars(extend("enum" = ["wall", "cpu"]))]
+    pub move_clock: Option<Spanned<String>>,
+    /// With `move-clock = "cpu"`: the wall time a move may take whatever its CPU time, so a program
+    /// asleep or blocked still ends (default six times `move-limit`).
+    #[schemars(with = "Option<form::Duration>")]
+    pub move_wall: Option<Spanned<String>>,
     /// Added to every limit for scheduler noise (default `"50ms"`).
     #[schemars(with = "Option<form::Duration>")]
     pub margin: Option<Spanned<String>>,
@@ -329,6 +338,7 @@ pub fn validate(
     let margin = check
         .duration(&raw.margin, Some(DEFAULT_MARGIN), "margin")?
         .unwrap_or(Duration::ZERO);
+    let clock = check.clock(raw, limit)?;
     let startup = check
         .duration(&raw.startup, Some(Duration::from_secs(10)), "startup")?
         .unwrap_or(Duration::from_secs(3600));
@@ -400,6 +410,7 @@ pub fn validate(
         policy: Policy {
             limit,
             margin,
+            clock,
             illegal,
             move_cap,
             reply,
@@ -431,6 +442,27 @@ impl Check<'_> {
             at: location(self.path, self.source, span),
             message,
             hint: hint.to_string(),
+        }
+    }
+
+    /// `move-clock` and `move-wall`: what the per-move limit `limit` counts, and the wall cap of a
+    /// move under a CPU clock (no shorter than the limit).
+    fn clock(&self, raw: &RawArena, limit: Option<Duration>) -> Result<Clock, ArenaConfigError> {
+        let cpu = self.word(&raw.move_clock, &["wall", "cpu"], "wall", "move clock")? == "cpu";
+        let cap = self.duration(&raw.move_wall, None, "move-wall")?;
+        match (cpu, &raw.move_wall, cap, limit) {
+            (false, Some(w), _, _) => Err(self.bad(
+                w.span(),
+                "`move-wall` is set, but the move limit counts wall time".into(),
+                "add `move-clock = \"cpu\"`, or remove `move-wall`",
+            )),
+            (true, Some(w), Some(cap), Some(limit)) if cap < limit => Err(self.bad(
+                w.span(),
+                format!("`move-wall` is shorter than `move-limit` ({})", crate::arena::game::record::seconds(limit)),
+                "the wall cap is the most a move may take however little CPU time it uses: make it several times the limit",
+            )),
+            (true, _, cap, _) => Ok(Clock::Cpu { cap }),
+            (false, None, _, _) => Ok(Clock::Wall),
         }
     }
 

@@ -46,12 +46,29 @@ pub enum IllegalPolicy {
     Forfeit,
 }
 
+/// A move's wall-time cap under a CPU clock with no `move-wall`: this many times the per-move limit.
+pub const WALL_FACTOR: u32 = 6;
+
+/// What the per-move limit counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Clock {
+    /// Wall time, less the grader's own share of it (`Seat::unclocked`).
+    #[default]
+    Wall,
+    /// The CPU time of the program's whole process tree, for a seat that measures it
+    /// (`Seat::move_cpu`; any other keeps the wall clock): a loaded machine slows a program, it does
+    /// not make it late. `cap` (default [`WALL_FACTOR`] times the limit) is the wall time a move may
+    /// take whatever its CPU time, so a program asleep or blocked still ends.
+    Cpu { cap: Option<Duration> },
+}
+
 /// The referee's half of a suite's arena config.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Policy {
     /// Per move; `None` for no limit (bots against bots).
     pub limit: Option<Duration>,
     pub margin: Duration,
+    pub clock: Clock,
     pub illegal: IllegalPolicy,
     /// Turns before the game is adjudicated a draw (scored with the game's tie-break).
     pub move_cap: Option<u32>,
@@ -64,6 +81,7 @@ impl Default for Policy {
         Policy {
             limit: Some(Duration::from_secs(1)),
             margin: DEFAULT_MARGIN,
+            clock: Clock::Wall,
             illegal: IllegalPolicy::Lose,
             move_cap: Some(500),
             reply: ReplyForm::Move,
@@ -76,6 +94,18 @@ impl Policy {
     #[must_use]
     pub fn deadline(&self) -> Option<Duration> {
         self.limit.map(|l| l + self.margin)
+    }
+
+    /// Under a CPU clock with a limit, the wall time a move may take whatever its CPU time.
+    #[must_use]
+    pub fn wall_cap(&self) -> Option<Duration> {
+        match self.clock {
+            Clock::Wall => None,
+            Clock::Cpu { cap } => {
+                let limit = self.limit?;
+                Some(cap.unwrap_or(limit * WALL_FACTOR).max(limit) + self.margin)
+            }
+        }
     }
 }
 
@@ -99,6 +129,7 @@ fn start_both<G: ArenaGame>(
             side_name: G::side_name(side),
             seed: who.seed,
             limit: policy.limit,
+            wall_cap: policy.wall_cap(),
         };
         let asked = pace::now();
         if let Err(reply) = seat.start(&start) {
@@ -169,6 +200,7 @@ fn take_sides<G: ArenaGame>(
                 side_name: G::side_name(side),
                 seed: who.seed,
                 limit: policy.limit,
+                wall_cap: policy.wall_cap(),
             };
             let asked = pace::now();
             if let Err(reply) = seats[other].start(&start) {
@@ -335,7 +367,7 @@ pub fn play_measured<G: ArenaGame>(
                 // What a forfeited placement sent can be anything: kept printable and short.
                 sent: quote(&sent),
                 applied,
-                micros: u64::try_from(took.as_micros()).unwrap_or(u64::MAX),
+                micros: u64::try_from(took.counted.as_micros()).unwrap_or(u64::MAX),
                 state: state.encode(),
                 forfeited,
             };
@@ -415,15 +447,34 @@ fn ask<G: ArenaGame>(
     state: &G,
     last: Option<&str>,
     policy: &Policy,
-) -> (Reply, Duration) {
+) -> (Reply, Took) {
     let asked = pace::now();
     let deadline = policy.deadline().filter(|_| seat.clocked());
     let reply = seat.request(state, last, deadline);
-    let took = pace::since(asked).saturating_sub(seat.unclocked());
+    let wall = pace::since(asked).saturating_sub(seat.unclocked());
+    // Under a CPU clock, what the program's tree used, where its seat measures it.
+    let cpu = match policy.clock {
+        Clock::Cpu { .. } if deadline.is_some() => seat.move_cpu(),
+        _ => None,
+    };
+    let took = Took {
+        counted: cpu.unwrap_or(wall),
+        cpu,
+        wall,
+    };
     // A program proven to wait for input would never have answered: that stays what it was,
     // however late a loaded machine saw it, so the reason is the same at every run.
-    let over = deadline.is_some_and(|d| took > d) && !matches!(reply, Reply::Waiting(_));
+    let over = deadline.is_some_and(|d| took.counted > d) && !matches!(reply, Reply::Waiting(_));
     (if over { Reply::Timeout } else { reply }, took)
+}
+
+/// How long a move took: what the per-move clock counted, and under a CPU clock the CPU time (when
+/// the seat measured it) beside the wall time.
+#[derive(Clone, Copy, Debug)]
+struct Took {
+    counted: Duration,
+    cpu: Option<Duration>,
+    wall: Duration,
 }
 
 /// The end of the game when side `i` (`colour`) answered move `turn` with no line: no result when
@@ -434,7 +485,7 @@ fn not_a_line(
     colour: &str,
     turn: usize,
     policy: &Policy,
-    took: Duration,
+    took: Took,
 ) -> (GameResult, Ending, String) {
     match reply {
         Reply::Unfollowed(why) => (
@@ -443,7 +494,10 @@ fn not_a_line(
             format!("the grader could not follow {colour} on move {turn}: {why}"),
         ),
         fault => {
-            let why = fault_words(&fault, policy, took);
+            let why = match (&fault, took.cpu) {
+                (Reply::Timeout, Some(cpu)) => cpu_timeout_words(policy, cpu, took.wall),
+                _ => fault_words(&fault, policy, took.counted),
+            };
             (
                 GameResult::Win(1 - i),
                 Ending::Fault,
@@ -606,6 +660,29 @@ pub fn idle_words(limit: Duration) -> String {
         "used no CPU for {}, asleep: it was waiting for something that will not come",
         seconds(limit)
     )
+}
+
+/// A timeout under a CPU clock in the words of a record's reason, after the side's name: over the
+/// limit in CPU time, or at the move's wall-time cap with CPU time to spare (asleep, or blocked).
+fn cpu_timeout_words(policy: &Policy, cpu: Duration, wall: Duration) -> String {
+    let (Some(limit), Some(cap)) = (policy.limit, policy.wall_cap()) else {
+        return format!("timed out after {} of CPU time", seconds(cpu));
+    };
+    if cpu > limit + policy.margin || wall < cap {
+        format!(
+            "timed out after {} of CPU time (limit {} + {} margin, counted in CPU time)",
+            seconds(cpu),
+            seconds(limit),
+            seconds(policy.margin)
+        )
+    } else {
+        format!(
+            "was still on its move after {} of wall time, the most a move may take, having used {} of CPU time (the limit, {}, counts CPU time)",
+            seconds(wall),
+            seconds(cpu),
+            seconds(limit)
+        )
+    }
 }
 
 /// A fault in the words of a record's reason, after the side's name.

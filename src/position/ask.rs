@@ -66,6 +66,7 @@ pub fn ask<G: ArenaGame>(
         side_name: G::side_name(side),
         seed,
         limit: policy.limit,
+        wall_cap: None,
     };
     let asked = pace::now();
     let reply = match seat.start(&start) {

@@ -1,6 +1,8 @@
 //! Telling a program that waits from one that works: a run asleep reading the stdin the grader feeds
 //! while the grader waits for its answer (a deadlock, ended at once), and a run that uses no CPU for the
-//! idle limit (ended as idle; the wall limit stays for everything else).
+//! idle limit (ended as idle; the wall limit stays for everything else). A watch may also hold the run
+//! to a CPU budget ([`Watch::cpu_until`]): a per-move limit counted in CPU time, which a loaded machine
+//! does not use up.
 //!
 //! Both read `/proc` (Linux, `procfs.rs`) for every live process of the run (`Running::pids`) and every thread of
 //! each: its state (`/proc/PID/task/TID/stat`) and the system call it sleeps in
@@ -59,6 +61,8 @@ pub enum Stall {
     Input,
     /// No CPU used for this long, every thread asleep.
     Idle(Duration),
+    /// The run's whole process tree used the CPU time it was allowed ([`Watch::cpu_until`]).
+    Cpu,
 }
 
 /// Watches one run while the grader waits for it. Call [`Watch::check`] as often as convenient; it
@@ -79,6 +83,8 @@ pub struct Watch {
     /// How often to look, and how far apart two looks must agree on a deadlock.
     every: Duration,
     confirm: Duration,
+    /// The CPU time of the run's whole process tree at which it is stopped (`Running::group_cpu`).
+    cpu_until: Option<Duration>,
 }
 
 impl Watch {
@@ -96,6 +102,17 @@ impl Watch {
             seen_cpu: None,
             every: CHECK_EVERY,
             confirm: CONFIRM,
+            cpu_until: None,
+        }
+    }
+
+    /// This watch, also stopping the run once its whole process tree has used `until` of CPU time in
+    /// all (a per-move limit in CPU time: the caller adds the limit to what the tree used before).
+    #[must_use]
+    pub fn cpu_until(self, until: Option<Duration>) -> Watch {
+        Watch {
+            cpu_until: until,
+            ..self
         }
     }
 
@@ -133,6 +150,12 @@ impl Watch {
             return None;
         }
         self.next = now + self.every;
+        if self
+            .cpu_until
+            .is_some_and(|until| running.group_cpu() >= until)
+        {
+            return Some(Stall::Cpu);
+        }
         let cpu = running.usage().cpu;
         if cpu > self.cpu + IDLE_SLACK || cpu < self.cpu {
             self.cpu = cpu;

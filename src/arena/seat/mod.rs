@@ -67,6 +67,10 @@ pub struct Start {
     pub seed: u64,
     /// The per-move limit (without the margin), for players that budget their search.
     pub limit: Option<Duration>,
+    /// Under a CPU clock (`referee::Clock::Cpu`), the wall time a move may take whatever its CPU time:
+    /// a seat that measures its program's CPU time (`Seat::move_cpu`) takes the deadline `request` is
+    /// given as CPU time, and waits at most this long. `None`: the deadline is wall time.
+    pub wall_cap: Option<Duration>,
 }
 
 /// One player in one game.
@@ -90,6 +94,13 @@ pub trait Seat<G: ArenaGame>: Send {
     /// dialogue program whose reading of typed moves the grader was still learning). The referee
     /// plays that move instead, and the game goes on from there.
     fn retyped(&mut self) -> Option<String> {
+        None
+    }
+
+    /// After `request`, under a CPU clock (`Start::wall_cap`): the CPU time the program's whole process
+    /// tree used answering it, which the referee holds to the limit. `None`: the seat does not measure
+    /// it, and the wall clock applies.
+    fn move_cpu(&mut self) -> Option<Duration> {
         None
     }
 

@@ -106,6 +106,8 @@ impl PersistentSeat {
             Ok(Answer::Read(read)) => Ok(read),
             Ok(Answer::Stalled(Stall::Input)) => return Reply::Waiting(line.to_string()),
             Ok(Answer::Stalled(Stall::Idle(limit))) => return Reply::Idle(limit),
+            // This seat sets no CPU budget; were one set, its end is the move's timeout.
+            Ok(Answer::Stalled(Stall::Cpu)) => return Reply::Timeout,
             Err(e) => Err(e),
         };
         match read {

@@ -201,6 +201,10 @@ impl<G: ArenaGame> Seat<G> for InWork<G> {
         self.seat.unclocked()
     }
 
+    fn move_cpu(&mut self) -> Option<Duration> {
+        self.seat.move_cpu()
+    }
+
     fn facts(&mut self, record: &GameRecord) -> Vec<Fact> {
         self.seat.facts(record)
     }

@@ -10,7 +10,7 @@ use regex::Regex;
 use crate::sandbox::{Spec, Stdin};
 
 use crate::arena::game::record::{Ending, Fact, GameRecord, GameResult, ProbeOutcome};
-use crate::arena::referee::{play, Match, Policy};
+use crate::arena::referee::{play, Clock, Match, Policy};
 use crate::arena::seat::dialogue::{DialogueSeat, Probe, Script, Step};
 use crate::arena::seat::{Reply, ScriptSeat, Seat};
 
@@ -46,6 +46,17 @@ fn probe(at: u32, send: &str, about: &str) -> Probe {
 /// the board after each of its moves. `on_bad` runs for an input that is not `2 1`, `2 2` or `3 3`
 /// (the moves the opponent script makes); `announce` is its last line.
 fn program(dir: &std::path::Path, on_bad: &str, announce: &str, order_wrong: bool) -> Spec {
+    thinking(dir, on_bad, announce, order_wrong, "")
+}
+
+/// [`program`], running `think` before each of its moves after the first (those the referee clocks).
+fn thinking(
+    dir: &std::path::Path,
+    on_bad: &str,
+    announce: &str,
+    order_wrong: bool,
+    think: &str,
+) -> Spec {
     let first = if order_wrong {
         "printf 'Your move: '; read m || exit 0\n"
     } else {
@@ -56,6 +67,7 @@ fn program(dir: &std::path::Path, on_bad: &str, announce: &str, order_wrong: boo
          show() {{ printf ' %s | %s | %s\\n %s | %s | %s\\n %s | %s | %s\\n' \"$b0\" \"$b1\" \"$b2\" \"$b3\" \"$b4\" \"$b5\" \"$b6\" \"$b7\" \"$b8\"; }}\n\
          printf 'Welcome. X or O? '\nread mark || exit 0\n{first}\
          for cell in 0 1 2; do\n\
+           if [ \"$cell\" != 0 ]; then :; {think}\n fi\n\
            eval \"b$cell=X\"\n\
            echo \"I play 1 $((cell + 1))\"\n\
            show\n\
@@ -81,12 +93,17 @@ fn sh(dir: &std::path::Path, text: &str) -> Spec {
 
 /// Plays the program as x against a script that answers cells 3 and 4 (`2 1`, `2 2`).
 fn game(spec: Spec, probes: Vec<Probe>) -> GameRecord {
-    let mut prog = DialogueSeat::new(basic(), spec, script(probes));
-    let mut other = ScriptSeat::new(vec![Reply::Line("3".into()), Reply::Line("4".into())]);
     let policy = Policy {
         limit: Some(Duration::from_secs(5)),
         ..Policy::default()
     };
+    game_under(spec, probes, &policy)
+}
+
+/// [`game`] under `policy`.
+fn game_under(spec: Spec, probes: Vec<Probe>, policy: &Policy) -> GameRecord {
+    let mut prog = DialogueSeat::new(basic(), spec, script(probes));
+    let mut other = ScriptSeat::new(vec![Reply::Line("3".into()), Reply::Line("4".into())]);
     let who = Match {
         players: ["program".into(), "script".into()],
         seed: 1,
@@ -95,7 +112,7 @@ fn game(spec: Spec, probes: Vec<Probe>) -> GameRecord {
         TicTacToe::new(),
         [&mut prog as &mut dyn Seat<TicTacToe>, &mut other],
         &who,
-        &policy,
+        policy,
         &mut |_, _| {},
     )
 }
@@ -352,4 +369,94 @@ fn a_program_that_only_shows_its_move_on_the_board_is_read_from_it() {
     assert_eq!(applied, ["4", "0", "8", "2"], "{}", r.reason);
     // `2 2` and `3 3` read alike row first or column first: the grader does not claim to know which.
     assert_eq!(understood(&r), None);
+}
+
+/// A limit of `limit` counted in CPU time, with a wall cap of `cap`.
+fn cpu_clock(limit: Duration, cap: Duration) -> Policy {
+    Policy {
+        limit: Some(limit),
+        clock: Clock::Cpu { cap: Some(cap) },
+        ..Policy::default()
+    }
+}
+
+#[test]
+fn a_move_clocked_in_cpu_time_may_take_longer_on_the_clock() {
+    // It sleeps 1 s before each of its later moves, using almost no CPU: as a program the machine's
+    // load keeps waiting for a core. Over a 300 ms limit on the clock, far under it in CPU time.
+    let dir = tempfile::tempdir().unwrap();
+    let slow = || thinking(dir.path(), "exit 3", "X wins", false, "sleep 1");
+    let limit = Duration::from_millis(300);
+    let cpu = game_under(slow(), vec![], &cpu_clock(limit, Duration::from_secs(20)));
+    assert_eq!(cpu.result, GameResult::Win(0), "{}", cpu.reason);
+    assert_eq!(cpu.ending, Ending::Rules, "{}", cpu.reason);
+    // Each move's time in the record is the CPU time it used.
+    assert!(
+        cpu.moves.iter().all(|m| m.micros < 300_000),
+        "{:?}",
+        cpu.moves
+    );
+    // The same program on the wall clock is late.
+    let wall = Policy {
+        limit: Some(limit),
+        ..Policy::default()
+    };
+    let late = game_under(slow(), vec![], &wall);
+    assert_eq!(late.result, GameResult::Win(1), "{}", late.reason);
+    assert!(late.reason.contains("x timed out after"), "{}", late.reason);
+}
+
+#[test]
+fn a_move_over_its_cpu_time_times_out_the_whole_tree_counted() {
+    // The search runs in a child process (a subshell) that never ends: the tree's CPU time counts.
+    let dir = tempfile::tempdir().unwrap();
+    let spec = thinking(
+        dir.path(),
+        "exit 3",
+        "X wins",
+        false,
+        "( while :; do :; done )",
+    );
+    let r = game_under(
+        spec,
+        vec![],
+        &cpu_clock(Duration::from_millis(200), Duration::from_secs(60)),
+    );
+    assert_eq!(r.result, GameResult::Win(1), "{}", r.reason);
+    assert!(
+        r.reason.starts_with("x timed out after ")
+            && r.reason.ends_with(
+                " of CPU time (limit 200 ms + 50 ms margin, counted in CPU time) on move 3"
+            ),
+        "{}",
+        r.reason
+    );
+}
+
+#[test]
+fn a_program_asleep_on_its_move_ends_at_the_wall_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = thinking(dir.path(), "exit 3", "X wins", false, "sleep 30");
+    let started = std::time::Instant::now();
+    let r = game_under(
+        spec,
+        vec![],
+        &cpu_clock(Duration::from_millis(200), Duration::from_secs(1)),
+    );
+    assert_eq!(r.result, GameResult::Win(1), "{}", r.reason);
+    assert!(
+        r.reason.starts_with("x was still on its move after ")
+            && r.reason
+                .contains(" of wall time, the most a move may take, having used ")
+            && r.reason
+                .ends_with(" of CPU time (the limit, 200 ms, counts CPU time) on move 3"),
+        "{}",
+        r.reason
+    );
+    // Ended at the cap, not when its sleep was over.
+    assert!(
+        started.elapsed() < Duration::from_secs(25),
+        "{:?}",
+        started.elapsed()
+    );
 }

@@ -176,6 +176,25 @@ impl Encoding {
         }
     }
 
+    /// The board's bounds in this encoding's words, for an input off it: `rows and columns are 0 to 2`,
+    /// `cells are 1 to 9`, `rows are A to C and columns 1 to 3`.
+    #[must_use]
+    pub fn bounds(self) -> String {
+        match self {
+            Pair { base, .. } => format!("rows and columns are {base} to {}", base + 2),
+            Cell { base, .. } => format!("cells are {base} to {}", base + 8),
+            Letter { row_letter, small } => {
+                let letters = if small { "a to c" } else { "A to C" };
+                let (lettered, numbered) = if row_letter {
+                    ("rows", "columns")
+                } else {
+                    ("columns", "rows")
+                };
+                format!("{lettered} are {letters} and {numbered} 1 to 3")
+            }
+        }
+    }
+
     /// One coordinate off the board, for a prompt that asks for one part.
     #[must_use]
     pub fn off_board_part(self) -> String {
@@ -592,5 +611,48 @@ mod tests {
         let mut c = Belief::new("Move: ", None, Labels::default());
         c.refused("5", &[true; 9]);
         assert!(c.candidates.iter().all(|e| !matches!(e, Cell { .. })));
+    }
+
+    #[test]
+    fn an_input_off_the_board_is_described_in_the_programs_own_terms() {
+        let cases = [
+            (pair(true, 1, false, false), "rows and columns are 1 to 3"),
+            (pair(false, 0, false, true), "rows and columns are 0 to 2"),
+            (
+                Cell {
+                    base: 1,
+                    keypad: true,
+                },
+                "cells are 1 to 9",
+            ),
+            (
+                Cell {
+                    base: 0,
+                    keypad: false,
+                },
+                "cells are 0 to 8",
+            ),
+            (
+                Letter {
+                    row_letter: true,
+                    small: false,
+                },
+                "rows are A to C and columns 1 to 3",
+            ),
+            (
+                Letter {
+                    row_letter: false,
+                    small: true,
+                },
+                "columns are a to c and rows 1 to 3",
+            ),
+        ];
+        for (encoding, words) in cases {
+            assert_eq!(encoding.bounds(), words, "{encoding:?}");
+            // And each input typed as off the board is off it in those terms.
+            for off in encoding.off_board() {
+                assert_eq!(encoding.cell_of(&off), None, "{encoding:?} {off}");
+            }
+        }
     }
 }

@@ -35,6 +35,20 @@ pub enum Stop {
     Broken(String),
 }
 
+/// How long hearing may last: until `wall`, and under a CPU clock until the program's whole process
+/// tree has used `cpu` of CPU time in all (`Io::cpu` before, plus what it may use now).
+#[derive(Clone, Copy, Debug)]
+pub struct Until {
+    pub wall: Instant,
+    pub cpu: Option<Duration>,
+}
+
+impl From<Instant> for Until {
+    fn from(wall: Instant) -> Until {
+        Until { wall, cpu: None }
+    }
+}
+
 /// What a program printed since the grader last typed, and why hearing stopped.
 #[derive(Clone, Debug)]
 pub struct Heard {
@@ -140,9 +154,9 @@ impl Io {
     }
 
     /// Everything printed from now until the program waits for input, ends, floods, idles, or
-    /// `deadline` passes.
-    pub fn hear(&mut self, deadline: Instant, transcript: &mut Transcript) -> Heard {
-        let stop = self.listen(deadline, transcript);
+    /// `until` passes.
+    pub fn hear(&mut self, until: Until, transcript: &mut Transcript) -> Heard {
+        let stop = self.listen(until, transcript);
         // What it wrote to stderr before it stopped is on the screen too, after what it printed.
         self.read_errors();
         if !self.pending.is_empty() {
@@ -165,11 +179,12 @@ impl Io {
         }
     }
 
-    fn listen(&mut self, deadline: Instant, transcript: &mut Transcript) -> Stop {
+    fn listen(&mut self, until: Until, transcript: &mut Transcript) -> Stop {
         if let Some(how) = &self.ended {
             return Stop::Ended(how.clone());
         }
-        let mut watch = Watch::new(self.idle);
+        let deadline = until.wall;
+        let mut watch = Watch::new(self.idle).cpu_until(until.cpu);
         let mut responsive = false;
         loop {
             self.read_errors();
@@ -179,7 +194,7 @@ impl Io {
             let printed = !self.raw.is_empty() || !self.pending.is_empty();
             if !responsive && printed {
                 // It printed since the grader typed: it has read that, so a read now waits for more.
-                watch = Watch::responsive(self.idle);
+                watch = Watch::responsive(self.idle).cpu_until(until.cpu);
                 responsive = true;
             }
             let waited = {
@@ -199,6 +214,7 @@ impl Io {
                 Ok(Ok(false)) => return self.timeout_or_gone(),
                 Ok(Err(Stall::Input)) => return Stop::Waiting,
                 Ok(Err(Stall::Idle(d))) => return Stop::Idle(d),
+                Ok(Err(Stall::Cpu)) => return self.timeout_or_gone(),
                 Err(e) => return Stop::Broken(format!("reading the program's terminal: {e}")),
             }
         }
@@ -276,6 +292,11 @@ impl Io {
         };
         self.ended = Some(how.clone());
         Stop::Ended(how)
+    }
+
+    /// The CPU time its whole process tree has used so far.
+    pub fn cpu(&mut self) -> Duration {
+        self.running.group_cpu()
     }
 
     /// Whether it has ended.

@@ -35,11 +35,11 @@ use regex::Regex;
 use crate::arena::game::record::{Fact, GameRecord, GameResult, Side};
 use crate::arena::game::ArenaGame;
 use crate::arena::seat::{Reply, Seat, Start};
-use crate::sandbox::{Sandbox, Spec, Stdin};
+use crate::sandbox::{pace, Sandbox, Spec, Stdin};
 
 use board::Empties;
 use encoding::Belief;
-use io::{Heard, Io};
+use io::{Heard, Io, Until};
 use memory::Memory;
 use transcript::Transcript;
 
@@ -105,6 +105,10 @@ pub struct DialogueSeat {
     assigned: Player,
     side: Player,
     unclocked: Duration,
+    /// Under a CPU clock, the wall time a move may take (`Start::wall_cap`).
+    wall_cap: Option<Duration>,
+    /// What the program's tree used answering the last request, under a CPU clock.
+    move_cpu: Option<Duration>,
     facts: Vec<Fact>,
     game: Game,
 }
@@ -241,6 +245,8 @@ impl DialogueSeat {
             assigned: Player::First,
             side: Player::First,
             unclocked: Duration::ZERO,
+            wall_cap: None,
+            move_cpu: None,
             facts: Vec::new(),
             game: Game::new(belief),
         }
@@ -269,10 +275,10 @@ impl DialogueSeat {
         self.fail(Reply::Unfollowed(why))
     }
 
-    /// What the program prints from now until it waits for input (or stops), by `deadline`.
-    fn hear(&mut self, deadline: std::time::Instant) -> Heard {
+    /// What the program prints from now until it waits for input (or stops), by `until`.
+    fn hear(&mut self, until: impl Into<Until>) -> Heard {
         match self.io.as_mut() {
-            Some(io) => io.hear(deadline, &mut self.transcript),
+            Some(io) => io.hear(until.into(), &mut self.transcript),
             None => Heard {
                 text: String::new(),
                 stop: io::Stop::Broken("the program is not running".into()),
@@ -298,6 +304,28 @@ impl DialogueSeat {
         }
     }
 
+    /// Until when the program may take `allowed` for what it does next: `allowed` of wall time; under
+    /// a CPU clock (`Start::wall_cap`), `allowed` of its process tree's CPU time, and the move's wall
+    /// cap (or `allowed`, when longer) of wall time.
+    fn until(&mut self, allowed: Duration) -> Until {
+        let now = pace::now();
+        match (self.wall_cap, self.io.as_mut()) {
+            (Some(cap), Some(io)) => Until {
+                wall: now + allowed.max(cap),
+                cpu: Some(io.cpu() + allowed),
+            },
+            _ => (now + allowed).into(),
+        }
+    }
+
+    /// The CPU time the program's process tree has used so far (all of it once it has ended).
+    fn tree_cpu(&mut self) -> Option<Duration> {
+        match self.io.as_mut() {
+            Some(io) => Some(io.cpu()),
+            None => self.used.map(|u| u.cpu),
+        }
+    }
+
     /// Keeps what this game learned for the program's later games.
     fn remember(&mut self) {
         if self.game.belief.settled() {
@@ -318,12 +346,22 @@ impl<G: ArenaGame> Seat<G> for DialogueSeat {
 
     fn request(&mut self, state: &G, last: Option<&str>, deadline: Option<Duration>) -> Reply {
         self.unclocked = Duration::ZERO;
+        self.move_cpu = None;
         if !grid3(state) {
             return self.fail(Reply::Broken(
                 "the dialogue protocol plays games on a 3×3 grid only".into(),
             ));
         }
-        self.turn(state, last, deadline)
+        let before = self.wall_cap.and_then(|_| self.tree_cpu());
+        let reply = self.turn(state, last, deadline);
+        if let (Some(before), Some(after)) = (before, self.tree_cpu()) {
+            self.move_cpu = Some(after.saturating_sub(before));
+        }
+        reply
+    }
+
+    fn move_cpu(&mut self) -> Option<Duration> {
+        self.move_cpu
     }
 
     fn retyped(&mut self) -> Option<String> {

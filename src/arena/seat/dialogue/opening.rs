@@ -8,7 +8,6 @@ use reference::Player;
 
 use crate::arena::game::record::Fact;
 use crate::arena::seat::{Reply, Start};
-use crate::sandbox::pace;
 
 use super::encoding::{Belief, Labels};
 use super::io::{Io, Stop};
@@ -31,6 +30,7 @@ impl DialogueSeat {
     pub(super) fn open(&mut self, start: &Start) -> Result<(), Reply> {
         self.assigned = start.side;
         self.side = start.side;
+        self.wall_cap = start.wall_cap;
         if let Some(why) = self.memory.unfollowed.clone() {
             // Not run again: its earlier game showed the grader cannot follow it.
             let reply = Reply::Unfollowed(why);
@@ -39,7 +39,8 @@ impl DialogueSeat {
         }
         let io = Io::start(&*self.sandbox, &self.spec, &self.stderr)?;
         self.io = Some(io);
-        // The opening's questions, and the program's own first move if it makes one.
+        // The opening's questions, and the program's own first move if it makes one (under a CPU
+        // clock, in CPU time: a loaded machine slows a JVM's start, it does not make it late).
         let allowed = self.script.expect_timeout + start.limit.unwrap_or_default();
         let want = Want {
             user_first: start.side == Player::Second,
@@ -72,8 +73,8 @@ impl DialogueSeat {
         // The last question read and the answer typed to it.
         let mut answered: Option<(question::Question, String, String)> = None;
         for _ in 0..QUESTIONS {
-            let deadline = pace::now() + allowed;
-            let heard = self.hear(deadline);
+            let until = self.until(allowed);
+            let heard = self.hear(until);
             text_so_far.push_str(&heard.text);
             match &heard.stop {
                 Stop::Waiting => {}
@@ -104,7 +105,7 @@ impl DialogueSeat {
             let tries = asked.iter().filter(|(a, _)| *a == q.ask).count();
             asked.push((q.ask.clone(), 0));
             let answer = self.answer(&q, want, tries, &heard.text)?;
-            self.type_text(&answer, deadline)?;
+            self.type_text(&answer, until.wall)?;
             answered = (!heard.text.trim().is_empty()).then(|| (q, heard.text.clone(), answer));
         }
         Err(self.unfollowed(format!(

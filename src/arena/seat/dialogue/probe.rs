@@ -71,7 +71,13 @@ impl DialogueSeat {
             } else {
                 vec![probe.send.clone()]
             };
-            let about = probe.about.clone();
+            // An input off the board is said to be so in the program's own terms (`cells are 1 to
+            // 9`), whatever encoding the suite's words assumed.
+            let about = if probe.about.starts_with("off the board") {
+                format!("off the board: {}", encoding.bounds())
+            } else {
+                probe.about.clone()
+            };
             let began = pace::now();
             let probed = self.probe(&lines, &about);
             self.unclocked += pace::since(began);

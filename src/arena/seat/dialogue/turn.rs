@@ -4,14 +4,14 @@
 //! program refuses it, and takes the program's reading of the move when it differs from what was meant
 //! (the referee corrects the record: `Seat::retyped`). The other new mark is the program's move.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::arena::game::record::GameResult;
 use crate::arena::game::ArenaGame;
 use crate::arena::seat::Reply;
 use crate::sandbox::pace;
 
-use super::io::{Heard, Stop};
+use super::io::{Heard, Stop, Until};
 use super::question::{self, Ask, Part};
 use super::{board, cell_of, cell_words, quote, DialogueSeat};
 
@@ -56,7 +56,8 @@ impl DialogueSeat {
         }
         loop {
             let began = pace::now();
-            match self.deliver(state, target, pace::now() + allowed) {
+            let until = self.until(allowed);
+            match self.deliver(state, target, until) {
                 Ok(Taken::Refused) => {
                     // A form it did not take is the grader's trial, not the program's thinking time.
                     self.unclocked += pace::since(began);
@@ -75,7 +76,7 @@ impl DialogueSeat {
         &mut self,
         state: &G,
         target: usize,
-        deadline: Instant,
+        until: Until,
     ) -> Result<Taken, Reply> {
         let prompt = self.game.heard.take().map(|h| h.text).unwrap_or_default();
         let part = match question::read(&prompt, true).ask {
@@ -99,8 +100,8 @@ impl DialogueSeat {
         let parts = encoding.answers(target, part);
         let mut heard = None;
         for (k, (_, text)) in parts.iter().enumerate() {
-            self.type_text(text, deadline)?;
-            let h = self.hear(deadline);
+            self.type_text(text, until.wall)?;
+            let h = self.hear(until);
             // After the first of two parts the program asks for the second; anything else is read.
             let more = k + 1 < parts.len()
                 && h.stop == Stop::Waiting
@@ -129,7 +130,6 @@ impl DialogueSeat {
             .collect::<Vec<_>>()
             .join(" then ");
         let new = self.new_marks(&heard.text);
-        let me = self.me();
         if new.is_empty() && self.game.belief.settled() {
             // The end announced with no board after it (`COMPUTER WINS`): the move as typed, and
             // the program's own the one that ends the game so.
@@ -145,54 +145,63 @@ impl DialogueSeat {
             (Stop::Waiting, [])
                 if board::last_grid(&heard.text).is_some() || !heard.text.trim().is_empty() =>
             {
-                // Asked again with no mark placed: refused.
-                let empty = self.empty_cells();
-                match parts {
-                    [(Part::Whole, t)] => self.game.belief.refused(t, &empty),
-                    _ => self.game.belief.candidates.retain(|e| {
-                        parts
-                            .iter()
-                            .zip([0usize, 1])
-                            .all(|((p, t), _)| e.part(target, *p).as_deref() != Some(t.as_str()))
-                    }),
-                }
-                self.game.heard = Some(heard);
-                Ok(Taken::Refused)
+                Ok(self.refused(target, parts, heard))
             }
             (Stop::Waiting, []) => Err(self.fail(Reply::Fault(format!(
                 "printed nothing after the move {typed} and waited for more input"
             )))),
             (_, []) => Err(self.fail(self.fault_after(&heard, &typed))),
             (_, [one]) => self.one_mark(state, target, parts, heard, *one, &typed),
-            (_, [a, b]) => {
-                let (ours, theirs) = self.whose(&heard.text, target, parts, (*a, *b)).ok_or_else(|| {
-                    self.fail(Reply::Unfollowed(format!(
-                        "after {typed} its board showed marks on {} and {} and the grader could not tell its move from the one typed",
-                        cell_words(*a),
-                        cell_words(*b)
-                    )))
-                })?;
-                if !self.reads(parts, ours) {
-                    return Err(self.unfollowed(format!(
-                        "took {typed} as {}, which no way of typing moves the grader knows explains",
-                        cell_words(ours)
-                    )));
-                }
-                self.confirm(&heard.text, parts, ours);
-                self.learn_tokens(&heard.text, ours, theirs);
-                self.keep(heard);
-                let _ = me;
-                Ok(Taken::Moved {
-                    ours,
-                    theirs: Some(theirs),
-                })
-            }
+            (_, [a, b]) => self.two_marks(target, parts, heard, (*a, *b), &typed),
             (_, many) => Err(self.unfollowed(format!(
                 "after {typed} its board showed {} new marks: `{}`",
                 many.len(),
                 quote(&heard.text)
             ))),
         }
+    }
+
+    /// Asked again with no mark placed: the program refused the text, so the encodings that would
+    /// have taken it as a cell are dropped.
+    fn refused(&mut self, target: usize, parts: &[(Part, String)], heard: Heard) -> Taken {
+        let empty = self.empty_cells();
+        match parts {
+            [(Part::Whole, t)] => self.game.belief.refused(t, &empty),
+            _ => self.game.belief.candidates.retain(|e| {
+                parts
+                    .iter()
+                    .all(|(p, t)| e.part(target, *p).as_deref() != Some(t.as_str()))
+            }),
+        }
+        self.game.heard = Some(heard);
+        Taken::Refused
+    }
+
+    /// Two new marks after a typed move: the opponent's (as the program read what was typed) and
+    /// the program's reply.
+    fn two_marks(
+        &mut self,
+        target: usize,
+        parts: &[(Part, String)],
+        heard: Heard,
+        (a, b): (usize, usize),
+        typed: &str,
+    ) -> Result<Taken, Reply> {
+        let Some((ours, theirs)) = self.whose(&heard.text, target, parts, (a, b)) else {
+            return Err(self.unfollowed(format!(
+                "after {typed} its board showed marks on {} and {} and the grader could not tell its move from the one typed",
+                cell_words(a),
+                cell_words(b)
+            )));
+        };
+        self.explained(parts, ours, typed)?;
+        self.confirm(&heard.text, parts, ours);
+        self.learn_tokens(&heard.text, ours, theirs);
+        self.keep(heard);
+        Ok(Taken::Moved {
+            ours,
+            theirs: Some(theirs),
+        })
     }
 
     /// After the move on `target` the program announced the end of the game and printed no board:
@@ -229,6 +238,14 @@ impl DialogueSeat {
         cell: usize,
         typed: &str,
     ) -> Result<Taken, Reply> {
+        if matches!(
+            heard.stop,
+            Stop::Timeout | Stop::Flood(_) | Stop::Idle(_) | Stop::Broken(_)
+        ) {
+            // It showed the move typed and then did not get back to waiting for input: whatever it
+            // did next (a search past its time, a sleep), that is how the turn ended.
+            return Err(self.fail(heard.fault(typed)));
+        }
         let me = self.me();
         let token = self.token_at(&heard.text, cell);
         let program_mark = match (&token, &self.game.tokens[me]) {
@@ -250,12 +267,7 @@ impl DialogueSeat {
                 cell_words(cell)
             ))));
         }
-        if !self.reads(parts, cell) {
-            return Err(self.unfollowed(format!(
-                "took {typed} as {}, which no way of typing moves the grader knows explains",
-                cell_words(cell)
-            )));
-        }
+        self.explained(parts, cell, typed)?;
         self.confirm(&heard.text, parts, cell);
         self.learn_tokens(&heard.text, cell, usize::MAX);
         let _ = (state, target);
@@ -264,6 +276,23 @@ impl DialogueSeat {
             ours: cell,
             theirs: None,
         })
+    }
+
+    /// `Err` (the grader cannot follow) when no encoding still possible takes the typed parts as
+    /// `cell`, where the program's board put the mark.
+    fn explained(
+        &mut self,
+        parts: &[(Part, String)],
+        cell: usize,
+        typed: &str,
+    ) -> Result<(), Reply> {
+        if self.reads(parts, cell) {
+            return Ok(());
+        }
+        Err(self.unfollowed(format!(
+            "took {typed} as {}, which no way of typing moves the grader knows explains",
+            cell_words(cell)
+        )))
     }
 
     /// Which of two new marks is the opponent's (the one the typed text names in an encoding still
