@@ -17,6 +17,7 @@ pub mod error;
 pub mod grade;
 pub mod import;
 pub mod judge;
+pub mod marks;
 pub mod position;
 pub mod report;
 pub mod sandbox;

@@ -410,8 +410,19 @@ fn two_sections_of_three_teams_get_the_handouts_bonus_and_both_members_have_it()
         .collect();
     marks.sort_by(|a, b| b.total_cmp(a));
     assert_eq!(marks, [40.0, 30.0, 20.0, 20.0, 10.0, 10.0], "{ranking}");
-    // Every member's Canvas row carries the team's total.
+    // The effort marks given (issue 32: out of 50, incomplete until then), then every member's Canvas
+    // row carries the team's total.
+    let mut marks = String::from("suite = \"csci1901-2004-sttt\"\n");
+    for t in 1..=6 {
+        marks.push_str(&format!(
+            "[students.team{t}.groups.effort]\npoints = {t}\nby = \"ta\"\nat = \"2026-11-26T12:00:00Z\"\n"
+        ));
+    }
+    std::fs::write(results.join("manual.toml"), marks).unwrap();
+    grader().arg("report").arg(&results).assert().success();
     let book = gradebook(&results);
+    assert_eq!(row(&book, "team2")["effort"], "2");
+    assert_eq!(row(&book, "team2")["max"], "50");
     let canvas = export(&results, "canvas", &dir.path().join("canvas.csv"));
     let text = read(&canvas);
     assert_eq!(text.lines().count(), 2 + 12, "{text}");

@@ -539,19 +539,20 @@ fn the_gradebook_has_the_tournament_bonus_and_leaves_the_effort_column_blank() {
     // that do not play all their `legal` games legally are not allowed in (000:23, "in order to enter,
     // your AI must be capable of making legal moves without crashing"): 0. The five others play the
     // section round robin (seed 2004), then the top four the knockout: EXPECTED.md explains each mark.
+    // The 15 effort marks are a person's (issue 32): out of 50, incomplete until given.
     assert_eq!(
         csv,
-        "student,legal,bots,tournament,effort,max,late-hours,late-deduction,total\n\
-         crash-turn-5,0,0,0,,35,,,0\n\
-         decent,15,20,40,,35,,,75\n\
-         illegal-move,0,0,0,,35,,,0\n\
-         malformed-move,0,0,0,,35,,,0\n\
-         prints-stdout,15,0,0,,35,,,15\n\
-         python-protocol,15,20,30,,35,,,65\n\
-         random,15,0,20,,35,,,35\n\
-         stale-state,0,0,0,,35,,,0\n\
-         template,15,15,20,,35,,,50\n\
-         too-slow,0,0,0,,35,,,0\n"
+        "student,legal,bots,tournament,effort,max,late-hours,late-deduction,total,total-note\n\
+         crash-turn-5,0,0,0,,50,,,,incomplete: 15 manual marks not given\n\
+         decent,15,20,40,,50,,,,incomplete: 15 manual marks not given\n\
+         illegal-move,0,0,0,,50,,,,incomplete: 15 manual marks not given\n\
+         malformed-move,0,0,0,,50,,,,incomplete: 15 manual marks not given\n\
+         prints-stdout,15,0,0,,50,,,,incomplete: 15 manual marks not given\n\
+         python-protocol,15,20,30,,50,,,,incomplete: 15 manual marks not given\n\
+         random,15,0,20,,50,,,,incomplete: 15 manual marks not given\n\
+         stale-state,0,0,0,,50,,,,incomplete: 15 manual marks not given\n\
+         template,15,15,20,,50,,,,incomplete: 15 manual marks not given\n\
+         too-slow,0,0,0,,50,,,,incomplete: 15 manual marks not given\n"
     );
     assert_eq!(
         read(&graded().join("tournament.csv")),

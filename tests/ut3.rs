@@ -118,24 +118,25 @@ fn every_example_gets_its_pinned_verdicts() {
     // Issue 17: the run plays the class tournament. The checks carry no marks, so they read pass/fail
     // and a share (never `0/0`); the seven teams that fail `plays-legally` are left out with the
     // all-faults 0; the five others play the final round robin (seed 2015) for 40, 38, 36, 34, 32; the
-    // manual column is blank for the instructor. EXPECTED.md explains each row.
+    // manual column waits for a person (issue 32): each total is out of 100 and incomplete until the
+    // 60 manual marks are given. EXPECTED.md explains each row.
     let grades = read(&root.join("grades.csv"));
     assert_eq!(
         grades,
-        "student,plays-legally,benchmarks,tournament,manual,max,late-hours,late-deduction,total\n\
-         c-greedy,pass,50%,38,,40,,,38\n\
-         crashes-turn-5,fail,0%,0,,40,,,0\n\
-         decent,pass,100%,40,,40,,,40\n\
-         exits-in-move,fail,0%,0,,40,,,0\n\
-         illegal,fail,0%,0,,40,,,0\n\
-         malformed,fail,0%,0,,40,,,0\n\
-         modifies-board,fail,0%,0,,40,,,0\n\
-         prints-stdout,pass,50%,34,,40,,,34\n\
-         python2-greedy,pass,50%,36,,40,,,36\n\
-         random-handout,pass,50%,32,,40,,,32\n\
-         sleeps,fail,0%,0,,40,,,0\n\
-         stale-state,fail,0%,0,,40,,,0\n\
-         syntax-error,fail,0%,0,,40,,,0\n"
+        "student,plays-legally,benchmarks,tournament,manual,max,late-hours,late-deduction,total,total-note\n\
+         c-greedy,pass,50%,38,,100,,,,incomplete: 60 manual marks not given\n\
+         crashes-turn-5,fail,0%,0,,100,,,,incomplete: 60 manual marks not given\n\
+         decent,pass,100%,40,,100,,,,incomplete: 60 manual marks not given\n\
+         exits-in-move,fail,0%,0,,100,,,,incomplete: 60 manual marks not given\n\
+         illegal,fail,0%,0,,100,,,,incomplete: 60 manual marks not given\n\
+         malformed,fail,0%,0,,100,,,,incomplete: 60 manual marks not given\n\
+         modifies-board,fail,0%,0,,100,,,,incomplete: 60 manual marks not given\n\
+         prints-stdout,pass,50%,34,,100,,,,incomplete: 60 manual marks not given\n\
+         python2-greedy,pass,50%,36,,100,,,,incomplete: 60 manual marks not given\n\
+         random-handout,pass,50%,32,,100,,,,incomplete: 60 manual marks not given\n\
+         sleeps,fail,0%,0,,100,,,,incomplete: 60 manual marks not given\n\
+         stale-state,fail,0%,0,,100,,,,incomplete: 60 manual marks not given\n\
+         syntax-error,fail,0%,0,,100,,,,incomplete: 60 manual marks not given\n"
     );
     // The adapter's explanation of a fault reaches the student.
     let crash: serde_json::Value =
@@ -643,7 +644,7 @@ fn a_class_run_plays_the_tournament_and_writes_its_marks_for_any_jobs() {
         );
         assert!(
             stdout.contains(
-                "plays-legally  benchmarks  tournament /40  manual /60 (manual)  total /40"
+                "plays-legally  benchmarks  tournament /40  manual /60 (manual)  total /100"
             ),
             "{stdout}"
         );
@@ -702,11 +703,11 @@ fn a_class_run_plays_the_tournament_and_writes_its_marks_for_any_jobs() {
     let (grades, tournament) = &files[0];
     assert_eq!(
         grades,
-        "student,plays-legally,benchmarks,tournament,manual,max,late-hours,late-deduction,total\n\
-         c-greedy,pass,50%,38,,40,,,38\n\
-         decent,pass,100%,40,,40,,,40\n\
-         malformed,fail,0%,0,,40,,,0\n\
-         random-handout,pass,50%,36,,40,,,36\n"
+        "student,plays-legally,benchmarks,tournament,manual,max,late-hours,late-deduction,total,total-note\n\
+         c-greedy,pass,50%,38,,100,,,,incomplete: 60 manual marks not given\n\
+         decent,pass,100%,40,,100,,,,incomplete: 60 manual marks not given\n\
+         malformed,fail,0%,0,,100,,,,incomplete: 60 manual marks not given\n\
+         random-handout,pass,50%,36,,100,,,,incomplete: 60 manual marks not given\n"
     );
     // Exactly what `grader tournament SUITE c-greedy decent random-handout --seed 2015` writes, then the
     // team the gate left out.
@@ -789,12 +790,12 @@ fn a_tournament_that_cannot_be_played_keeps_every_result_and_says_why() {
     assert!(
         lines[1].starts_with(
             // A counted tournament not held: the total is left blank, as a TA would.
-            "decent,pass,100%,,,40,,,,,tournament failed: fewer than two players can play"
+            "decent,pass,100%,,,100,,,,,tournament failed: fewer than two players can play"
         ),
         "{grades}"
     );
     assert!(
-        lines[2].starts_with("python2-greedy,,,,,40,,,,"),
+        lines[2].starts_with("python2-greedy,,,,,100,,,,"),
         "{grades}"
     );
     let decent: serde_json::Value =
@@ -829,8 +830,8 @@ fn an_unwritable_tournament_csv_keeps_the_marks() {
     assert!(stderr.contains("tournament.csv`"), "{stderr}");
     assert_eq!(
         read(&out.join("iiit-2015-ut3/grades.csv")),
-        "student,plays-legally,benchmarks,tournament,manual,max,late-hours,late-deduction,total\n\
-         decent,pass,100%,40,,40,,,40\n\
-         random-handout,pass,50%,38,,40,,,38\n"
+        "student,plays-legally,benchmarks,tournament,manual,max,late-hours,late-deduction,total,total-note\n\
+         decent,pass,100%,40,,100,,,,incomplete: 60 manual marks not given\n\
+         random-handout,pass,50%,38,,100,,,,incomplete: 60 manual marks not given\n"
     );
 }

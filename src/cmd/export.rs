@@ -43,6 +43,10 @@ pub struct Args {
     /// the suite's name).
     #[arg(long, value_name = "NAME")]
     pub assignment: Option<String>,
+    /// Export a row still waiting for a person's manual marks with the marks given so far (by default
+    /// it goes with no grade, and the export fails naming it).
+    #[arg(long)]
+    pub allow_incomplete: bool,
     /// Moodle: the user field rows are matched on (`username` is the roster's `login`, `idnumber` its
     /// `id`).
     #[arg(long, value_enum, default_value = "username", value_name = "FIELD")]
@@ -51,7 +55,10 @@ pub struct Args {
 
 /// `grader export RESULTS/SUITE --to FORMAT`.
 pub fn run(args: Args) -> CmdResult {
-    let results = export::read_class(&args.results)?;
+    let mut results = export::read_class(&args.results)?;
+    for note in crate::report::manual::load_and_apply(&args.results, &mut results)? {
+        eprintln!("note: {note}");
+    }
     let roster = match &args.roster {
         Some(path) => Some(Roster::load(path).map_err(CliError::usage)?),
         None => None,
@@ -60,6 +67,7 @@ pub fn run(args: Args) -> CmdResult {
         suite: results[0].suite.clone(),
         results,
         roster,
+        allow_incomplete: args.allow_incomplete,
     };
     let assignment = args
         .assignment
@@ -104,6 +112,13 @@ pub fn run(args: Args) -> CmdResult {
     for (student, why) in &done.not_graded {
         eprintln!("warning: `{student}`: {why}; exported with no score (never a zero)");
         exit = Exit::Internal;
+    }
+    for (student, why) in &done.incomplete {
+        eprintln!("error: `{student}`: {why}; exported with no grade");
+        exit = exit.max(Exit::Failure);
+    }
+    if !done.incomplete.is_empty() {
+        eprintln!("hint: give the marks in `grader review {}`, or export what is given with --allow-incomplete", args.results.display());
     }
     for line in &done.unmatched {
         eprintln!("error: unmatched: {line}");
@@ -169,8 +184,10 @@ fn write(
         write_atomic(&path, bytes).map_err(|e| cannot(&path, e))?;
     }
     // A file an earlier export left for a student now not graded would still carry its old score.
-    if format == Format::Gradescope {
-        for (student, _) in &done.not_graded {
+    // (PrairieLearn writes a not-gradable file for the machine's fault; an incomplete row gets none.)
+    if matches!(format, Format::Gradescope | Format::Prairielearn) {
+        let gone = done.not_graded.iter().filter(|_| format == Format::Gradescope);
+        for (student, _) in gone.chain(&done.incomplete) {
             let stale = out.join(student).join("results.json");
             match std::fs::remove_file(&stale) {
                 Err(e) if e.kind() != std::io::ErrorKind::NotFound => {

@@ -106,6 +106,7 @@ fn finish(args: &Args, merged: Merged) -> Result<Exit, CliError> {
             course: course.as_ref(),
             submissions: submissions.as_ref(),
             groups: &columns.groups,
+            marks: None,
         };
         write_error = tournament::play_and_mark(
             &suite,
@@ -118,6 +119,8 @@ fn finish(args: &Args, merged: Merged) -> Result<Exit, CliError> {
             &reporter,
         );
         policy.apply(&mut results);
+        // A person's marks given in the merged folder (`manual.toml`), as `grader run` counts them.
+        manual_marks(&out, &mut results)?;
         reporter.report(&Event::Remarked { results: &results });
         if let Some(e) = reporter.take_error() {
             write_error.get_or_insert(e);
@@ -125,6 +128,13 @@ fn finish(args: &Args, merged: Merged) -> Result<Exit, CliError> {
         reporter.report(&Event::ClassFinished { results: &results });
         format!("{} ({})", suite.title, suite.name)
     } else {
+        manual_marks(&out, &mut results)?;
+        for r in &results {
+            let path = out.result_path(&r.student);
+            if let Err(e) = write_atomic(&path, r.to_json().as_bytes()) {
+                write_error.get_or_insert(anyhow::Error::new(e).context(format!("cannot write `{}`", path.display())));
+            }
+        }
         let book = out.gradebook_path();
         if let Err(e) = write_atomic(
             &book,
@@ -142,6 +152,18 @@ fn finish(args: &Args, merged: Merged) -> Result<Exit, CliError> {
     print!("{}", class_table(&title, columns, &results));
     println!();
     Ok(class_outcome(&results, write_error, &out.dir))
+}
+
+/// Re-totals the merged `results` with the marks of the merged folder (`manual.toml`), noting marks of
+/// students with no result.
+fn manual_marks(out: &Outputs, results: &mut [SubmissionResult]) -> Result<(), CliError> {
+    for note in crate::report::manual::load_and_apply(&out.dir, results)? {
+        eprintln!("note: {note}");
+    }
+    for flag in crate::report::manual::changed_since_marked(results) {
+        eprintln!("note: {flag}");
+    }
+    Ok(())
 }
 
 /// The shards of `grader tournament --shard K/N`: every game checked against the schedule, then the

@@ -1,5 +1,6 @@
-//! `grader report RESULTS/SUITE`: writes a suite's HTML report again from its results folder alone
-//! (`index.html` and each student's `report.html`), running nothing.
+//! `grader report RESULTS/SUITE`: brings a suite's results folder up to date from its files alone,
+//! running nothing: each result re-totalled with the manual marks (`manual.toml`), grades.csv, and
+//! the HTML report (`index.html` and each student's `report.html`).
 
 use std::path::PathBuf;
 
@@ -19,8 +20,10 @@ pub fn run(args: Args) -> CmdResult {
             args.results.display()
         )));
     }
-    let students =
-        crate::report::html::class::write_suite(&args.results).map_err(CliError::usage)?;
+    let (students, notes) = crate::report::manual::retotal_folder(&args.results)?;
+    for n in notes {
+        eprintln!("note: {n}");
+    }
     eprintln!("{students} student pages");
     println!("{}", args.results.join("index.html").display());
     Ok(Exit::Success)

@@ -174,6 +174,8 @@ struct SuiteOut {
     /// The suite's `course.toml` and the class's `submissions.toml`, read before anything runs.
     course: Option<crate::course::Course>,
     submissions: Option<crate::course::submissions::Submissions>,
+    /// The marks already given (`manual.toml` in the results folder), read before anything runs.
+    marks: crate::marks::Marks,
 }
 
 impl SuiteOut {
@@ -183,6 +185,9 @@ impl SuiteOut {
             .map_err(CliError::usage)?;
         let submissions =
             crate::course::submissions::Submissions::load(students_dir).map_err(CliError::usage)?;
+        let out = args.out.join(&suite.name);
+        let marks = crate::marks::file::read_or_empty(&out.join(crate::marks::MANUAL_FILE), &suite.name)
+            .map_err(CliError::usage)?;
         if course.as_ref().is_some_and(|c| c.due.is_some()) && submissions.is_none() {
             eprintln!(
                 "note: `{}` has a due date but `{}` has no submissions.toml (from `grader import`): no hand-in's time is known, so no late rule is applied",
@@ -190,7 +195,9 @@ impl SuiteOut {
                 students_dir.display()
             );
         }
-        Ok(SuiteOut::with(args, suite, course, submissions))
+        let mut o = SuiteOut::with(args, suite, course, submissions);
+        o.marks = marks;
+        Ok(o)
     }
 
     fn with(
@@ -212,15 +219,33 @@ impl SuiteOut {
             columns: class::columns(suite, play),
             course,
             submissions,
+            marks: crate::marks::Marks::default(),
         }
     }
 
-    /// The course's policy for this class.
-    fn policy(&self) -> crate::course::apply::Policy<'_> {
+    /// The course's policy for this class, with a person's marks when given.
+    fn policy<'a>(
+        &'a self,
+        marks: Option<&'a crate::marks::ClassMarks>,
+    ) -> crate::course::apply::Policy<'a> {
         crate::course::apply::Policy {
             course: self.course.as_ref(),
             submissions: self.submissions.as_ref(),
             groups: &self.columns.groups,
+            marks,
+        }
+    }
+
+    /// The marks already given, scored with the suite's rubric against each student's code as
+    /// graded now (`code.sha256`, written with its result).
+    fn class_marks(&self, suite: &Suite, students: &[&str]) -> crate::marks::ClassMarks {
+        crate::marks::ClassMarks {
+            marks: self.marks.clone(),
+            rubric: suite.manual.clone(),
+            code: students
+                .iter()
+                .filter_map(|k| Some(((*k).to_string(), crate::report::manual::stored_code(&self.out.dir, k)?)))
+                .collect(),
         }
     }
 }
@@ -305,6 +330,10 @@ fn prepare_suite<'a>(
         .iter()
         .filter_map(|(k, dir)| Some((k.clone(), fingerprint::submission(part.as_ref()?, dir)?)))
         .collect();
+    let code: HashMap<String, String> = class
+        .iter()
+        .filter_map(|(k, dir)| Some((k.clone(), fingerprint::code(dir)?)))
+        .collect();
     let current = if args.resume {
         current(out, &suite.name, &class, &prints, o.play)
     } else {
@@ -328,7 +357,8 @@ fn prepare_suite<'a>(
         .collect();
     let reporter = ClassReporter::new(out, &o.columns, to_grade.len())
         .keeping(kept)
-        .fingerprints(prints);
+        .fingerprints(prints)
+        .code_prints(code);
     Ok(Prepared {
         class,
         whole,
@@ -405,7 +435,7 @@ fn finish_suite(
     if play && results.len() == class.len() {
         if let Some(e) = tournament::play_and_mark(
             suite,
-            &o.policy(),
+            &o.policy(None),
             &class,
             &mut results,
             &env.sandbox,
@@ -419,9 +449,27 @@ fn finish_suite(
             write_error.get_or_insert(e);
         }
     }
-    // The course's policy over the whole class (tracks, lateness, members), then every result.json
-    // and the gradebook again with it.
-    o.policy().apply(&mut results);
+    // The course's policy over the whole class (tracks, lateness, members, a person's marks), then
+    // every result.json and the gradebook again with it.
+    let marked: Vec<&str> = results.iter().map(|r| r.student.as_str()).collect();
+    let marks = o.class_marks(suite, &marked);
+    o.policy(Some(&marks)).apply(&mut results);
+    for flag in crate::report::manual::changed_since_marked(&results) {
+        eprintln!("note: `{}`: {flag}", suite.name);
+    }
+    let rubric = crate::marks::rubric::ClassRubric {
+        suite: suite.name.clone(),
+        title: suite.title.clone(),
+        submissions: std::path::absolute(students_dir).ok(),
+        manual: suite.manual.clone(),
+        columns: Some(columns.clone()),
+    };
+    if let Err(e) = crate::marks::rubric::write(&out.dir, &rubric) {
+        write_error.get_or_insert(anyhow::Error::new(e).context(format!(
+            "cannot write `{}`",
+            out.dir.join(crate::marks::rubric::REVIEW_FILE).display()
+        )));
+    }
     reporter.report(&Event::Remarked { results: &results });
     if let Some(e) = reporter.take_error() {
         write_error.get_or_insert(e);

@@ -18,6 +18,8 @@ pub struct Policy<'a> {
     pub submissions: Option<&'a Submissions>,
     /// Each group of the suite and its points.
     pub groups: &'a [(String, f64)],
+    /// A person's marks (`manual.toml`) with the rubric; without them, a manual group is not marked.
+    pub marks: Option<&'a crate::marks::ClassMarks>,
 }
 
 impl Policy<'_> {
@@ -76,6 +78,24 @@ impl Policy<'_> {
         extended.or(usual)
     }
 
+    /// `r`'s manual groups as the marks give them; with no marks, each of the result's manual groups
+    /// not marked.
+    fn manual_grades(&self, r: &SubmissionResult) -> Vec<crate::marks::ManualGrade> {
+        if let Some(m) = self.marks {
+            return m.grades(&r.student);
+        }
+        r.groups
+            .iter()
+            .filter(|g| g.credit_rule == crate::suite::CreditRule::Manual)
+            .map(|g| crate::marks::ManualGrade {
+                name: g.name.clone(),
+                max: g.max,
+                missing: Some("not marked".into()),
+                ..crate::marks::ManualGrade::default()
+            })
+            .collect()
+    }
+
     /// `r`'s grade under the course (with no course file: every group counts, nobody is late).
     #[must_use]
     pub fn grade(&self, r: &SubmissionResult) -> Grade {
@@ -125,21 +145,22 @@ impl Policy<'_> {
             bonus: t.bonus,
             reason: t.reason.clone(),
         });
+        let no_track = (course.is_some_and(|c| !c.tracks.is_empty()) && track.is_none()).then(|| {
+            format!(
+                "no track: `{folder}` is not in the roster with a `track`, and the course sets no `default-track`"
+            )
+        });
+        let manual = self.manual_grades(r);
         let work = Work {
             groups: &groups,
             not_attempted: &not_attempted,
             tournament: tournament.as_ref(),
             suite_groups: self.groups,
-            machine_fault: crate::report::export::unscored(r),
+            machine_fault: no_track.or_else(|| crate::report::export::unscored(r)),
+            manual: &manual,
         };
         let late = course.map(|c| c.late.clone()).unwrap_or_default();
         let mut g = grade(&work, track, &timing, &late);
-        if course.is_some_and(|c| !c.tracks.is_empty()) && track.is_none() {
-            g.blank = Some(format!(
-                "no track: `{folder}` is not in the roster with a `track`, and the course sets no `default-track`"
-            ));
-            g.total = None;
-        }
         g.members = self.identities(&members, record);
         g.section = self.section(folder);
         g.team = members.iter().find_map(|s| s.team.clone());
@@ -225,6 +246,7 @@ mod tests {
             course: Some(&course),
             submissions: Some(&subs),
             groups: &groups,
+            marks: None,
         };
         let result = |who: &str| {
             let mut r = fixtures::submission(who, Vec::new());

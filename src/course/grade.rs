@@ -1,14 +1,16 @@
 //! A row's grade under the course's policy: the one place that decides each row's maximum and total
 //! (reports read [`Grade`], never add points up themselves). Pure: the groups' points, the tournament's
 //! marks, the student's track and how late the hand-in was go in; the maximum, the total (or why it is
-//! blank) and a sentence for every choice come out. Marks a later policy adds (an instructor's manual
-//! marks) join in [`base`], next to the tournament's.
+//! blank) and a sentence for every choice come out. A person's marks (`[[manual]]` groups, given in
+//! `grader review`) join the work's in [`total`]; the row keeps what its total was made from
+//! ([`Basis`]) so marks given later re-total it from result.json alone ([`with_manual`]).
 
 use serde::{Deserialize, Serialize};
 
 use super::late;
 use super::roster::Identity;
 use super::Track;
+use crate::marks::ManualGrade;
 
 /// A row's grade, as result.json keeps it (`course`) and every report shows it.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -47,6 +49,37 @@ pub struct Grade {
     /// When it was due for this row (its track's date, or its extension), RFC 3339.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub due: Option<String>,
+    /// Each `[[manual]]` group: the points a person gave (or not yet), the items, by whom.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub manual: Vec<ManualGrade>,
+    /// Set when the only thing the total waits for is a person's marks: `incomplete: 60 manual marks
+    /// not given` (also in `blank`). Never exported as complete unless asked (`--allow-incomplete`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub incomplete: Option<String>,
+    /// With `incomplete`: the total counting the marks not given as 0 (and marks given to older code
+    /// as they are), for `--allow-incomplete`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partial: Option<f64>,
+    /// What the total is made from before a person's marks and lateness.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub basis: Option<Basis>,
+}
+
+/// What a row's total is made from before a person's marks and lateness: kept in result.json so that
+/// marks given later re-total the row ([`with_manual`]) without the course file.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct Basis {
+    /// The work's maximum (track parts, groups, tournament).
+    pub max: f64,
+    /// What the work earned; null when `blank`.
+    pub earned: Option<f64>,
+    /// Why the work leaves the total to a person, whatever the marks (the machine's fault, no track).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blank: Option<String>,
+    /// Seconds after the due date, and the late rule that applies to them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub late: Option<(i64, late::Policy)>,
 }
 
 /// One weighted part of a track.
@@ -92,8 +125,11 @@ pub struct Work<'a> {
     pub tournament: Option<&'a TournamentPoints>,
     /// Each group of the suite and its points (for groups a submission did not attempt).
     pub suite_groups: &'a [(String, f64)],
-    /// Why the row has no total yet: the machine could not grade it, or a person must read a case.
+    /// Why the row cannot have a total whatever its work and marks: the machine could not grade it, a
+    /// person must read a case (`review`), or the course cannot say how to (no track).
     pub machine_fault: Option<String>,
+    /// The suite's `[[manual]]` groups as the marks give them (none: the suite has none).
+    pub manual: &'a [ManualGrade],
 }
 
 /// When the hand-in came, against its due date.
@@ -117,23 +153,112 @@ pub fn grade(
     policy: &late::Policy,
 ) -> Grade {
     let mut g = base(work, track);
-    if g.blank.is_some() {
-        return g;
-    }
-    let earned = g.earned.unwrap_or(0.0);
+    let mut basis = Basis {
+        max: g.max,
+        earned: g.earned,
+        blank: g.blank.clone(),
+        late: None,
+    };
     match timing {
         Timing::Unknown => {}
-        Timing::After(seconds) => g.late = late::apply(policy, *seconds, earned, g.max),
+        Timing::After(seconds) => basis.late = Some((*seconds, policy.clone())),
         Timing::LateUnknown { source } => {
-            g.blank = Some(format!(
+            basis.blank.get_or_insert_with(|| format!(
                 "{source} marked it late but gives no time, so the late rule cannot be applied\nhint: set its `submitted` time in submissions.toml (from the LMS's grading view) and run again with --resume"
             ));
-            return g;
         }
     }
-    let deduction = g.late.as_ref().map_or(0.0, |l| l.deduction);
-    g.total = Some(round(earned - deduction));
+    g.basis = Some(basis);
+    total(&mut g, work.manual);
     g
+}
+
+/// `g` re-totalled with the manual groups as `manual` gives them now (marks given or changed since
+/// the row was graded). A row graded before rows kept their [`Basis`] is re-totalled from its maximum
+/// and what it earned; if lateness changed it, it cannot be, and says so.
+#[must_use]
+pub fn with_manual(g: &Grade, manual: &[ManualGrade]) -> Grade {
+    let mut g = g.clone();
+    if g.basis.is_none() {
+        let own: f64 = g.manual.iter().map(|m| m.max).sum();
+        let given: f64 = g.manual.iter().filter_map(|m| m.points).sum();
+        g.basis = Some(Basis {
+            max: g.max - own,
+            earned: g.earned.map(|e| e - given),
+            blank: g.late.as_ref().map(|_| {
+                "graded before manual marks joined a late hand-in's total\nhint: run `grader run --resume` again".to_string()
+            }).or_else(|| g.blank.clone()),
+            late: None,
+        });
+    }
+    total(&mut g, manual);
+    g
+}
+
+/// A row's grade where no course policy was applied (results of an older grader): `max`, what it
+/// `earned`, or why it has no total.
+#[must_use]
+pub fn plain(max: f64, earned: Option<f64>, blank: Option<String>) -> Grade {
+    let mut g = Grade {
+        max,
+        earned,
+        blank: blank.clone(),
+        basis: Some(Basis {
+            max,
+            earned,
+            blank,
+            late: None,
+        }),
+        ..Grade::default()
+    };
+    total(&mut g, &[]);
+    g
+}
+
+/// The maximum, what was earned, lateness and the total from the row's [`Basis`] and a person's
+/// `manual` marks. The marks count toward the maximum always; a group not given (or given to code
+/// that has changed since) leaves the row incomplete: no total, `partial` what it would be with them
+/// as they stand.
+fn total(g: &mut Grade, manual: &[ManualGrade]) {
+    let b = g.basis.clone().unwrap_or_default();
+    g.manual = manual.to_vec();
+    let counted = |m: &&ManualGrade| m.max > 0.0;
+    let given: f64 = manual.iter().filter_map(|m| m.points).sum();
+    g.max = round(b.max + manual.iter().map(|m| m.max).sum::<f64>());
+    g.blank.clone_from(&b.blank);
+    g.earned = b.earned.map(|e| round(e + given)).filter(|_| g.blank.is_none());
+    (g.late, g.total, g.incomplete, g.partial) = (None, None, None, None);
+    let Some(earned) = g.earned else {
+        return;
+    };
+    g.late = b
+        .late
+        .as_ref()
+        .and_then(|(seconds, policy)| late::apply(policy, *seconds, earned, g.max));
+    let total = round(earned - g.late.as_ref().map_or(0.0, |l| l.deduction));
+    let missing: Vec<&ManualGrade> = manual.iter().filter(counted).filter(|m| m.points.is_none()).collect();
+    let stale: Vec<&ManualGrade> = manual.iter().filter(counted).filter(|m| m.points.is_some() && m.stale.is_some()).collect();
+    if missing.is_empty() && stale.is_empty() {
+        g.total = Some(total);
+        return;
+    }
+    let mut why = Vec::new();
+    if !missing.is_empty() {
+        let most: f64 = missing.iter().map(|m| m.max).sum();
+        let names = if missing.len() == manual.iter().filter(counted).count() {
+            String::new()
+        } else {
+            format!(" ({})", missing.iter().map(|m| m.name.as_str()).collect::<Vec<_>>().join(", "))
+        };
+        why.push(format!("{} manual marks not given{names}", crate::units::points(most)));
+    }
+    for m in stale {
+        why.push(format!("`{}`: {}; check the marks again", m.name, m.stale.as_deref().unwrap_or_default()));
+    }
+    let text = format!("incomplete: {}", why.join("; "));
+    g.incomplete = Some(text.clone());
+    g.blank = Some(text);
+    g.partial = Some(total);
 }
 
 fn round(x: f64) -> f64 {
@@ -342,6 +467,7 @@ mod tests {
             tournament: None,
             suite_groups: &all,
             machine_fault: None,
+            manual: &[],
         };
         let policy = late::Policy {
             rule: late::Rule::Cap { percent: 25.0 },
@@ -426,6 +552,7 @@ mod tests {
             tournament: Some(t),
             suite_groups: &none,
             machine_fault: None,
+            manual: &[],
         };
         let policy = late::Policy::default();
         let held = mark(Some(38.0), false);
@@ -451,5 +578,61 @@ mod tests {
                 .as_deref(),
             Some("not graded: no guile")
         );
+    }
+
+    #[test]
+    fn manual_marks_join_the_total_and_a_row_waits_for_them() {
+        let tournament = TournamentPoints {
+            marks: Some(38.0),
+            max: 40.0,
+            bonus: false,
+            reason: "placed 2".into(),
+        };
+        let manual = |points: Option<f64>, stale: bool| ManualGrade {
+            name: "manual".into(),
+            max: 60.0,
+            points,
+            missing: points.is_none().then(|| "not marked".to_string()),
+            stale: stale.then(|| "the code changed since ta1 marked it".to_string()),
+            ..ManualGrade::default()
+        };
+        let none: Vec<(String, f64)> = Vec::new();
+        let policy = late::Policy::default();
+        let graded = |m: &[ManualGrade], timing: Timing, policy: &late::Policy| {
+            let work = Work {
+                groups: &[],
+                not_attempted: &[],
+                tournament: Some(&tournament),
+                suite_groups: &none,
+                machine_fault: None,
+                manual: m,
+            };
+            grade(&work, None, &timing, policy)
+        };
+        // UT3: the 40 tournament marks and the 60 manual ones, out of 100.
+        let g = graded(&[manual(Some(45.0), false)], Timing::Unknown, &policy);
+        assert_eq!((g.total, g.max), (Some(83.0), 100.0));
+        let waiting = graded(&[manual(None, false)], Timing::Unknown, &policy);
+        assert_eq!((waiting.total, waiting.max, waiting.partial), (None, 100.0, Some(38.0)));
+        assert_eq!(waiting.incomplete.as_deref(), Some("incomplete: 60 manual marks not given"));
+        assert_eq!(waiting.blank, waiting.incomplete);
+        let stale = graded(&[manual(Some(45.0), true)], Timing::Unknown, &policy);
+        assert_eq!((stale.total, stale.partial), (None, Some(83.0)));
+        assert!(stale.incomplete.unwrap().contains("the code changed since ta1 marked it; check the marks again"));
+        // Marks given later re-total the stored row, lateness included (a cap of the whole maximum).
+        let capped = late::Policy {
+            rule: late::Rule::Cap { percent: 25.0 },
+            ..late::Policy::default()
+        };
+        let late = graded(&[manual(None, false)], Timing::After(3600), &capped);
+        assert_eq!(late.total, None);
+        let marked = with_manual(&late, &[manual(Some(60.0), false)]);
+        assert_eq!((marked.earned, marked.total), (Some(98.0), Some(75.0)));
+        assert!(marked.incomplete.is_none() && marked.blank.is_none());
+        // A machine's fault stays the reason, whatever the marks.
+        let mut broken = graded(&[manual(Some(45.0), false)], Timing::Unknown, &policy);
+        broken.basis.as_mut().unwrap().blank = Some("not graded: no python".into());
+        let again = with_manual(&broken, &[manual(Some(45.0), false)]);
+        assert_eq!((again.total, again.blank.as_deref(), again.partial), (None, Some("not graded: no python"), None));
     }
 }

@@ -35,6 +35,18 @@ pub fn submission(suite: &[u8; 32], dir: &Path) -> Option<String> {
     Some(digest.iter().map(|b| format!("{b:02x}")).collect())
 }
 
+/// The fingerprint of a submission folder's code alone (its names and bytes, as [`submission`] reads
+/// them), in hex: what a person's marks were given to, unchanged by a new grader or suite. `None` when
+/// the folder cannot be read whole.
+#[must_use]
+pub fn code(dir: &Path) -> Option<String> {
+    let mut h = Sha256::new();
+    field(&mut h, b"code");
+    tree(&mut h, dir).ok()?;
+    let digest: [u8; 32] = h.finalize().into();
+    Some(digest.iter().map(|b| format!("{b:02x}")).collect())
+}
+
 /// Adds `bytes` with its length, so that no two sequences of fields hash alike.
 fn field(h: &mut Sha256, bytes: &[u8]) {
     h.update((bytes.len() as u64).to_le_bytes());

@@ -148,6 +148,8 @@ pub struct ClassReporter<'a> {
     earlier: Vec<SubmissionResult>,
     /// What each student is graded from (`input.sha256`), by key; none where it could not be read.
     fingerprints: std::collections::HashMap<String, String>,
+    /// Each student's code alone (`code.sha256`), by key.
+    code: std::collections::HashMap<String, String>,
 }
 
 impl<'a> ClassReporter<'a> {
@@ -176,6 +178,7 @@ impl<'a> ClassReporter<'a> {
             bar,
             earlier: Vec::new(),
             fingerprints: std::collections::HashMap::new(),
+            code: std::collections::HashMap::new(),
         }
     }
 
@@ -191,6 +194,14 @@ impl<'a> ClassReporter<'a> {
     #[must_use]
     pub fn fingerprints(mut self, fingerprints: std::collections::HashMap<String, String>) -> Self {
         self.fingerprints = fingerprints;
+        self
+    }
+
+    /// Writes each student's code fingerprint (by key, `code.sha256`) beside its result as it is
+    /// saved: what a person's marks are checked against.
+    #[must_use]
+    pub fn code_prints(mut self, code: std::collections::HashMap<String, String>) -> Self {
+        self.code = code;
         self
     }
 
@@ -245,15 +256,21 @@ impl Reporter for ClassReporter<'_> {
                 let root = &self.out.dir;
                 let written =
                     save_student(root, &result.student, result, artifacts).and_then(|()| {
-                        let rel = Path::new(&result.student).join(FINGERPRINT);
-                        let path = root.join(&rel);
-                        match self.fingerprints.get(&result.student) {
-                            Some(print) => {
-                                write_within(root, &rel, format!("{print}\n").as_bytes())
+                        for (name, prints) in [
+                            (FINGERPRINT, &self.fingerprints),
+                            (super::manual::CODE_FINGERPRINT, &self.code),
+                        ] {
+                            let rel = Path::new(&result.student).join(name);
+                            let path = root.join(&rel);
+                            match prints.get(&result.student) {
+                                Some(print) => {
+                                    write_within(root, &rel, format!("{print}\n").as_bytes())
+                                }
+                                None => remove_tree(&path).map_err(std::io::Error::other),
                             }
-                            None => remove_tree(&path).map_err(std::io::Error::other),
+                            .with_context(|| format!("cannot write `{}`", path.display()))?;
                         }
-                        .with_context(|| format!("cannot write `{}`", path.display()))
+                        Ok(())
                     });
                 let mut all = self.done.lock().expect("results lock");
                 if let Some(slot) = all.get_mut(*index) {

@@ -1,10 +1,11 @@
 //! grades.csv: one row per student, one column per group (blank where the group was not attempted;
 //! `pass`/`fail` or a share like `75%` for a group worth 0 points), the class tournament's `tournament`
-//! column when `grader run` plays one, the `[[manual]]` columns (blank, for the instructor), then the
-//! total (groups and tournament; the manual columns left out). Two columns appear only when a row
-//! needs them: `not-graded` (why the machine could not grade it), `review` (a case the grader could
-//! not follow: the total waits for a person) and `tournament-note` (why a tournament cell is blank).
-//! Under a course file (`course.toml`), just before `total`: its students
+//! column when `grader run` plays one, the `[[manual]]` columns (the points a person gave in
+//! `grader review`, blank until then), then the total (groups, tournament and manual marks; blank,
+//! with `total-note` saying `incomplete: …`, while manual marks are still to give). Two columns appear
+//! only when a row needs them: `not-graded` (why the machine could not grade it), `review` (a case the
+//! grader could not follow: the total waits for a person) and `tournament-note` (why a tournament cell
+//! is blank). Under a course file (`course.toml`), just before `total`: its students
 //! (`members`), `section` and `track` when any row has them, its own maximum (`max`), how late it was
 //! (`late-hours`) and what that took off (`late-deduction`) when a due date is set; and at the end
 //! `total-note` when a total is left blank for a person to decide (a late hand-in with no time, no track).
@@ -78,7 +79,7 @@ pub fn gradebook<'a>(
             let marks = r.tournament.as_ref().and_then(|t| t.marks);
             row.push(marks.map(points).unwrap_or_default());
         }
-        row.extend(columns.manual.iter().map(|_| String::new()));
+        row.extend(columns.manual.iter().map(|(m, _)| manual_cell(r, m)));
         row.extend(policy.leading_cells(r));
         match r.not_graded() {
             // The machine's fault: no total, and why (never a zero).
@@ -199,6 +200,18 @@ impl Policy {
             .filter(|_| r.not_graded().is_none());
         vec![text(why.and_then(|w| w.lines().next()).unwrap_or_default())]
     }
+}
+
+/// A manual group's cell: the points a person gave (blank until then, or while they cannot count).
+#[must_use]
+pub fn manual_cell(r: &SubmissionResult, group: &str) -> String {
+    r.course
+        .iter()
+        .flat_map(|g| &g.manual)
+        .find(|m| m.name == group)
+        .and_then(|m| m.points)
+        .map(points)
+        .unwrap_or_default()
 }
 
 /// `plain/handout-example: run again with …; …`: every note of one submission, in one cell.

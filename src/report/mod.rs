@@ -10,6 +10,7 @@ pub mod export;
 pub mod feedback;
 pub mod grid;
 pub mod html;
+pub mod manual;
 pub mod result;
 pub mod search;
 pub mod shard;

@@ -252,6 +252,11 @@ fn merge_suite(shards: &BTreeMap<u32, (PathBuf, Manifest)>, out: &Path) -> anyho
         copy_tree(dir, Path::new(key), &dest)?;
         results.push(result);
     }
+    // The rubric every shard wrote (`grader review` needs it in the merged folder too).
+    if let Some(rubric) = crate::marks::rubric::read(first_dir).map_err(anyhow::Error::msg)? {
+        crate::marks::rubric::write(&dest, &rubric)
+            .with_context(|| format!("cannot write `{}`", dest.join(crate::marks::rubric::REVIEW_FILE).display()))?;
+    }
     Ok(Merged {
         manifest: first.clone(),
         results,

@@ -31,7 +31,7 @@ fn group_headings(columns: &Columns) -> Vec<String> {
 
 /// A plain-text table: one row per student, one column per group (points out of the group's, or
 /// `pass`/`fail`/a share for a group worth 0: never `x/0`), the tournament's marks when one was played,
-/// the manual columns (blank), the total and what went wrong.
+/// the manual columns (the points given, `-` until then), the total and what went wrong.
 pub fn class_table(title: &str, columns: &Columns, results: &[SubmissionResult]) -> String {
     let mut header = group_headings(columns);
     // Under a course file each row has its own maximum: one in the header when all agree, else each
@@ -92,7 +92,14 @@ pub fn class_table(title: &str, columns: &Columns, results: &[SubmissionResult])
                     .map_or("-".into(), points),
             );
         }
-        row.extend(columns.manual.iter().map(|_| String::new()));
+        row.extend(columns.manual.iter().map(|(m, _)| {
+            let cell = super::csv::manual_cell(r, m);
+            if cell.is_empty() {
+                "-".into()
+            } else {
+                cell
+            }
+        }));
         // A case the grader could not follow: the total waits for a person (grades.csv says why).
         let total = if r.needs_review().is_some() {
             "review".into()
@@ -117,6 +124,17 @@ pub fn class_table(title: &str, columns: &Columns, results: &[SubmissionResult])
         results.iter().filter(|r| !r.integrity.is_empty()).collect();
     let mut out = format!("{title}\n");
     out.push_str(&grid.render(true));
+    let incomplete = results
+        .iter()
+        .filter(|r| r.course.as_ref().is_some_and(|g| g.incomplete.is_some()))
+        .count();
+    if incomplete > 0 {
+        // A person's marks still to give: said, never a total that looks complete.
+        out.push_str(&format!(
+            "{incomplete} of {} incomplete: manual marks still to give (`grader review RESULTS/SUITE`)\n",
+            results.len()
+        ));
+    }
     if !flagged.is_empty() {
         // For the instructor, who decides: the score above is unchanged (`grade::integrity`).
         out.push_str(

@@ -13,9 +13,14 @@ use crate::arena::game::registry::{dispatch, MakeBot, Visitor};
 use crate::arena::game::ArenaGame;
 use crate::units::{parse_duration, ARENA};
 
-use super::kinds::{Entries, Manual, Measure, Opponent, Play, Position, PositionExpect};
-use super::raw::{RawCase, RawEntries, RawManual, RawPlay, RawPosition};
+use super::kinds::{
+    Entries, Manual, Measure, Opponent, Play, Position, PositionExpect, RubricItem, Scoring,
+};
+use super::raw::{RawCase, RawEntries, RawItem, RawManual, RawPlay, RawPosition};
 use super::{Loader, SuiteError};
+
+/// The most rubric items one manual group may have (a page of them; keys 1-9 reach the first nine).
+pub const MAX_ITEMS: usize = 50;
 
 const BOT_HINT: &str = "bots are `random`, `offensive`, `defensive`, `minimax:D`, `mcts:N`, `perfect` (where the game is solvable), or `self` for the submission against itself";
 
@@ -163,13 +168,69 @@ impl Loader<'_> {
                     format!("manual column `{name}` is declared twice or names a built-in column"),
                 ));
             }
+            let scoring = match m.scoring.as_ref().map(|s| (s.get_ref().as_str(), s.span())) {
+                None | Some(("positive", _)) => Scoring::Positive,
+                Some(("negative", _)) => Scoring::Negative,
+                Some((other, span)) => {
+                    return self.err(
+                        span,
+                        format!("manual column `{name}` has scoring `{other}`\nhint: `positive` (from 0, items add) or `negative` (from its points, items take off)"),
+                    )
+                }
+            };
+            let items = self.rubric_items(&name, m.items)?;
             out.push(Manual {
                 name,
                 title: m.title,
                 points,
+                scoring,
+                items,
             });
         }
         out
+    }
+
+    /// A manual group's rubric items: distinct names, finite points that are not 0, a text, at most
+    /// [`MAX_ITEMS`].
+    fn rubric_items(
+        &self,
+        group: &str,
+        raw: Vec<Spanned<RawItem>>,
+    ) -> Result<Vec<RubricItem>, SuiteError> {
+        let mut items: Vec<RubricItem> = Vec::new();
+        for item in raw {
+            let span = item.span();
+            let item = item.into_inner();
+            if items.len() == MAX_ITEMS {
+                return self.err(
+                    span,
+                    format!("manual column `{group}` has more than {MAX_ITEMS} rubric items"),
+                );
+            }
+            let name = self.name("rubric item", &item.name)?;
+            let points = *item.points.get_ref();
+            if !points.is_finite() || points == 0.0 || points.abs() > 1e6 {
+                return self.err(
+                    item.points.span(),
+                    format!("rubric item `{group}.{name}` has points `{points}`\nhint: a number other than 0 (negative takes points off)"),
+                );
+            }
+            if items.iter().any(|i| i.name == name) {
+                return self.err(
+                    item.name.span(),
+                    format!("rubric item `{group}.{name}` is declared twice"),
+                );
+            }
+            if item.text.trim().is_empty() {
+                return self.err(span, format!("rubric item `{group}.{name}` has no `text`"));
+            }
+            items.push(RubricItem {
+                name,
+                text: item.text,
+                points,
+            });
+        }
+        Ok(items)
     }
 
     /// A play or position case may not carry a run case's keys.

@@ -163,10 +163,37 @@ impl Entries {
     }
 }
 
-/// A column of grades.csv filled in by hand: never in the total.
-#[derive(Clone, Debug, PartialEq)]
+/// A group marked by a person (`[[manual]]`): its points, how its rubric items count, and the items.
+/// The marks themselves are data beside the results (`manual.toml`, `crate::marks`).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
 pub struct Manual {
     pub name: String,
     pub title: String,
+    pub points: f64,
+    #[serde(default)]
+    pub scoring: Scoring,
+    #[serde(default)]
+    pub items: Vec<RubricItem>,
+}
+
+/// How a manual group's items count, as Gradescope's rubrics do: `positive` starts from 0 and each
+/// item ticked adds its points; `negative` starts from the group's points and each item ticked takes
+/// its points off. Either way the group's points are kept between 0 and its maximum.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Scoring {
+    #[default]
+    Positive,
+    Negative,
+}
+
+/// One rubric item: a name (its key in `manual.toml`), what it says, and its points (negative for a
+/// deduction under positive scoring, or a bonus under negative).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct RubricItem {
+    pub name: String,
+    pub text: String,
     pub points: f64,
 }

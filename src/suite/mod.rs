@@ -6,6 +6,7 @@
 
 pub mod calibration;
 mod games;
+pub use games::MAX_ITEMS as MAX_RUBRIC_ITEMS;
 pub mod kinds;
 pub mod kit_file;
 mod load;
@@ -27,7 +28,10 @@ use crate::config::Config;
 use crate::judge::Comparator;
 use crate::sandbox::Limits;
 use crate::toml_file::{located, parse_toml, read_text, TomlError};
-pub use kinds::{Entries, Kind, Manual, Measure, Opponent, Play, Position, PositionExpect, Run};
+pub use kinds::{
+    Entries, Kind, Manual, Measure, Opponent, Play, Position, PositionExpect, RubricItem, Run,
+    Scoring,
+};
 use load::Loader;
 use oracle::{Oracle, Solved};
 use raw::{RawCase, RawExpect, RawGroup, RawSuite};

@@ -76,7 +76,7 @@ pub struct RawEntries {
     pub students: BTreeMap<String, Spanned<String>>,
 }
 
-/// `[[manual]]`: a column the instructor fills in by hand, never in the total.
+/// `[[manual]]`: a group a person marks (`grader review`), in the total and the maximum.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct RawManual {
@@ -85,8 +85,28 @@ pub struct RawManual {
     pub name: Spanned<String>,
     #[serde(default)]
     pub title: String,
-    /// Shown as `/points (manual)`; not part of the maximum.
+    /// Shown as `/points (manual)`; part of the maximum.
     #[schemars(range(min = 0, max = 10000))]
+    pub points: Spanned<f64>,
+    /// `positive` (the default: from 0, items add) or `negative` (from `points`, items take off).
+    #[schemars(extend("enum" = ["positive", "negative"]))]
+    pub scoring: Option<Spanned<String>>,
+    /// The rubric: what a person ticks.
+    #[serde(default)]
+    pub items: Vec<Spanned<RawItem>>,
+}
+
+/// One rubric item of a `[[manual]]` group.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawItem {
+    /// Its key in `manual.toml`.
+    #[schemars(with = "form::Name")]
+    pub name: Spanned<String>,
+    /// What the item says (the handout's line where it gives one).
+    pub text: String,
+    /// Points added when ticked (negative: taken off); not 0.
+    #[schemars(range(min = -1000000, max = 1000000))]
     pub points: Spanned<f64>,
 }
 

@@ -54,7 +54,7 @@ pub fn export(class: &Class, assignment: &str) -> Export {
                 out.not_graded.push((r.student.clone(), why));
                 String::new()
             }
-            None => super::total_cell(r, &mut out),
+            None => super::total_cell(class, r, &mut out),
         };
         // A team's grade goes to each of its students (000:23, "*both* players will get the same").
         for s in &who {

@@ -103,8 +103,15 @@ pub fn export(class: &Class, hidden_as: Shown) -> Export {
             out.not_graded.push((r.student.clone(), why));
             continue;
         }
+        // A row waiting for a person's marks gets no file (Gradescope keeps no score as final).
+        let score = match super::exported_total(class, r, &mut out) {
+            Some(t) => t,
+            None if out.incomplete.iter().any(|(s, _)| *s == r.student) => continue,
+            None => r.score,
+        };
         let path = PathBuf::from(&r.student).join("results.json");
-        out.files.push((path, to_json(r, hidden_as).into_bytes()));
+        out.files
+            .push((path, json(&scored(r, hidden_as, score)).into_bytes()));
     }
     out
 }
@@ -114,7 +121,17 @@ pub fn export(class: &Class, hidden_as: Shown) -> Export {
 /// [`unscored`]: Gradescope must see no file for it.
 #[must_use]
 pub fn to_json(r: &SubmissionResult, hidden_as: Shown) -> String {
-    let mut json = serde_json::to_string_pretty(&results(r, hidden_as)).expect("serializes");
+    // The course's total (a track's scaling, the late deduction); a total left blank for a person
+    // keeps the score the cases gave, and the output says why.
+    json(&results(r, hidden_as))
+}
+
+fn results(r: &SubmissionResult, hidden_as: Shown) -> Results {
+    scored(r, hidden_as, r.total().unwrap_or(r.score))
+}
+
+fn json(results: &Results) -> String {
+    let mut json = serde_json::to_string_pretty(results).expect("serializes");
     json.push('\n');
     json
 }
@@ -151,7 +168,7 @@ fn markdown(feedback: &str) -> String {
     out
 }
 
-fn results(r: &SubmissionResult, hidden_as: Shown) -> Results {
+fn scored(r: &SubmissionResult, hidden_as: Shown, score: f64) -> Results {
     let groups: Vec<&str> = r.groups.iter().map(|g| g.name.as_str()).collect();
     let mut tests = Vec::new();
     let mut seen: Vec<&str> = Vec::new();
@@ -217,10 +234,22 @@ fn results(r: &SubmissionResult, hidden_as: Shown) -> Results {
             }
         }
     }
+    // A person's marks, one test per manual group.
+    for (k, (name, points, max, output)) in super::manual_lines(r).into_iter().enumerate() {
+        tests.push(Test {
+            name,
+            number: format!("{}", groups.len() + 2 + k),
+            score: points,
+            max_score: max,
+            status: if points.is_some() { "passed" } else { "failed" },
+            visibility: Shown::Visible,
+            output,
+            output_format: "text",
+            tags: vec!["manual".into()],
+        });
+    }
     let ms = r.build.wall_ms + r.cases.iter().map(|c| c.wall_ms).sum::<u64>();
-    // The course's total (a track's scaling, the late deduction); a total left blank for a person keeps
-    // the score the cases gave, and the output says why.
-    let score = round4(r.total().unwrap_or(r.score));
+    let score = round4(score);
     let mut output = summary(r);
     if let Some(g) = &r.course {
         if let Some(l) = &g.late {

@@ -30,7 +30,12 @@ pub fn export(class: &Class) -> Export {
             let ids = [&s.login, &s.id, &s.email];
             ids.into_iter().flatten().next().cloned()
         });
-        let suite = testsuite(r, who.as_deref().unwrap_or(&r.student));
+        let total = if unscored(r).is_some() {
+            None
+        } else {
+            super::exported_total(class, r, &mut out)
+        };
+        let suite = testsuite(r, who.as_deref().unwrap_or(&r.student), total);
         tests += suite.tests;
         failures += suite.failures;
         errors += suite.errors;
@@ -56,8 +61,18 @@ struct Suite {
     ms: u64,
 }
 
-fn testsuite(r: &SubmissionResult, who: &str) -> Suite {
+/// One student's `testsuite`; its `properties` carry the course's `total` (when it has one) and `max`.
+fn testsuite(r: &SubmissionResult, who: &str, total: Option<f64>) -> Suite {
     let mut body = String::new();
+    let _ = writeln!(body, "    <properties>");
+    if let Some(t) = total {
+        let _ = writeln!(body, "      <property name=\"total\" value=\"{}\"/>", crate::report::points(t));
+    }
+    let _ = writeln!(
+        body,
+        "      <property name=\"max\" value=\"{}\"/>\n    </properties>",
+        crate::report::points(r.out_of())
+    );
     let (mut failures, mut errors) = (0, 0);
     let mut ms = 0;
     let case = |body: &mut String, group: &str, name: &str, wall_ms: u64, inner: &str| {
@@ -102,7 +117,22 @@ fn testsuite(r: &SubmissionResult, who: &str) -> Suite {
             case(&mut body, "build", "build", r.build.wall_ms, &inner);
         }
     }
-    let skipped = r.not_attempted.len();
+    // A person's marks: a case per manual group, skipped while not given.
+    let mut skipped = r.not_attempted.len();
+    for (name, points, max, text) in super::manual_lines(r) {
+        tests += 1;
+        let inner = match points {
+            Some(p) => format!(
+                "<system-out>{}</system-out>",
+                escape(&format!("{} of {}\n{text}", crate::report::points(p), crate::report::points(max)))
+            ),
+            None => {
+                skipped += 1;
+                format!("<skipped message=\"{}\"/>", escape(&crate::untrusted::one_line(&text, 500)))
+            }
+        };
+        case(&mut body, "manual", &name, 0, &inner);
+    }
     for n in &r.not_attempted {
         tests += 1;
         let reason = crate::untrusted::one_line(&format!("not attempted: {}", n.reason), 500);

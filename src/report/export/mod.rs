@@ -70,6 +70,9 @@ pub struct Class {
     /// Each student's result, by folder name.
     pub results: Vec<SubmissionResult>,
     pub roster: Option<Roster>,
+    /// Export a row still waiting for a person's marks with what it has (`--allow-incomplete`);
+    /// else it goes with no grade and is listed in [`Export::incomplete`].
+    pub allow_incomplete: bool,
 }
 
 /// What an export produced: files to write (relative to `-o`; a single-file format's one file has an
@@ -83,6 +86,8 @@ pub struct Export {
     pub unmatched: Vec<String>,
     /// Students the machine could not grade (exported with no score, never a zero), and why.
     pub not_graded: Vec<(String, String)>,
+    /// Students with manual marks still to give (exported with no grade), and what is missing.
+    pub incomplete: Vec<(String, String)>,
 }
 
 /// Reads every `<student>/result.json` in `dir` (`results/<suite>/`), as any file a run left is read: no
@@ -246,24 +251,77 @@ pub fn members(class: &Class, r: &SubmissionResult) -> Option<Vec<Student>> {
     }])
 }
 
-/// A row's grade cell: its total, or empty (with a note) when the course left it for a person.
-pub fn total_cell(r: &SubmissionResult, out: &mut Export) -> String {
-    match r.total() {
-        Some(t) => crate::report::points(t),
-        None => {
-            let why = r
-                .course
-                .as_ref()
-                .and_then(|g| g.blank.clone())
-                .unwrap_or_default();
-            out.notes.push(format!(
-                "`{}` has no total yet ({}); exported with no grade",
-                r.student,
-                one_line(first_line(&why), 300)
-            ));
-            String::new()
-        }
+/// A row's grade cell: [`exported_total`], or empty.
+pub fn total_cell(class: &Class, r: &SubmissionResult, out: &mut Export) -> String {
+    exported_total(class, r, out).map_or_else(String::new, crate::report::points)
+}
+
+/// The grade a row exports: its total. A row whose total waits only for a person's marks has none
+/// (it is listed in `incomplete`) unless the class allows it (`--allow-incomplete`): then what it has,
+/// with a note. Any other blank total has none, with a note saying why.
+pub fn exported_total(class: &Class, r: &SubmissionResult, out: &mut Export) -> Option<f64> {
+    if let Some(t) = r.total() {
+        return Some(t);
     }
+    let g = r.course.as_ref();
+    if let Some(why) = g.and_then(|g| g.incomplete.clone()) {
+        let partial = g.and_then(|g| g.partial);
+        if let Some(p) = partial.filter(|_| class.allow_incomplete) {
+            out.notes.push(format!(
+                "`{}` is {}; exported with the marks given so far ({}), as --allow-incomplete asks",
+                r.student,
+                one_line(&why, 300),
+                crate::report::points(p)
+            ));
+            return Some(p);
+        }
+        out.incomplete.push((r.student.clone(), one_line(&why, 300)));
+        return None;
+    }
+    let why = g.and_then(|g| g.blank.clone()).unwrap_or_default();
+    out.notes.push(format!(
+        "`{}` has no total yet ({}); exported with no grade",
+        r.student,
+        one_line(first_line(&why), 300)
+    ));
+    None
+}
+
+/// Each manual group of `r` as an export shows it: its name (`manual: <group>`), the points given
+/// (none while not given), its points, and what was ticked, by whom (escaped, capped).
+#[must_use]
+pub fn manual_lines(r: &SubmissionResult) -> Vec<(String, Option<f64>, f64, String)> {
+    let Some(g) = &r.course else {
+        return Vec::new();
+    };
+    g.manual
+        .iter()
+        .map(|m| {
+            let mut text: Vec<String> = m
+                .items
+                .iter()
+                .map(|(t, p)| format!("{} ({}{})", t, if *p > 0.0 { "+" } else { "" }, crate::report::points(*p)))
+                .collect();
+            if m.adjust != 0.0 {
+                text.push(format!("adjusted {}{}", if m.adjust > 0.0 { "+" } else { "" }, crate::report::points(m.adjust)));
+            }
+            if !m.comment.trim().is_empty() {
+                text.push(m.comment.clone());
+            }
+            if let Some(by) = &m.by {
+                text.push(format!("marked by {by}"));
+            }
+            if let Some(why) = m.missing.as_ref().or(m.stale.as_ref()) {
+                text.push(why.clone());
+            }
+            (
+                format!("manual: {}", m.name),
+                m.points.filter(|_| m.missing.is_none()),
+                m.max,
+                block(&text.join("\n"), FEEDBACK_CAP),
+            )
+        })
+        .collect()
 }
 
 /// Why the machine (never the student) left `r` without a score: a missing toolchain, or the grader's

@@ -86,7 +86,7 @@ pub fn export(class: &Class, identity: Identity, assignment: &str) -> Export {
                     format!("{why} (not the student's fault; regrade)"),
                 )
             }
-            None => (super::total_cell(r, &mut out), feedback(r)),
+            None => (super::total_cell(class, r, &mut out), feedback(r)),
         };
         // Each member of a team gets the team's grade and feedback.
         for w in who {

@@ -61,12 +61,23 @@ pub fn export(class: &Class, show_hidden: bool) -> Export {
         ..Export::default()
     };
     for r in &class.results {
-        if let Some(why) = unscored(r) {
-            out.not_graded.push((r.student.clone(), why));
-        }
+        let via = Via::Export { show_hidden };
         let path = PathBuf::from(&r.student).join("results.json");
+        if let Some(why) = unscored(r) {
+            out.not_graded.push((r.student.clone(), why.clone()));
+            out.files
+                .push((path, within_limit(not_gradable_results(why, via)).into_bytes()));
+            continue;
+        }
+        // The course's total and maximum (a track's, with lateness and a person's marks); a row
+        // waiting for those marks gets no file unless --allow-incomplete.
+        let total = match super::exported_total(class, r, &mut out) {
+            Some(t) => Some((t, r.out_of())),
+            None if out.incomplete.iter().any(|(s, _)| *s == r.student) => continue,
+            None => None,
+        };
         out.files
-            .push((path, to_json(r, Via::Export { show_hidden }).into_bytes()));
+            .push((path, within_limit(graded(r, via, total)).into_bytes()));
     }
     out
 }
@@ -78,7 +89,7 @@ pub fn export(class: &Class, show_hidden: bool) -> Export {
 pub fn to_json(r: &SubmissionResult, via: Via) -> String {
     within_limit(match unscored(r) {
         Some(why) => not_gradable_results(why, via),
-        None => graded(r, via),
+        None => graded(r, via, r.total().map(|t| (t, r.out_of()))),
     })
 }
 
@@ -107,7 +118,8 @@ fn not_gradable_results(why: String, via: Via) -> Results {
     }
 }
 
-fn graded(r: &SubmissionResult, via: Via) -> Results {
+/// `total`: the course's total and maximum, when the row has them; else the share of the cases' points.
+fn graded(r: &SubmissionResult, via: Via, total: Option<(f64, f64)>) -> Results {
     let mut tests: Vec<Test> = r
         .cases
         .iter()
@@ -147,8 +159,20 @@ fn graded(r: &SubmissionResult, via: Via) -> Results {
             output: String::new(),
         });
     }
+    for (name, points, max, output) in super::manual_lines(r) {
+        tests.push(Test {
+            message: if points.is_some() { "marked".into() } else { "not marked yet".into() },
+            name,
+            points: points.unwrap_or(0.0),
+            max_points: max,
+            output,
+        });
+    }
+    let (score, most) = total.unwrap_or((r.score, r.max));
     // Checks worth no points (UT3's) score the share of cases passed.
-    let fraction = if r.max > 0.0 {
+    let fraction = if most > 0.0 {
+        score / most
+    } else if r.max > 0.0 {
         r.score / r.max
     } else if r.cases.is_empty() {
         0.0
@@ -163,7 +187,7 @@ fn graded(r: &SubmissionResult, via: Via) -> Results {
         gradable: true,
         score: Some(round4(fraction.clamp(0.0, 1.0))),
         format_errors: Vec::new(),
-        message: format!("{}/{} points", points(r.score), points(r.max)),
+        message: format!("{}/{} points", points(score), points(most)),
         output: summary(r),
         tests,
     }
@@ -214,7 +238,7 @@ mod tests {
         };
         let mut r = fixtures::submission("ann", vec![case; 2000]);
         r.max = 1.0;
-        let text = within_limit(graded(&r, Via::Export { show_hidden: true }));
+        let text = within_limit(graded(&r, Via::Export { show_hidden: true }, None));
         assert!(text.len() < SIZE_LIMIT, "{}", text.len());
         let json: serde_json::Value = serde_json::from_str(&text).unwrap();
         let tests = json["tests"].as_array().unwrap();
@@ -223,6 +247,7 @@ mod tests {
         let small = within_limit(graded(
             &fixtures::submission("bo", vec![]),
             Via::Export { show_hidden: true },
+            None,
         ));
         assert!(!small.contains("(cut: "), "{small}");
     }

@@ -103,6 +103,7 @@ pub fn page_for(
         let _ = writeln!(b, "<h2>Build</h2>\n<pre>{}</pre>", esc(&r.build.log));
     }
     course(&mut b, r);
+    manual(&mut b, r);
     groups(&mut b, r);
     cases(&mut b, r);
     for (k, c) in r.cases.iter().enumerate() {
@@ -334,6 +335,48 @@ fn extras(b: &mut String, r: &SubmissionResult) {
         }
         b.push_str("</ul>\n");
     }
+}
+
+/// A person's marks: each manual group's points, the rubric items ticked, the comment, by whom and
+/// when; or that they are still to give.
+fn manual(b: &mut String, r: &SubmissionResult) {
+    let Some(g) = r.course.as_ref().filter(|g| !g.manual.is_empty()) else {
+        return;
+    };
+    b.push_str("<h2 id=\"manual\">Manual marks</h2>\n<table class=\"manual\"><thead><tr><th>group</th><th class=\"n\">points</th><th class=\"n\">of</th><th>marked</th></tr></thead><tbody>\n");
+    for m in &g.manual {
+        let who = match (&m.by, &m.at) {
+            (Some(by), Some(at)) => format!("by {} at {}", esc(by), esc(at)),
+            _ => String::new(),
+        };
+        let state = match (&m.missing, &m.stale) {
+            (Some(why), _) => format!(" <span class=\"bad\">{}</span>", esc(why)),
+            (None, Some(why)) => format!(" <span class=\"bad\">{}</span>", esc(why)),
+            (None, None) => String::new(),
+        };
+        let _ = writeln!(
+            b,
+            "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{who}{state}</td></tr>",
+            esc(&m.name),
+            m.points.map_or("–".into(), points),
+            points(m.max)
+        );
+        if !m.items.is_empty() || m.adjust != 0.0 || !m.comment.trim().is_empty() {
+            let mut lines: Vec<String> = m
+                .items
+                .iter()
+                .map(|(text, p)| format!("<li>{} <span class=\"mute\">({}{})</span></li>", esc(text), if *p > 0.0 { "+" } else { "" }, points(*p)))
+                .collect();
+            if m.adjust != 0.0 {
+                lines.push(format!("<li>adjusted {}{}</li>", if m.adjust > 0.0 { "+" } else { "" }, points(m.adjust)));
+            }
+            if !m.comment.trim().is_empty() {
+                lines.push(format!("<li class=\"comment\">{}</li>", esc(&m.comment)));
+            }
+            let _ = writeln!(b, "<tr><td></td><td colspan=\"3\"><ul>{}</ul></td></tr>", lines.concat());
+        }
+    }
+    b.push_str("</tbody></table>\n");
 }
 
 /// The course's word on the grade: the track and its parts, lateness, why a total is blank.
