@@ -457,17 +457,17 @@ fn finish_suite(
     for flag in crate::report::manual::changed_since_marked(&results) {
         eprintln!("note: `{}`: {flag}", suite.name);
     }
-    let rubric = crate::marks::rubric::ClassRubric {
+    let rubric = crate::report::rubric::ClassRubric {
         suite: suite.name.clone(),
         title: suite.title.clone(),
         submissions: std::path::absolute(students_dir).ok(),
         manual: suite.manual.clone(),
         columns: Some(columns.clone()),
     };
-    if let Err(e) = crate::marks::rubric::write(&out.dir, &rubric) {
+    if let Err(e) = crate::report::rubric::write(&out.dir, &rubric) {
         write_error.get_or_insert(anyhow::Error::new(e).context(format!(
             "cannot write `{}`",
-            out.dir.join(crate::marks::rubric::REVIEW_FILE).display()
+            out.dir.join(crate::report::rubric::REVIEW_FILE).display()
         )));
     }
     reporter.report(&Event::Remarked { results: &results });

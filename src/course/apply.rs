@@ -189,9 +189,12 @@ impl Policy<'_> {
         out
     }
 
-    /// Sets every result's `course` grade.
+    /// Sets every result's `course` grade, its `review` cases settled as the marks say first.
     pub fn apply(&self, results: &mut [SubmissionResult]) {
         for r in results {
+            if let Some(m) = self.marks {
+                r.settle(&m.settlements(&r.student));
+            }
             r.course = Some(self.grade(r));
         }
     }

@@ -72,14 +72,21 @@ pub struct Grade {
 pub struct Basis {
     /// The work's maximum (track parts, groups, tournament).
     pub max: f64,
-    /// What the work earned; null when `blank`.
+    /// What the work earned (shown only when nothing leaves the total blank).
     pub earned: Option<f64>,
-    /// Why the work leaves the total to a person, whatever the marks (the machine's fault, no track).
+    /// Why the machine, or a case waiting for a person, leaves the row without a total.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fault: Option<String>,
+    /// Why the course leaves the total to a person (a tournament not held, no track, no time).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub blank: Option<String>,
     /// Seconds after the due date, and the late rule that applies to them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub late: Option<(i64, late::Policy)>,
+    /// Each group's points as graded, and what one of its points is worth in the row (1 with no
+    /// track; a part's scaling; 0 outside the track): a case settled later moves `earned` by it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<(String, Option<f64>, f64)>,
 }
 
 /// One weighted part of a track.
@@ -156,8 +163,14 @@ pub fn grade(
     let mut basis = Basis {
         max: g.max,
         earned: g.earned,
+        fault: work.machine_fault.clone(),
         blank: g.blank.clone(),
         late: None,
+        groups: work
+            .groups
+            .iter()
+            .map(|s| (s.name.clone(), s.points, worth(track, work, &s.name)))
+            .collect(),
     };
     match timing {
         Timing::Unknown => {}
@@ -170,6 +183,50 @@ pub fn grade(
     }
     g.basis = Some(basis);
     total(&mut g, work.manual);
+    g
+}
+
+/// What one point of group `name` is worth in the row: 1 with no track; the part's points over its
+/// groups' under a track; 0 for a group outside the track.
+fn worth(track: Option<&Track>, work: &Work<'_>, name: &str) -> f64 {
+    let Some(t) = track else {
+        return 1.0;
+    };
+    let Some(part) = t.parts.iter().find(|p| p.groups.iter().any(|g| g == name)) else {
+        return 0.0;
+    };
+    let of: f64 = part
+        .groups
+        .iter()
+        .filter_map(|n| work.suite_groups.iter().find(|(g, _)| g == n))
+        .map(|(_, p)| p)
+        .sum();
+    if of > 0.0 {
+        part.points / of
+    } else {
+        0.0
+    }
+}
+
+/// `g` with its work's points as they are now: `groups` (a `review` case settled since, or
+/// unsettled), and `fault` (why the row still has no total, if it has not). The earned points move by
+/// each group's change at its worth ([`Basis::groups`]).
+#[must_use]
+pub fn with_work(g: &Grade, groups: &[GroupPoints], fault: Option<String>) -> Grade {
+    let mut g = g.clone();
+    let mut b = g.basis.clone().unwrap_or_default();
+    let mut earned = b.earned.unwrap_or(0.0);
+    for (name, then, worth) in &mut b.groups {
+        if let Some(now) = groups.iter().find(|s| &s.name == name) {
+            earned += *worth * (now.points.unwrap_or(0.0) - then.unwrap_or(0.0));
+            *then = now.points;
+        }
+    }
+    b.earned = Some(round(earned));
+    b.fault = fault;
+    g.basis = Some(b);
+    let manual = g.manual.clone();
+    total(&mut g, &manual);
     g
 }
 
@@ -188,7 +245,7 @@ pub fn with_manual(g: &Grade, manual: &[ManualGrade]) -> Grade {
             blank: g.late.as_ref().map(|_| {
                 "graded before manual marks joined a late hand-in's total\nhint: run `grader run --resume` again".to_string()
             }).or_else(|| g.blank.clone()),
-            late: None,
+            ..Basis::default()
         });
     }
     total(&mut g, manual);
@@ -198,16 +255,15 @@ pub fn with_manual(g: &Grade, manual: &[ManualGrade]) -> Grade {
 /// A row's grade where no course policy was applied (results of an older grader): `max`, what it
 /// `earned`, or why it has no total.
 #[must_use]
-pub fn plain(max: f64, earned: Option<f64>, blank: Option<String>) -> Grade {
+pub fn plain(max: f64, earned: Option<f64>, fault: Option<String>) -> Grade {
     let mut g = Grade {
         max,
         earned,
-        blank: blank.clone(),
         basis: Some(Basis {
             max,
             earned,
-            blank,
-            late: None,
+            fault,
+            ..Basis::default()
         }),
         ..Grade::default()
     };
@@ -225,7 +281,7 @@ fn total(g: &mut Grade, manual: &[ManualGrade]) {
     let counted = |m: &&ManualGrade| m.max > 0.0;
     let given: f64 = manual.iter().filter_map(|m| m.points).sum();
     g.max = round(b.max + manual.iter().map(|m| m.max).sum::<f64>());
-    g.blank.clone_from(&b.blank);
+    g.blank = b.fault.clone().or_else(|| b.blank.clone());
     g.earned = b.earned.map(|e| round(e + given)).filter(|_| g.blank.is_none());
     (g.late, g.total, g.incomplete, g.partial) = (None, None, None, None);
     let Some(earned) = g.earned else {
@@ -290,11 +346,8 @@ fn base(work: &Work<'_>, track: Option<&Track>) -> Grade {
             }
         }
     }
-    if let Some(why) = &work.machine_fault {
-        g.blank = Some(why.clone());
-    }
     g.max = round(g.max);
-    g.earned = g.earned.map(round).filter(|_| g.blank.is_none());
+    g.earned = g.earned.map(round);
     g
 }
 
@@ -631,7 +684,7 @@ mod tests {
         assert!(marked.incomplete.is_none() && marked.blank.is_none());
         // A machine's fault stays the reason, whatever the marks.
         let mut broken = graded(&[manual(Some(45.0), false)], Timing::Unknown, &policy);
-        broken.basis.as_mut().unwrap().blank = Some("not graded: no python".into());
+        broken.basis.as_mut().unwrap().fault = Some("not graded: no python".into());
         let again = with_manual(&broken, &[manual(Some(45.0), false)]);
         assert_eq!((again.total, again.blank.as_deref(), again.partial), (None, Some("not graded: no python"), None));
     }

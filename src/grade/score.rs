@@ -13,20 +13,8 @@ pub fn score(groups: &[Group], cases: &[CaseResult]) -> (Vec<GroupScore>, f64, f
             continue;
         }
         let passed = ran.iter().filter(|c| c.credit >= 1.0).count();
-        let fraction = match group.credit {
-            CreditRule::Proportional => {
-                ran.iter().map(|c| c.credit.clamp(0.0, 1.0)).sum::<f64>() / ran.len() as f64
-            }
-            // Groups never carry it; a manual column has no cases to score.
-            CreditRule::Manual => 0.0,
-            CreditRule::AllOrNothing => {
-                if passed == ran.len() {
-                    1.0
-                } else {
-                    0.0
-                }
-            }
-        };
+        let credits: Vec<f64> = ran.iter().map(|c| c.credit).collect();
+        let fraction = group.credit.fraction(&credits);
         out.push(GroupScore {
             name: group.name.clone(),
             credit_rule: group.credit,

@@ -365,13 +365,6 @@ pub fn to_text(marks: &Marks) -> String {
     )
 }
 
-/// Writes `marks` to `path` atomically (a reader, or an interrupted session, never sees half a file).
-///
-/// # Errors
-/// The file cannot be written.
-pub fn write(path: &Path, marks: &Marks) -> std::io::Result<()> {
-    crate::report::write_atomic(path, to_text(marks).as_bytes())
-}
 
 #[cfg(test)]
 mod tests {

@@ -6,11 +6,23 @@
 
 use std::path::Path;
 
-use super::rubric::ClassRubric;
+use crate::suite::Manual;
 use super::{check_name, GroupMark, Marks, Stamp};
 
 /// The most bytes of a CSV read.
 const CAP: u64 = 16 << 20;
+
+/// The rubric a spreadsheet's marks are checked against: the suite and its manual groups.
+pub struct Rubric<'a> {
+    pub suite: &'a str,
+    pub groups: &'a [Manual],
+}
+
+impl Rubric<'_> {
+    fn group(&self, name: &str) -> Option<&Manual> {
+        self.groups.iter().find(|m| m.name == name)
+    }
+}
 
 /// What one header column holds.
 enum Column {
@@ -29,7 +41,7 @@ enum Column {
 /// column.
 pub fn read(
     path: &Path,
-    rubric: &ClassRubric,
+    rubric: &Rubric<'_>,
     students: &[String],
     by: &str,
     at: jiff::Timestamp,
@@ -51,7 +63,7 @@ pub fn read(
 pub fn parse(
     path: &Path,
     bytes: &[u8],
-    rubric: &ClassRubric,
+    rubric: &Rubric<'_>,
     students: &[String],
     by: &str,
     at: jiff::Timestamp,
@@ -70,10 +82,10 @@ pub fn parse(
         .map(|(k, h)| column(h.trim(), rubric).map_err(|e| format!("`{shown}`:1: column {}: {e}", k + 1)))
         .collect::<Result<Vec<_>, _>>()?;
     if !columns.iter().any(|c| matches!(c, Column::Student)) {
-        return Err(format!("`{shown}`:1: no `student` column\nhint: the first row names the columns: `student`, then each manual group's points (`{}`) or items (`{0}-items`)", rubric.manual.first().map_or("group", |m| m.name.as_str())));
+        return Err(format!("`{shown}`:1: no `student` column\nhint: the first row names the columns: `student`, then each manual group's points (`{}`) or items (`{0}-items`)", rubric.groups.first().map_or("group", |m| m.name.as_str())));
     }
     let mut marks = Marks {
-        suite: rubric.suite.clone(),
+        suite: rubric.suite.to_string(),
         ..Marks::default()
     };
     for record in reader.records() {
@@ -85,7 +97,7 @@ pub fn parse(
     Ok(marks)
 }
 
-fn column(h: &str, rubric: &ClassRubric) -> Result<Column, String> {
+fn column(h: &str, rubric: &Rubric<'_>) -> Result<Column, String> {
     if h == "student" {
         return Ok(Column::Student);
     }
@@ -102,7 +114,7 @@ fn column(h: &str, rubric: &ClassRubric) -> Result<Column, String> {
     if known(h) {
         return Ok(Column::Points(h.to_string()));
     }
-    let groups: Vec<&str> = rubric.manual.iter().map(|m| m.name.as_str()).collect();
+    let groups: Vec<&str> = rubric.groups.iter().map(|m| m.name.as_str()).collect();
     Err(format!(
         "`{}` is not a column a marks file has\nhint: `student`, `by`, and for each manual group ({}) `<group>`, `<group>-items`, `<group>-comment`",
         crate::untrusted::one_line(h, 60),
@@ -114,7 +126,7 @@ fn column(h: &str, rubric: &ClassRubric) -> Result<Column, String> {
 fn row(
     record: &csv::StringRecord,
     columns: &[Column],
-    rubric: &ClassRubric,
+    rubric: &Rubric<'_>,
     students: &[String],
     by: &str,
     at: jiff::Timestamp,
@@ -139,7 +151,7 @@ fn row(
         "" => by.to_string(),
         named => check_name(named)?,
     };
-    for group in &rubric.manual {
+    for group in rubric.groups {
         let g = group.name.as_str();
         let points = cell(&|c| matches!(c, Column::Points(n) if n == g));
         let items = cell(&|c| matches!(c, Column::Items(n) if n == g));
@@ -214,15 +226,10 @@ fn mark(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::suite::{Manual, RubricItem, Scoring};
+    use crate::suite::{RubricItem, Scoring};
 
-    fn rubric() -> ClassRubric {
-        ClassRubric {
-            suite: "oska".into(),
-            title: String::new(),
-            submissions: None,
-            columns: None,
-            manual: ["structure", "docs"]
+    fn groups() -> Vec<Manual> {
+        ["structure", "docs"]
                 .iter()
                 .map(|n| Manual {
                     name: (*n).into(),
@@ -235,8 +242,7 @@ mod tests {
                         points: 4.0,
                     }],
                 })
-                .collect(),
-        }
+                .collect()
     }
 
     fn parse_text(text: &str) -> Result<Marks, String> {
@@ -244,7 +250,10 @@ mod tests {
         parse(
             Path::new("marks.csv"),
             text.as_bytes(),
-            &rubric(),
+            &Rubric {
+                suite: "oska",
+                groups: &groups(),
+            },
             &students,
             "ta1",
             "2026-11-26T14:00:00Z".parse().unwrap(),

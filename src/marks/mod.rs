@@ -10,7 +10,6 @@
 pub mod file;
 pub mod import;
 pub mod merge;
-pub mod rubric;
 pub mod score;
 
 use std::collections::BTreeMap;
@@ -160,6 +159,16 @@ pub struct ClassMarks {
 }
 
 impl ClassMarks {
+    /// The `review` cases settled for `student`, by `group/case`.
+    #[must_use]
+    pub fn settlements(&self, student: &str) -> BTreeMap<String, Settlement> {
+        self.marks
+            .students
+            .get(student)
+            .map(|s| s.review.clone())
+            .unwrap_or_default()
+    }
+
     /// Each manual group's grade for `student`, in the rubric's order.
     #[must_use]
     pub fn grades(&self, student: &str) -> Vec<ManualGrade> {

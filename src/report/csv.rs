@@ -61,7 +61,7 @@ pub fn gradebook<'a>(
             let reviewed = |g: &str| {
                 r.cases
                     .iter()
-                    .any(|c| c.group == g && c.verdict == crate::judge::Verdict::Review)
+                    .any(|c| c.group == g && c.waits_for_review())
             };
             row.push(if r.not_graded().is_some() || reviewed(g) {
                 String::new()

@@ -10,7 +10,7 @@ use anyhow::anyhow;
 
 use super::result::SubmissionResult;
 use crate::error::Error;
-use crate::marks::rubric::ClassRubric;
+use crate::report::rubric::ClassRubric;
 use crate::marks::{file, ClassMarks, MANUAL_FILE};
 use crate::suite::{CreditRule, Manual, Scoring};
 
@@ -34,7 +34,7 @@ pub fn stored_code(dir: &Path, key: &str) -> Option<String> {
 /// # Errors
 /// `review.json` cannot be read or is not a rubric.
 pub fn rubric(dir: &Path, results: &[SubmissionResult]) -> Result<ClassRubric, Error> {
-    if let Some(r) = crate::marks::rubric::read(dir).map_err(|e| Error::input(anyhow!(e)))? {
+    if let Some(r) = crate::report::rubric::read(dir).map_err(|e| Error::input(anyhow!(e)))? {
         return Ok(r);
     }
     let mut manual: Vec<Manual> = Vec::new();
@@ -86,11 +86,18 @@ pub fn class_marks(
 pub fn apply(results: &mut [SubmissionResult], marks: &ClassMarks) -> Vec<String> {
     for r in results.iter_mut() {
         let grades = marks.grades(&r.student);
-        let g = r.course.clone().unwrap_or_else(|| {
-            let fault = super::export::machine_fault(r);
-            let earned = fault.is_none().then_some(r.score);
-            crate::course::grade::plain(r.max, earned, fault)
-        });
+        let settled_before = r.cases.iter().map(|c| c.settled.clone()).collect::<Vec<_>>();
+        r.settle(&marks.settlements(&r.student));
+        let unchanged = r.cases.iter().map(|c| &c.settled).eq(settled_before.iter());
+        let g = match r.course.clone() {
+            Some(g) if unchanged => g,
+            // A review case settled (or unsettled) since: the work's points moved.
+            Some(g) => crate::course::grade::with_work(&g, &work_points(r), super::export::unscored(r)),
+            None => {
+                let fault = super::export::unscored(r);
+                crate::course::grade::plain(r.max, Some(r.score), fault)
+            }
+        };
         r.course = Some(crate::course::grade::with_manual(&g, &grades));
     }
     marks
@@ -99,6 +106,19 @@ pub fn apply(results: &mut [SubmissionResult], marks: &ClassMarks) -> Vec<String
         .keys()
         .filter(|k| !results.iter().any(|r| &r.student == *k))
         .map(|k| format!("`{MANUAL_FILE}` has marks for `{k}`, who has no result here; not counted"))
+        .collect()
+}
+
+/// The result's scored groups as the course's grade reads them.
+fn work_points(r: &SubmissionResult) -> Vec<crate::course::grade::GroupPoints> {
+    r.groups
+        .iter()
+        .filter(|g| g.credit_rule != CreditRule::Manual)
+        .map(|g| crate::course::grade::GroupPoints {
+            name: g.name.clone(),
+            points: g.points,
+            max: g.max,
+        })
         .collect()
 }
 
@@ -157,7 +177,7 @@ pub fn retotal_folder(dir: &Path) -> Result<(usize, Vec<String>), Error> {
             super::write_atomic(&path, r.to_json().as_bytes()).map_err(|e| machine(e, &path))?;
         }
     }
-    let columns = crate::marks::rubric::read(dir)
+    let columns = crate::report::rubric::read(dir)
         .ok()
         .flatten()
         .and_then(|r| r.columns)
@@ -189,4 +209,109 @@ fn columns_of(results: &[SubmissionResult]) -> super::Columns {
         columns.course |= r.course.as_ref().is_some_and(|g| g.track.is_some() || g.due.is_some());
     }
     columns
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::Verdict;
+    use crate::marks::{GroupMark, Settlement, Stamp, StudentMarks};
+    use crate::report::result::{fixtures, GroupScore};
+
+    fn stamp() -> Stamp {
+        Stamp {
+            by: "ta1".into(),
+            at: "2026-11-26T14:00:00Z".parse().unwrap(),
+        }
+    }
+
+    /// A WPI-like result: one case accepted, one the grader could not follow; a manual group of 20.
+    fn waiting() -> SubmissionResult {
+        let mut unfollowed = fixtures::case("play", Verdict::Review, 0.0);
+        unfollowed.name = "vs-random".into();
+        let mut r = fixtures::submission("ann", vec![fixtures::case("play", Verdict::Accepted, 1.0), unfollowed]);
+        r.groups = vec![
+            GroupScore {
+                name: "play".into(),
+                credit_rule: CreditRule::Proportional,
+                points: Some(5.0),
+                max: 10.0,
+                passed: 1,
+                cases: 2,
+            },
+            GroupScore {
+                name: "effort".into(),
+                credit_rule: CreditRule::Manual,
+                points: None,
+                max: 20.0,
+                passed: 0,
+                cases: 0,
+            },
+        ];
+        (r.score, r.max) = (5.0, 10.0);
+        let groups = [("play".to_string(), 10.0)];
+        let policy = crate::course::apply::Policy {
+            groups: &groups,
+            ..crate::course::apply::Policy::default()
+        };
+        policy.apply(std::slice::from_mut(&mut r));
+        r
+    }
+
+    #[test]
+    fn a_settled_review_case_and_the_manual_marks_complete_the_total() {
+        let mut r = waiting();
+        let g = r.course.clone().unwrap();
+        assert_eq!((g.total, g.max), (None, 30.0));
+        assert!(g.blank.unwrap().starts_with("needs review: play/vs-random"), "{:?}", r.course);
+        let mut student = StudentMarks::default();
+        student.review.insert(
+            "play/vs-random".into(),
+            Settlement {
+                credit: 1.0,
+                reason: "asks row then column; all legal".into(),
+                stamp: stamp(),
+            },
+        );
+        let mut marks = ClassMarks {
+            marks: crate::marks::Marks {
+                suite: "s".into(),
+                ..Default::default()
+            },
+            rubric: vec![Manual {
+                name: "effort".into(),
+                title: String::new(),
+                points: 20.0,
+                scoring: Scoring::Positive,
+                items: Vec::new(),
+            }],
+            code: Default::default(),
+        };
+        marks.marks.students.insert("ann".into(), student.clone());
+        apply(std::slice::from_mut(&mut r), &marks);
+        let g = r.course.clone().unwrap();
+        assert_eq!(r.score, 10.0);
+        assert!(r.needs_review().is_none());
+        assert_eq!(r.cases[1].settled.as_ref().unwrap().by, "ta1");
+        assert_eq!((g.total, g.incomplete.as_deref(), g.partial), (None, Some("incomplete: 20 manual marks not given"), Some(10.0)));
+        student.groups.insert(
+            "effort".into(),
+            GroupMark {
+                items: Vec::new(),
+                adjust: 0.0,
+                comment: String::new(),
+                points: Some(12.0),
+                stamp: stamp(),
+            },
+        );
+        marks.marks.students.insert("ann".into(), student.clone());
+        apply(std::slice::from_mut(&mut r), &marks);
+        assert_eq!(r.course.as_ref().unwrap().total, Some(22.0));
+        // The settlement taken back: the case waits again, and so does the total.
+        student.review.clear();
+        marks.marks.students.insert("ann".into(), student);
+        apply(std::slice::from_mut(&mut r), &marks);
+        assert_eq!((r.score, r.course.as_ref().unwrap().total), (5.0, None));
+        assert!(r.needs_review().is_some());
+    }
 }

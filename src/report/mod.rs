@@ -12,6 +12,7 @@ pub mod grid;
 pub mod html;
 pub mod manual;
 pub mod result;
+pub mod rubric;
 pub mod search;
 pub mod shard;
 pub mod similarity;

@@ -174,6 +174,28 @@ pub struct CaseResult {
     /// printed in its first such game, so a person can judge it in a minute (capped, escaped).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transcript: Option<String>,
+    /// A `review` case a person settled (`grader review`): the credit given, why, by whom and when.
+    /// The case's `credit` is then this credit, and its group is scored with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub settled: Option<Settled>,
+}
+
+/// A person's word on a `review` case.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct Settled {
+    pub credit: f64,
+    pub reason: String,
+    pub by: String,
+    pub at: String,
+}
+
+impl CaseResult {
+    /// A `review` case no person has settled yet: its group and the total wait.
+    #[must_use]
+    pub fn waits_for_review(&self) -> bool {
+        self.verdict == Verdict::Review && self.settled.is_none()
+    }
 }
 
 impl CaseResult {
@@ -198,6 +220,7 @@ impl CaseResult {
             games: Vec::new(),
             not_played: None,
             transcript: None,
+            settled: None,
         }
     }
 }
@@ -416,7 +439,7 @@ impl SubmissionResult {
     pub fn needs_review(&self) -> Option<String> {
         self.cases
             .iter()
-            .find(|c| c.verdict == Verdict::Review)
+            .find(|c| c.waits_for_review())
             .map(|c| {
                 let why = c
                     .summary
@@ -424,6 +447,41 @@ impl SubmissionResult {
                     .unwrap_or(&c.summary);
                 format!("{}/{}: {why}", c.group, c.name)
             })
+    }
+
+    /// Settles each `review` case as `settlements` (by `group/case`) says, and scores the groups of
+    /// the review cases again: a settled case earns its credit, one not (or no longer) settled none.
+    /// The score follows its groups.
+    pub fn settle(&mut self, settlements: &std::collections::BTreeMap<String, crate::marks::Settlement>) {
+        let mut touched: Vec<String> = Vec::new();
+        for c in self.cases.iter_mut().filter(|c| c.verdict == Verdict::Review) {
+            let given = settlements.get(&format!("{}/{}", c.group, c.name));
+            c.settled = given.map(|s| Settled {
+                credit: s.credit,
+                reason: s.reason.clone(),
+                by: s.stamp.by.clone(),
+                at: s.stamp.at.to_string(),
+            });
+            c.credit = given.map_or(0.0, |s| s.credit.clamp(0.0, 1.0));
+            if !touched.contains(&c.group) {
+                touched.push(c.group.clone());
+            }
+        }
+        for g in self.groups.iter_mut().filter(|g| touched.contains(&g.name)) {
+            let credits: Vec<f64> = self.cases.iter().filter(|c| c.group == g.name).map(|c| c.credit).collect();
+            g.passed = credits.iter().filter(|c| **c >= 1.0).count();
+            g.points = Some((g.max * g.credit_rule.fraction(&credits) * 100.0).round() / 100.0);
+        }
+        if !touched.is_empty() {
+            let total: f64 = self
+                .groups
+                .iter()
+                .filter(|g| g.credit_rule != CreditRule::Manual)
+                .filter_map(|g| g.points)
+                .sum::<f64>()
+                + self.tournament.as_ref().and_then(|t| t.marks).unwrap_or(0.0);
+            self.score = (total * 100.0).round() / 100.0;
+        }
     }
 
     /// Whether any case hit the grader's own fault.

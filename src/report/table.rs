@@ -73,7 +73,7 @@ pub fn class_table(title: &str, columns: &Columns, results: &[SubmissionResult])
                         let waits = r
                             .cases
                             .iter()
-                            .any(|c| c.group == *g && c.verdict == crate::judge::Verdict::Review);
+                            .any(|c| c.group == *g && c.waits_for_review());
                         if waits {
                             "review".into()
                         } else if s.points.is_some() {

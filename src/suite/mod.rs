@@ -133,6 +133,25 @@ pub enum CreditRule {
     Manual,
 }
 
+impl CreditRule {
+    /// The share of a group's points its cases' `credits` (each 0 to 1) earn under this rule.
+    #[must_use]
+    pub fn fraction(self, credits: &[f64]) -> f64 {
+        if credits.is_empty() {
+            return 0.0;
+        }
+        match self {
+            CreditRule::Proportional => {
+                credits.iter().map(|c| c.clamp(0.0, 1.0)).sum::<f64>() / credits.len() as f64
+            }
+            // Groups never carry it; a manual column has no cases to score.
+            CreditRule::Manual => 0.0,
+            CreditRule::AllOrNothing if credits.iter().all(|c| *c >= 1.0) => 1.0,
+            CreditRule::AllOrNothing => 0.0,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Visibility {

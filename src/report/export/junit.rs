@@ -94,10 +94,9 @@ fn testsuite(r: &SubmissionResult, who: &str, total: Option<f64>) -> Suite {
         ms += c.wall_ms;
         tests += 1;
         let message = crate::untrusted::one_line(&c.summary, 500);
-        let inner = if matches!(
-            c.verdict,
-            Verdict::InternalError | Verdict::NotGraded | Verdict::Review
-        ) {
+        let inner = if matches!(c.verdict, Verdict::InternalError | Verdict::NotGraded)
+            || c.waits_for_review()
+        {
             errors += 1;
             element("error", &message, c.verdict.label(), &feedback(c))
         } else if c.credit < 1.0 {

@@ -221,6 +221,16 @@ fn feedback(b: &mut String, k: usize, c: &CaseResult) {
                 .join("\n"))
         );
     }
+    if let Some(s) = &c.settled {
+        let _ = writeln!(
+            b,
+            "<p class=\"settled\">settled by {} at {}: credit {}% · {}</p>",
+            esc(&s.by),
+            esc(&s.at),
+            points(s.credit.clamp(0.0, 1.0) * 100.0),
+            esc(&s.reason)
+        );
+    }
     if let Some(t) = &c.transcript {
         // The whole dialogue, as the program printed it and the grader typed it: a person decides.
         let _ = writeln!(

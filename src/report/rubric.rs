@@ -27,7 +27,7 @@ pub struct ClassRubric {
     /// The gradebook's columns as `grader run` wrote them (so `grader report` and `grader review`
     /// write the same grades.csv).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub columns: Option<crate::report::Columns>,
+    pub columns: Option<super::Columns>,
 }
 
 impl ClassRubric {
@@ -45,7 +45,7 @@ impl ClassRubric {
 pub fn write(dir: &Path, rubric: &ClassRubric) -> std::io::Result<()> {
     let mut json = serde_json::to_string_pretty(rubric).unwrap_or_default();
     json.push('\n');
-    crate::report::write_atomic(&dir.join(REVIEW_FILE), json.as_bytes())
+    super::write_atomic(&dir.join(REVIEW_FILE), json.as_bytes())
 }
 
 /// Reads the results folder `dir`'s rubric; `None` when there is none (results of an older grader).
