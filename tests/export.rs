@@ -658,7 +658,9 @@ fn the_class_tournament_makes_the_gradescope_leaderboard() {
         .output()
         .unwrap();
     assert_eq!(held.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&held.stderr).contains("error: `decent`: incomplete: 60 manual marks not given; exported with no grade"));
+    assert!(String::from_utf8_lossy(&held.stderr).contains(
+        "error: `decent`: incomplete: 60 manual marks not given; exported with no grade"
+    ));
     assert!(!out.join("decent/results.json").exists());
     grader()
         .arg("export")
@@ -687,9 +689,16 @@ fn the_class_tournament_makes_the_gradescope_leaderboard() {
         );
         ranks.push(board[0]["value"].as_f64().unwrap());
         let tests = json["tests"].as_array().unwrap();
-        let tournament = tests.iter().find(|t| t["name"] == "tournament").unwrap().clone();
+        let tournament = tests
+            .iter()
+            .find(|t| t["name"] == "tournament")
+            .unwrap()
+            .clone();
         let manual = tests.last().unwrap();
-        assert_eq!((&manual["name"], &manual["max_score"]), (&"manual: manual".into(), &60.0.into()));
+        assert_eq!(
+            (&manual["name"], &manual["max_score"]),
+            (&"manual: manual".into(), &60.0.into())
+        );
         assert!(manual.get("score").is_none(), "{manual}");
         assert_eq!(tournament["max_score"], 40.0);
         assert_eq!(tournament["score"], own["tournament"]["marks"]);

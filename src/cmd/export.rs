@@ -186,7 +186,10 @@ fn write(
     // A file an earlier export left for a student now not graded would still carry its old score.
     // (PrairieLearn writes a not-gradable file for the machine's fault; an incomplete row gets none.)
     if matches!(format, Format::Gradescope | Format::Prairielearn) {
-        let gone = done.not_graded.iter().filter(|_| format == Format::Gradescope);
+        let gone = done
+            .not_graded
+            .iter()
+            .filter(|_| format == Format::Gradescope);
         for (student, _) in gone.chain(&done.incomplete) {
             let stale = out.join(student).join("results.json");
             match std::fs::remove_file(&stale) {

@@ -132,7 +132,9 @@ fn finish(args: &Args, merged: Merged) -> Result<Exit, CliError> {
         for r in &results {
             let path = out.result_path(&r.student);
             if let Err(e) = write_atomic(&path, r.to_json().as_bytes()) {
-                write_error.get_or_insert(anyhow::Error::new(e).context(format!("cannot write `{}`", path.display())));
+                write_error.get_or_insert(
+                    anyhow::Error::new(e).context(format!("cannot write `{}`", path.display())),
+                );
             }
         }
         let book = out.gradebook_path();

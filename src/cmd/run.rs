@@ -186,8 +186,9 @@ impl SuiteOut {
         let submissions =
             crate::course::submissions::Submissions::load(students_dir).map_err(CliError::usage)?;
         let out = args.out.join(&suite.name);
-        let marks = crate::marks::file::read_or_empty(&out.join(crate::marks::MANUAL_FILE), &suite.name)
-            .map_err(CliError::usage)?;
+        let marks =
+            crate::marks::file::read_or_empty(&out.join(crate::marks::MANUAL_FILE), &suite.name)
+                .map_err(CliError::usage)?;
         if course.as_ref().is_some_and(|c| c.due.is_some()) && submissions.is_none() {
             eprintln!(
                 "note: `{}` has a due date but `{}` has no submissions.toml (from `grader import`): no hand-in's time is known, so no late rule is applied",
@@ -244,7 +245,12 @@ impl SuiteOut {
             rubric: suite.manual.clone(),
             code: students
                 .iter()
-                .filter_map(|k| Some(((*k).to_string(), crate::report::manual::stored_code(&self.out.dir, k)?)))
+                .filter_map(|k| {
+                    Some((
+                        (*k).to_string(),
+                        crate::report::manual::stored_code(&self.out.dir, k)?,
+                    ))
+                })
                 .collect(),
         }
     }

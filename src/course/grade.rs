@@ -282,7 +282,10 @@ fn total(g: &mut Grade, manual: &[ManualGrade]) {
     let given: f64 = manual.iter().filter_map(|m| m.points).sum();
     g.max = round(b.max + manual.iter().map(|m| m.max).sum::<f64>());
     g.blank = b.fault.clone().or_else(|| b.blank.clone());
-    g.earned = b.earned.map(|e| round(e + given)).filter(|_| g.blank.is_none());
+    g.earned = b
+        .earned
+        .map(|e| round(e + given))
+        .filter(|_| g.blank.is_none());
     (g.late, g.total, g.incomplete, g.partial) = (None, None, None, None);
     let Some(earned) = g.earned else {
         return;
@@ -292,8 +295,16 @@ fn total(g: &mut Grade, manual: &[ManualGrade]) {
         .as_ref()
         .and_then(|(seconds, policy)| late::apply(policy, *seconds, earned, g.max));
     let total = round(earned - g.late.as_ref().map_or(0.0, |l| l.deduction));
-    let missing: Vec<&ManualGrade> = manual.iter().filter(counted).filter(|m| m.points.is_none()).collect();
-    let stale: Vec<&ManualGrade> = manual.iter().filter(counted).filter(|m| m.points.is_some() && m.stale.is_some()).collect();
+    let missing: Vec<&ManualGrade> = manual
+        .iter()
+        .filter(counted)
+        .filter(|m| m.points.is_none())
+        .collect();
+    let stale: Vec<&ManualGrade> = manual
+        .iter()
+        .filter(counted)
+        .filter(|m| m.points.is_some() && m.stale.is_some())
+        .collect();
     if missing.is_empty() && stale.is_empty() {
         g.total = Some(total);
         return;
@@ -304,12 +315,26 @@ fn total(g: &mut Grade, manual: &[ManualGrade]) {
         let names = if missing.len() == manual.iter().filter(counted).count() {
             String::new()
         } else {
-            format!(" ({})", missing.iter().map(|m| m.name.as_str()).collect::<Vec<_>>().join(", "))
+            format!(
+                " ({})",
+                missing
+                    .iter()
+                    .map(|m| m.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
         };
-        why.push(format!("{} manual marks not given{names}", crate::units::points(most)));
+        why.push(format!(
+            "{} manual marks not given{names}",
+            crate::units::points(most)
+        ));
     }
     for m in stale {
-        why.push(format!("`{}`: {}; check the marks again", m.name, m.stale.as_deref().unwrap_or_default()));
+        why.push(format!(
+            "`{}`: {}; check the marks again",
+            m.name,
+            m.stale.as_deref().unwrap_or_default()
+        ));
     }
     let text = format!("incomplete: {}", why.join("; "));
     g.incomplete = Some(text.clone());
@@ -666,12 +691,21 @@ mod tests {
         let g = graded(&[manual(Some(45.0), false)], Timing::Unknown, &policy);
         assert_eq!((g.total, g.max), (Some(83.0), 100.0));
         let waiting = graded(&[manual(None, false)], Timing::Unknown, &policy);
-        assert_eq!((waiting.total, waiting.max, waiting.partial), (None, 100.0, Some(38.0)));
-        assert_eq!(waiting.incomplete.as_deref(), Some("incomplete: 60 manual marks not given"));
+        assert_eq!(
+            (waiting.total, waiting.max, waiting.partial),
+            (None, 100.0, Some(38.0))
+        );
+        assert_eq!(
+            waiting.incomplete.as_deref(),
+            Some("incomplete: 60 manual marks not given")
+        );
         assert_eq!(waiting.blank, waiting.incomplete);
         let stale = graded(&[manual(Some(45.0), true)], Timing::Unknown, &policy);
         assert_eq!((stale.total, stale.partial), (None, Some(83.0)));
-        assert!(stale.incomplete.unwrap().contains("the code changed since ta1 marked it; check the marks again"));
+        assert!(stale
+            .incomplete
+            .unwrap()
+            .contains("the code changed since ta1 marked it; check the marks again"));
         // Marks given later re-total the stored row, lateness included (a cap of the whole maximum).
         let capped = late::Policy {
             rule: late::Rule::Cap { percent: 25.0 },
@@ -686,6 +720,9 @@ mod tests {
         let mut broken = graded(&[manual(Some(45.0), false)], Timing::Unknown, &policy);
         broken.basis.as_mut().unwrap().fault = Some("not graded: no python".into());
         let again = with_manual(&broken, &[manual(Some(45.0), false)]);
-        assert_eq!((again.total, again.blank.as_deref(), again.partial), (None, Some("not graded: no python"), None));
+        assert_eq!(
+            (again.total, again.blank.as_deref(), again.partial),
+            (None, Some("not graded: no python"), None)
+        );
     }
 }

@@ -136,24 +136,42 @@ pub fn read_or_empty(path: &Path, suite: &str) -> Result<Marks, TomlError> {
 /// As [`read`].
 pub fn parse(path: &Path, text: &str) -> Result<Marks, TomlError> {
     let raw: RawFile = parse_toml(path, text)?;
-    let bad = |span: std::ops::Range<usize>, message: String| located(path, text, Some(span), &message);
+    let bad =
+        |span: std::ops::Range<usize>, message: String| located(path, text, Some(span), &message);
     if raw.students.len() > MAX_STUDENTS {
         return Err(bad(0..0, format!("more than {MAX_STUDENTS} students")));
     }
     let suite = raw.suite.get_ref().clone();
     if !is_key(&suite) {
-        return Err(bad(raw.suite.span(), format!("`suite`: `{}` is not a suite's name", crate::untrusted::one_line(&suite, 80))));
+        return Err(bad(
+            raw.suite.span(),
+            format!(
+                "`suite`: `{}` is not a suite's name",
+                crate::untrusted::one_line(&suite, 80)
+            ),
+        ));
     }
     let mut students = BTreeMap::new();
     // Tables carry no span of their own here: a bad key is pointed at where its name first appears.
     let key_at = |key: &str| text.find(key).map_or(0..0, |at| at..at + key.len());
     for (key, s) in raw.students {
         if !is_key(&key) {
-            return Err(bad(key_at(&key), format!("`{}` is not a student folder's name", crate::untrusted::one_line(&key, 80))));
+            return Err(bad(
+                key_at(&key),
+                format!(
+                    "`{}` is not a student folder's name",
+                    crate::untrusted::one_line(&key, 80)
+                ),
+            ));
         }
         let code = match s.code {
             Some(c) if is_hex(c.get_ref()) => Some(c.get_ref().clone()),
-            Some(c) => return Err(bad(c.span(), format!("`students.{key}.code` is not a fingerprint (64 hexadecimal digits)"))),
+            Some(c) => {
+                return Err(bad(
+                    c.span(),
+                    format!("`students.{key}.code` is not a fingerprint (64 hexadecimal digits)"),
+                ))
+            }
             None => None,
         };
         let mut groups = BTreeMap::new();
@@ -168,11 +186,21 @@ pub fn parse(path: &Path, text: &str) -> Result<Marks, TomlError> {
         for (case, settled) in s.review {
             let at = format!("students.{key}.review.\"{case}\"");
             if !is_case(&case) {
-                return Err(bad(key_at(&case), format!("`{at}`: not a case (`group/case`)")));
+                return Err(bad(
+                    key_at(&case),
+                    format!("`{at}`: not a case (`group/case`)"),
+                ));
             }
             review.insert(case, settlement(settled, &at).map_err(|(s, m)| bad(s, m))?);
         }
-        students.insert(key, StudentMarks { code, groups, review });
+        students.insert(
+            key,
+            StudentMarks {
+                code,
+                groups,
+                review,
+            },
+        );
     }
     Ok(Marks { suite, students })
 }
@@ -181,12 +209,21 @@ type Located = (std::ops::Range<usize>, String);
 
 fn group(raw: RawGroup, at: &str) -> Result<GroupMark, Located> {
     if raw.items.len() > MAX_ITEMS {
-        return Err((raw.items[MAX_ITEMS].span(), format!("`{at}.items`: more than {MAX_ITEMS} items")));
+        return Err((
+            raw.items[MAX_ITEMS].span(),
+            format!("`{at}.items`: more than {MAX_ITEMS} items"),
+        ));
     }
     let mut items: Vec<String> = Vec::new();
     for item in &raw.items {
         if !is_key(item.get_ref()) {
-            return Err((item.span(), format!("`{at}.items`: `{}` is not an item's name", crate::untrusted::one_line(item.get_ref(), 80))));
+            return Err((
+                item.span(),
+                format!(
+                    "`{at}.items`: `{}` is not an item's name",
+                    crate::untrusted::one_line(item.get_ref(), 80)
+                ),
+            ));
         }
         if !items.contains(item.get_ref()) {
             items.push(item.get_ref().clone());
@@ -194,14 +231,23 @@ fn group(raw: RawGroup, at: &str) -> Result<GroupMark, Located> {
     }
     let adjust = match &raw.adjust {
         Some(a) if !a.get_ref().is_finite() || a.get_ref().abs() > 1e6 => {
-            return Err((a.span(), format!("`{at}.adjust`: `{}` is not a number of points", a.get_ref())))
+            return Err((
+                a.span(),
+                format!("`{at}.adjust`: `{}` is not a number of points", a.get_ref()),
+            ))
         }
         Some(a) => *a.get_ref(),
         None => 0.0,
     };
     let points = match &raw.points {
         Some(p) if !p.get_ref().is_finite() || *p.get_ref() < 0.0 || *p.get_ref() > 1e6 => {
-            return Err((p.span(), format!("`{at}.points`: `{}` is not a number of points (0 or more)", p.get_ref())))
+            return Err((
+                p.span(),
+                format!(
+                    "`{at}.points`: `{}` is not a number of points (0 or more)",
+                    p.get_ref()
+                ),
+            ))
         }
         Some(p) => Some(*p.get_ref()),
         None => None,
@@ -225,7 +271,10 @@ fn settlement(raw: RawSettlement, at: &str) -> Result<Settlement, Located> {
     }
     let reason = text(&raw.reason, &format!("{at}.reason"))?;
     if reason.trim().is_empty() {
-        return Err((raw.reason.span(), format!("`{at}.reason`: a settled case needs its reason")));
+        return Err((
+            raw.reason.span(),
+            format!("`{at}.reason`: a settled case needs its reason"),
+        ));
     }
     Ok(Settlement {
         credit,
@@ -237,7 +286,10 @@ fn settlement(raw: RawSettlement, at: &str) -> Result<Settlement, Located> {
 fn text(raw: &Spanned<String>, at: &str) -> Result<String, Located> {
     let t = raw.get_ref();
     if t.chars().count() > TEXT_CAP {
-        return Err((raw.span(), format!("`{at}`: longer than {TEXT_CAP} characters")));
+        return Err((
+            raw.span(),
+            format!("`{at}`: longer than {TEXT_CAP} characters"),
+        ));
     }
     Ok(t.clone())
 }
@@ -365,7 +417,6 @@ pub fn to_text(marks: &Marks) -> String {
     )
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -413,22 +464,55 @@ mod tests {
 
     #[test]
     fn bad_values_are_named_with_the_file_and_line() {
-        let head = "suite = \"s\"\n[students.a.groups.g]\nby = \"ta\"\nat = \"2026-11-26T14:02:11Z\"\n";
+        let head =
+            "suite = \"s\"\n[students.a.groups.g]\nby = \"ta\"\nat = \"2026-11-26T14:02:11Z\"\n";
         for (extra, want) in [
-            ("adjust = inf\n", "manual.toml:5:10: `students.a.groups.g.adjust`: `inf` is not a number of points"),
-            ("points = -1\n", "manual.toml:5:10: `students.a.groups.g.points`: `-1` is not a number of points"),
-            ("items = [\"a/b\"]\n", "manual.toml:5:10: `students.a.groups.g.items`: `a/b` is not an item's name"),
-            ("surprise = 1\n", "manual.toml:5:1: unknown field `surprise`"),
+            (
+                "adjust = inf\n",
+                "manual.toml:5:10: `students.a.groups.g.adjust`: `inf` is not a number of points",
+            ),
+            (
+                "points = -1\n",
+                "manual.toml:5:10: `students.a.groups.g.points`: `-1` is not a number of points",
+            ),
+            (
+                "items = [\"a/b\"]\n",
+                "manual.toml:5:10: `students.a.groups.g.items`: `a/b` is not an item's name",
+            ),
+            (
+                "surprise = 1\n",
+                "manual.toml:5:1: unknown field `surprise`",
+            ),
         ] {
-            let got = parse(Path::new("manual.toml"), &format!("{head}{extra}")).unwrap_err().to_string();
+            let got = parse(Path::new("manual.toml"), &format!("{head}{extra}"))
+                .unwrap_err()
+                .to_string();
             assert!(got.starts_with(want), "{extra}: {got}");
         }
         let settle = "suite = \"s\"\n[students.a.review.\"g/c\"]\ncredit = 2\nreason = \"x\"\nby = \"ta\"\nat = \"yesterday\"\n";
         let got = parse(Path::new("m.toml"), settle).unwrap_err().to_string();
-        assert!(got.starts_with("m.toml:3:10: `students.a.review.\"g/c\".credit`: `2` is not a credit"), "{got}");
-        let got = parse(Path::new("m.toml"), &settle.replace("credit = 2", "credit = 1")).unwrap_err().to_string();
-        assert!(got.starts_with("m.toml:6:6: `students.a.review.\"g/c\".at`: `yesterday` is not a time"), "{got}");
-        let got = parse(Path::new("m.toml"), "suite = \"s\"\n[students.a]\ncode = \"xyz\"\n").unwrap_err().to_string();
+        assert!(
+            got.starts_with("m.toml:3:10: `students.a.review.\"g/c\".credit`: `2` is not a credit"),
+            "{got}"
+        );
+        let got = parse(
+            Path::new("m.toml"),
+            &settle.replace("credit = 2", "credit = 1"),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            got.starts_with(
+                "m.toml:6:6: `students.a.review.\"g/c\".at`: `yesterday` is not a time"
+            ),
+            "{got}"
+        );
+        let got = parse(
+            Path::new("m.toml"),
+            "suite = \"s\"\n[students.a]\ncode = \"xyz\"\n",
+        )
+        .unwrap_err()
+        .to_string();
         assert!(got.contains("is not a fingerprint"), "{got}");
     }
 
@@ -439,10 +523,19 @@ mod tests {
         std::fs::write(&real, "suite = \"other\"\n").unwrap();
         let link = dir.path().join("manual.toml");
         std::os::unix::fs::symlink(&real, &link).unwrap();
-        assert!(read(&link).unwrap_err().to_string().contains("symbolic link"));
+        assert!(read(&link)
+            .unwrap_err()
+            .to_string()
+            .contains("symbolic link"));
         let got = read_or_empty(&real, "mine").unwrap_err().to_string();
-        assert!(got.contains("the marks of suite `other`, not of `mine`"), "{got}");
-        assert!(read_or_empty(&dir.path().join("none.toml"), "mine").unwrap().students.is_empty());
+        assert!(
+            got.contains("the marks of suite `other`, not of `mine`"),
+            "{got}"
+        );
+        assert!(read_or_empty(&dir.path().join("none.toml"), "mine")
+            .unwrap()
+            .students
+            .is_empty());
         let big = dir.path().join("big.toml");
         std::fs::write(&big, vec![b'#'; usize::try_from(FILE_CAP).unwrap() + 1]).unwrap();
         assert!(read(&big).unwrap_err().to_string().contains("larger than"));

@@ -6,8 +6,8 @@
 
 use std::path::Path;
 
-use crate::suite::Manual;
 use super::{check_name, GroupMark, Marks, Stamp};
+use crate::suite::Manual;
 
 /// The most bytes of a CSV read.
 const CAP: u64 = 16 << 20;
@@ -46,7 +46,10 @@ pub fn read(
     by: &str,
     at: jiff::Timestamp,
 ) -> Result<Marks, String> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     let name = path.file_name().map_or(path, Path::new);
     let read = crate::untrusted::read_output(dir, name, CAP)
         .map_err(|e| format!("`{}`: {e}", path.display()))?;
@@ -69,9 +72,7 @@ pub fn parse(
     at: jiff::Timestamp,
 ) -> Result<Marks, String> {
     let shown = path.display();
-    let mut reader = csv::ReaderBuilder::new()
-        .flexible(false)
-        .from_reader(bytes);
+    let mut reader = csv::ReaderBuilder::new().flexible(false).from_reader(bytes);
     let header = reader
         .headers()
         .map_err(|e| format!("`{shown}`: {e}"))?
@@ -79,7 +80,9 @@ pub fn parse(
     let columns = header
         .iter()
         .enumerate()
-        .map(|(k, h)| column(h.trim(), rubric).map_err(|e| format!("`{shown}`:1: column {}: {e}", k + 1)))
+        .map(|(k, h)| {
+            column(h.trim(), rubric).map_err(|e| format!("`{shown}`:1: column {}: {e}", k + 1))
+        })
         .collect::<Result<Vec<_>, _>>()?;
     if !columns.iter().any(|c| matches!(c, Column::Student)) {
         return Err(format!("`{shown}`:1: no `student` column\nhint: the first row names the columns: `student`, then each manual group's points (`{}`) or items (`{0}-items`)", rubric.groups.first().map_or("group", |m| m.name.as_str())));
@@ -135,7 +138,7 @@ fn row(
     let cell = |want: &dyn Fn(&Column) -> bool| {
         columns
             .iter()
-            .position(|c| want(c))
+            .position(want)
             .and_then(|k| record.get(k))
             .map(str::trim)
             .unwrap_or_default()
@@ -162,7 +165,16 @@ fn row(
             }
             continue;
         }
-        let mark = mark(group, points, items, comment, Stamp { by: who.clone(), at })?;
+        let mark = mark(
+            group,
+            points,
+            items,
+            comment,
+            Stamp {
+                by: who.clone(),
+                at,
+            },
+        )?;
         marks
             .students
             .entry(student.to_string())
@@ -184,9 +196,12 @@ fn mark(
     let points = match points {
         "" => None,
         p => {
-            let v: f64 = p
-                .parse()
-                .map_err(|_| format!("`{g}`: `{}` is not a number", crate::untrusted::one_line(p, 40)))?;
+            let v: f64 = p.parse().map_err(|_| {
+                format!(
+                    "`{g}`: `{}` is not a number",
+                    crate::untrusted::one_line(p, 40)
+                )
+            })?;
             if !(v.is_finite() && (0.0..=group.points).contains(&v)) {
                 return Err(format!(
                     "`{g}`: {p} is outside 0 to {}",
@@ -212,7 +227,10 @@ fn mark(
         return Err(format!("`{g}` has both points and items: give one"));
     }
     if comment.chars().count() > super::file::TEXT_CAP {
-        return Err(format!("`{g}-comment` is longer than {} characters", super::file::TEXT_CAP));
+        return Err(format!(
+            "`{g}-comment` is longer than {} characters",
+            super::file::TEXT_CAP
+        ));
     }
     Ok(GroupMark {
         items: ticked,
@@ -230,19 +248,19 @@ mod tests {
 
     fn groups() -> Vec<Manual> {
         ["structure", "docs"]
-                .iter()
-                .map(|n| Manual {
-                    name: (*n).into(),
-                    title: String::new(),
-                    points: 10.0,
-                    scoring: Scoring::Positive,
-                    items: vec![RubricItem {
-                        name: "overview".into(),
-                        text: "An overview".into(),
-                        points: 4.0,
-                    }],
-                })
-                .collect()
+            .iter()
+            .map(|n| Manual {
+                name: (*n).into(),
+                title: String::new(),
+                points: 10.0,
+                scoring: Scoring::Positive,
+                items: vec![RubricItem {
+                    name: "overview".into(),
+                    text: "An overview".into(),
+                    points: 4.0,
+                }],
+            })
+            .collect()
     }
 
     fn parse_text(text: &str) -> Result<Marks, String> {
@@ -274,13 +292,34 @@ mod tests {
     #[test]
     fn each_bad_cell_is_named_with_its_line() {
         for (text, want) in [
-            ("student,structure\ncarl,5\n", "`marks.csv`:2: `carl` has no result in this class"),
-            ("student,structure\nann,11\n", "`marks.csv`:2: `structure`: 11 is outside 0 to 10"),
-            ("student,structure\nann,five\n", "`marks.csv`:2: `structure`: `five` is not a number"),
-            ("student,docs-items\nann,overview;nope\n", "`marks.csv`:2: `docs-items`: no item `nope` in the rubric"),
-            ("student,grade\nann,5\n", "`marks.csv`:1: column 2: `grade` is not a column a marks file has"),
-            ("name,structure\nann,5\n", "`marks.csv`:1: column 1: `name` is not a column"),
-            ("student,structure\nann,5,6\n", "`marks.csv`: CSV error: record 1 (line: 2, byte: 18): found record with 3 fields"),
+            (
+                "student,structure\ncarl,5\n",
+                "`marks.csv`:2: `carl` has no result in this class",
+            ),
+            (
+                "student,structure\nann,11\n",
+                "`marks.csv`:2: `structure`: 11 is outside 0 to 10",
+            ),
+            (
+                "student,structure\nann,five\n",
+                "`marks.csv`:2: `structure`: `five` is not a number",
+            ),
+            (
+                "student,docs-items\nann,overview;nope\n",
+                "`marks.csv`:2: `docs-items`: no item `nope` in the rubric",
+            ),
+            (
+                "student,grade\nann,5\n",
+                "`marks.csv`:1: column 2: `grade` is not a column a marks file has",
+            ),
+            (
+                "name,structure\nann,5\n",
+                "`marks.csv`:1: column 1: `name` is not a column",
+            ),
+            (
+                "student,structure\nann,5,6\n",
+                "`marks.csv`: CSV error: record 1 (line: 2, byte: 18): found record with 3 fields",
+            ),
         ] {
             let got = parse_text(text).unwrap_err();
             assert!(got.starts_with(want), "{text}: {got}");

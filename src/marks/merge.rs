@@ -76,12 +76,16 @@ pub fn merge(into: &mut Marks, inputs: &[(String, Marks)]) -> Vec<Conflict> {
             }
             for (g, m) in &s.groups {
                 let key = (student.clone(), g.clone());
-                seen.entry(key.clone()).or_default().push(format!("{} ({name})", m.describe()));
+                seen.entry(key.clone())
+                    .or_default()
+                    .push(format!("{} ({name})", m.describe()));
                 join(&mut to.groups, g, m, &key, &mut disputed);
             }
             for (c, m) in &s.review {
                 let key = (student.clone(), format!("review {c}"));
-                seen.entry(key.clone()).or_default().push(format!("{} ({name})", m.describe()));
+                seen.entry(key.clone())
+                    .or_default()
+                    .push(format!("{} ({name})", m.describe()));
                 join(&mut to.review, c, m, &key, &mut disputed);
             }
         }
@@ -111,7 +115,14 @@ pub fn merge(into: &mut Marks, inputs: &[(String, Marks)]) -> Vec<Conflict> {
             took |= keep(&mut to.groups, &g, m, &student, &g, &mut conflicts);
         }
         for (c, m) in s.review {
-            took |= keep(&mut to.review, &c, m, &student, &format!("review {c}"), &mut conflicts);
+            took |= keep(
+                &mut to.review,
+                &c,
+                m,
+                &student,
+                &format!("review {c}"),
+                &mut conflicts,
+            );
         }
         if took && s.code.is_some() {
             to.code = s.code;
@@ -224,11 +235,17 @@ mod tests {
             suite: "s".into(),
             ..Marks::default()
         };
-        let conflicts = merge(&mut into, &[("ta1.toml".into(), ta1), ("ta2.toml".into(), ta2)]);
+        let conflicts = merge(
+            &mut into,
+            &[("ta1.toml".into(), ta1), ("ta2.toml".into(), ta2)],
+        );
         assert_eq!(conflicts.len(), 1, "{conflicts:?}");
         let c = conflicts[0].to_string();
         assert!(c.starts_with("`bo` structure: items minimax, moves by ta1 at 2026-11-26T10:00:00Z (ta1.toml) / items minimax by ta2 at 2026-11-26T11:00:00Z (ta2.toml)"), "{c}");
-        assert!(!into.students.get("bo").is_some_and(|s| s.groups.contains_key("structure")));
+        assert!(!into
+            .students
+            .get("bo")
+            .is_some_and(|s| s.groups.contains_key("structure")));
         assert_eq!(into.students["ann"].groups.len(), 2);
         // The same mark twice is one, the later stamp kept.
         assert_eq!(into.students["cy"].groups["docs"].stamp.by, "ta2");

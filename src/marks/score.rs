@@ -11,7 +11,11 @@ use crate::suite::{Manual, Scoring};
 /// `current_code` is the fingerprint of the code now graded, when known: a mark given to other code
 /// is `stale`.
 #[must_use]
-pub fn grade(group: &Manual, marks: Option<&StudentMarks>, current_code: Option<&str>) -> ManualGrade {
+pub fn grade(
+    group: &Manual,
+    marks: Option<&StudentMarks>,
+    current_code: Option<&str>,
+) -> ManualGrade {
     let mut g = ManualGrade {
         name: group.name.clone(),
         max: group.points,
@@ -125,23 +129,44 @@ mod tests {
         let g = ut3();
         let got = |s: &StudentMarks| grade(&g, Some(s), None);
         assert_eq!(got(&marked(&["minimax"], 0.0, None)).points, Some(30.0));
-        assert_eq!(got(&marked(&["minimax", "pruning"], 2.5, None)).points, Some(42.5));
+        assert_eq!(
+            got(&marked(&["minimax", "pruning"], 2.5, None)).points,
+            Some(42.5)
+        );
         // A deduction cannot take the group below 0, nor an adjustment above its points.
         assert_eq!(got(&marked(&["forbidden"], 0.0, None)).points, Some(0.0));
-        assert_eq!(got(&marked(&["minimax", "pruning"], 50.0, None)).points, Some(60.0));
+        assert_eq!(
+            got(&marked(&["minimax", "pruning"], 50.0, None)).points,
+            Some(60.0)
+        );
         assert_eq!(got(&marked(&[], 0.0, Some(45.0))).points, Some(45.0));
         let over = got(&marked(&[], 0.0, Some(61.0)));
         assert_eq!(over.points, None);
-        assert_eq!(over.missing.as_deref(), Some("61 points given, over the group's 60"));
+        assert_eq!(
+            over.missing.as_deref(),
+            Some("61 points given, over the group's 60")
+        );
         let gone = got(&marked(&["alpha-beta"], 0.0, None));
-        assert!(gone.missing.unwrap().starts_with("item `alpha-beta` is not in the rubric"));
+        assert!(gone
+            .missing
+            .unwrap()
+            .starts_with("item `alpha-beta` is not in the rubric"));
         let none = grade(&g, None, None);
-        assert_eq!((none.points, none.missing.as_deref()), (None, Some("not marked")));
+        assert_eq!(
+            (none.points, none.missing.as_deref()),
+            (None, Some("not marked"))
+        );
         // Negative scoring: from 60 down.
         let mut neg = ut3();
         neg.scoring = Scoring::Negative;
-        assert_eq!(grade(&neg, Some(&marked(&["forbidden"], 0.0, None)), None).points, Some(30.0));
-        assert_eq!(grade(&neg, Some(&marked(&[], 0.0, None)), None).points, Some(60.0));
+        assert_eq!(
+            grade(&neg, Some(&marked(&["forbidden"], 0.0, None)), None).points,
+            Some(30.0)
+        );
+        assert_eq!(
+            grade(&neg, Some(&marked(&[], 0.0, None)), None).points,
+            Some(60.0)
+        );
     }
 
     #[test]

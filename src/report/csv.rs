@@ -58,11 +58,7 @@ pub fn gradebook<'a>(
     for r in rows {
         let mut row = vec![text(&r.student)];
         for (g, _) in &columns.groups {
-            let reviewed = |g: &str| {
-                r.cases
-                    .iter()
-                    .any(|c| c.group == g && c.waits_for_review())
-            };
+            let reviewed = |g: &str| r.cases.iter().any(|c| c.group == g && c.waits_for_review());
             row.push(if r.not_graded().is_some() || reviewed(g) {
                 String::new()
             } else {

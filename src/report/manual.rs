@@ -10,8 +10,8 @@ use anyhow::anyhow;
 
 use super::result::SubmissionResult;
 use crate::error::Error;
-use crate::report::rubric::ClassRubric;
 use crate::marks::{file, ClassMarks, MANUAL_FILE};
+use crate::report::rubric::ClassRubric;
 use crate::suite::{CreditRule, Manual, Scoring};
 
 /// The file beside a student's `result.json` holding the fingerprint of the code graded
@@ -69,7 +69,8 @@ pub fn class_marks(
     rubric: Vec<Manual>,
     students: &[&str],
 ) -> Result<ClassMarks, Error> {
-    let marks = file::read_or_empty(&dir.join(MANUAL_FILE), suite).map_err(|e| Error::input(anyhow!(e)))?;
+    let marks =
+        file::read_or_empty(&dir.join(MANUAL_FILE), suite).map_err(|e| Error::input(anyhow!(e)))?;
     let code = students
         .iter()
         .filter_map(|k| Some(((*k).to_string(), stored_code(dir, k)?)))
@@ -86,13 +87,19 @@ pub fn class_marks(
 pub fn apply(results: &mut [SubmissionResult], marks: &ClassMarks) -> Vec<String> {
     for r in results.iter_mut() {
         let grades = marks.grades(&r.student);
-        let settled_before = r.cases.iter().map(|c| c.settled.clone()).collect::<Vec<_>>();
+        let settled_before = r
+            .cases
+            .iter()
+            .map(|c| c.settled.clone())
+            .collect::<Vec<_>>();
         r.settle(&marks.settlements(&r.student));
         let unchanged = r.cases.iter().map(|c| &c.settled).eq(settled_before.iter());
         let g = match r.course.clone() {
             Some(g) if unchanged => g,
             // A review case settled (or unsettled) since: the work's points moved.
-            Some(g) => crate::course::grade::with_work(&g, &work_points(r), super::export::unscored(r)),
+            Some(g) => {
+                crate::course::grade::with_work(&g, &work_points(r), super::export::unscored(r))
+            }
             None => {
                 let fault = super::export::unscored(r);
                 crate::course::grade::plain(r.max, Some(r.score), fault)
@@ -105,7 +112,9 @@ pub fn apply(results: &mut [SubmissionResult], marks: &ClassMarks) -> Vec<String
         .students
         .keys()
         .filter(|k| !results.iter().any(|r| &r.student == *k))
-        .map(|k| format!("`{MANUAL_FILE}` has marks for `{k}`, who has no result here; not counted"))
+        .map(|k| {
+            format!("`{MANUAL_FILE}` has marks for `{k}`, who has no result here; not counted")
+        })
         .collect()
 }
 
@@ -145,7 +154,10 @@ pub fn changed_since_marked(results: &[SubmissionResult]) -> Vec<String> {
     for r in results {
         for m in r.course.iter().flat_map(|g| &g.manual) {
             if let Some(why) = &m.stale {
-                out.push(format!("`{}`: `{}`: {why}; check the marks again in `grader review`", r.student, m.name));
+                out.push(format!(
+                    "`{}`: `{}`: {why}; check the marks again in `grader review`",
+                    r.student, m.name
+                ));
             }
         }
     }
@@ -170,7 +182,9 @@ pub fn retotal_folder(dir: &Path) -> Result<(usize, Vec<String>), Error> {
     }
     let before = results.clone();
     notes.extend(load_and_apply(dir, &mut results)?);
-    let machine = |e: std::io::Error, path: &Path| Error::machine(anyhow!(e).context(format!("cannot write `{}`", path.display())));
+    let machine = |e: std::io::Error, path: &Path| {
+        Error::machine(anyhow!(e).context(format!("cannot write `{}`", path.display())))
+    };
     for (r, old) in results.iter().zip(&before) {
         if r != old {
             let path = dir.join(&r.student).join("result.json");
@@ -206,7 +220,10 @@ fn columns_of(results: &[SubmissionResult]) -> super::Columns {
         if let Some(t) = &r.tournament {
             columns.tournament.get_or_insert((t.max, t.bonus));
         }
-        columns.course |= r.course.as_ref().is_some_and(|g| g.track.is_some() || g.due.is_some());
+        columns.course |= r
+            .course
+            .as_ref()
+            .is_some_and(|g| g.track.is_some() || g.due.is_some());
     }
     columns
 }
@@ -229,7 +246,10 @@ mod tests {
     fn waiting() -> SubmissionResult {
         let mut unfollowed = fixtures::case("play", Verdict::Review, 0.0);
         unfollowed.name = "vs-random".into();
-        let mut r = fixtures::submission("ann", vec![fixtures::case("play", Verdict::Accepted, 1.0), unfollowed]);
+        let mut r = fixtures::submission(
+            "ann",
+            vec![fixtures::case("play", Verdict::Accepted, 1.0), unfollowed],
+        );
         r.groups = vec![
             GroupScore {
                 name: "play".into(),
@@ -263,7 +283,11 @@ mod tests {
         let mut r = waiting();
         let g = r.course.clone().unwrap();
         assert_eq!((g.total, g.max), (None, 30.0));
-        assert!(g.blank.unwrap().starts_with("needs review: play/vs-random"), "{:?}", r.course);
+        assert!(
+            g.blank.unwrap().starts_with("needs review: play/vs-random"),
+            "{:?}",
+            r.course
+        );
         let mut student = StudentMarks::default();
         student.review.insert(
             "play/vs-random".into(),
@@ -293,7 +317,14 @@ mod tests {
         assert_eq!(r.score, 10.0);
         assert!(r.needs_review().is_none());
         assert_eq!(r.cases[1].settled.as_ref().unwrap().by, "ta1");
-        assert_eq!((g.total, g.incomplete.as_deref(), g.partial), (None, Some("incomplete: 20 manual marks not given"), Some(10.0)));
+        assert_eq!(
+            (g.total, g.incomplete.as_deref(), g.partial),
+            (
+                None,
+                Some("incomplete: 20 manual marks not given"),
+                Some(10.0)
+            )
+        );
         student.groups.insert(
             "effort".into(),
             GroupMark {

@@ -452,9 +452,16 @@ impl SubmissionResult {
     /// Settles each `review` case as `settlements` (by `group/case`) says, and scores the groups of
     /// the review cases again: a settled case earns its credit, one not (or no longer) settled none.
     /// The score follows its groups.
-    pub fn settle(&mut self, settlements: &std::collections::BTreeMap<String, crate::marks::Settlement>) {
+    pub fn settle(
+        &mut self,
+        settlements: &std::collections::BTreeMap<String, crate::marks::Settlement>,
+    ) {
         let mut touched: Vec<String> = Vec::new();
-        for c in self.cases.iter_mut().filter(|c| c.verdict == Verdict::Review) {
+        for c in self
+            .cases
+            .iter_mut()
+            .filter(|c| c.verdict == Verdict::Review)
+        {
             let given = settlements.get(&format!("{}/{}", c.group, c.name));
             c.settled = given.map(|s| Settled {
                 credit: s.credit,
@@ -468,7 +475,12 @@ impl SubmissionResult {
             }
         }
         for g in self.groups.iter_mut().filter(|g| touched.contains(&g.name)) {
-            let credits: Vec<f64> = self.cases.iter().filter(|c| c.group == g.name).map(|c| c.credit).collect();
+            let credits: Vec<f64> = self
+                .cases
+                .iter()
+                .filter(|c| c.group == g.name)
+                .map(|c| c.credit)
+                .collect();
             g.passed = credits.iter().filter(|c| **c >= 1.0).count();
             g.points = Some((g.max * g.credit_rule.fraction(&credits) * 100.0).round() / 100.0);
         }
@@ -479,7 +491,11 @@ impl SubmissionResult {
                 .filter(|g| g.credit_rule != CreditRule::Manual)
                 .filter_map(|g| g.points)
                 .sum::<f64>()
-                + self.tournament.as_ref().and_then(|t| t.marks).unwrap_or(0.0);
+                + self
+                    .tournament
+                    .as_ref()
+                    .and_then(|t| t.marks)
+                    .unwrap_or(0.0);
             self.score = (total * 100.0).round() / 100.0;
         }
     }

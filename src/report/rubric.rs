@@ -58,19 +58,22 @@ pub fn read(dir: &Path) -> Result<Option<ClassRubric>, String> {
         return Ok(None);
     }
     let bad = |why: String| format!("`{}`: {why}", shown.display());
-    let read =
-        crate::untrusted::read_output(dir, Path::new(REVIEW_FILE), CAP).map_err(|e| bad(e.to_string()))?;
+    let read = crate::untrusted::read_output(dir, Path::new(REVIEW_FILE), CAP)
+        .map_err(|e| bad(e.to_string()))?;
     if read.truncated {
         return Err(bad(format!("larger than {CAP} bytes")));
     }
-    let rubric: ClassRubric = serde_json::from_slice(&read.bytes).map_err(|e| bad(e.to_string()))?;
+    let rubric: ClassRubric =
+        serde_json::from_slice(&read.bytes).map_err(|e| bad(e.to_string()))?;
     check(&rubric).map_err(bad)?;
     Ok(Some(rubric))
 }
 
 /// The bounds a suite's loader holds `[[manual]]` to, held again on the file read back.
 fn check(r: &ClassRubric) -> Result<(), String> {
-    let name_ok = |n: &str| !n.is_empty() && n.len() <= 255 && !n.contains('/') && !n.chars().any(char::is_control);
+    let name_ok = |n: &str| {
+        !n.is_empty() && n.len() <= 255 && !n.contains('/') && !n.chars().any(char::is_control)
+    };
     if !name_ok(&r.suite) {
         return Err("not a suite's name".into());
     }
@@ -80,12 +83,20 @@ fn check(r: &ClassRubric) -> Result<(), String> {
     for m in &r.manual {
         let finite = |p: f64| p.is_finite() && p.abs() <= 1e6;
         if !name_ok(&m.name) || !finite(m.points) || m.points < 0.0 {
-            return Err(format!("manual group `{}` is not one a suite can have", crate::untrusted::one_line(&m.name, 80)));
+            return Err(format!(
+                "manual group `{}` is not one a suite can have",
+                crate::untrusted::one_line(&m.name, 80)
+            ));
         }
         if m.items.len() > crate::suite::MAX_RUBRIC_ITEMS
-            || m.items.iter().any(|i| !name_ok(&i.name) || !finite(i.points) || i.text.len() > 2000)
+            || m.items
+                .iter()
+                .any(|i| !name_ok(&i.name) || !finite(i.points) || i.text.len() > 2000)
         {
-            return Err(format!("manual group `{}` has items no suite can have", m.name));
+            return Err(format!(
+                "manual group `{}` has items no suite can have",
+                m.name
+            ));
         }
     }
     Ok(())
@@ -120,6 +131,9 @@ mod tests {
         )
         .unwrap();
         let got = read(dir.path()).unwrap_err();
-        assert!(got.ends_with("review.json`: manual group `x` is not one a suite can have"), "{got}");
+        assert!(
+            got.ends_with("review.json`: manual group `x` is not one a suite can have"),
+            "{got}"
+        );
     }
 }

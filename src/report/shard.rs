@@ -254,8 +254,12 @@ fn merge_suite(shards: &BTreeMap<u32, (PathBuf, Manifest)>, out: &Path) -> anyho
     }
     // The rubric every shard wrote (`grader review` needs it in the merged folder too).
     if let Some(rubric) = crate::report::rubric::read(first_dir).map_err(anyhow::Error::msg)? {
-        crate::report::rubric::write(&dest, &rubric)
-            .with_context(|| format!("cannot write `{}`", dest.join(crate::report::rubric::REVIEW_FILE).display()))?;
+        crate::report::rubric::write(&dest, &rubric).with_context(|| {
+            format!(
+                "cannot write `{}`",
+                dest.join(crate::report::rubric::REVIEW_FILE).display()
+            )
+        })?;
     }
     Ok(Merged {
         manifest: first.clone(),

@@ -15,7 +15,11 @@ use crate::suite::{CreditRule, Visibility};
 /// `scores`), the tournament's marks, each manual group's, and when the course's `total` differs from
 /// their sum (a track's scaling, a late deduction) an `adjustment` problem of the difference; the
 /// scoreboard the total, then each group's points.
-fn autoresult(r: &crate::report::result::SubmissionResult, columns: &[(String, f64)], total: f64) -> serde_json::Value {
+fn autoresult(
+    r: &crate::report::result::SubmissionResult,
+    columns: &[(String, f64)],
+    total: f64,
+) -> serde_json::Value {
     let mut scores = Map::new();
     for g in r
         .groups
@@ -29,7 +33,10 @@ fn autoresult(r: &crate::report::result::SubmissionResult, columns: &[(String, f
     }
     for (name, points, _, _) in super::manual_lines(r) {
         if let Some(p) = points {
-            scores.insert(name.trim_start_matches("manual: ").to_string(), json!(round4(p)));
+            scores.insert(
+                name.trim_start_matches("manual: ").to_string(),
+                json!(round4(p)),
+            );
         }
     }
     let sum: f64 = scores.values().filter_map(serde_json::Value::as_f64).sum();
@@ -78,7 +85,10 @@ pub fn export(class: &Class) -> Export {
             if total.is_none() && out.incomplete.iter().any(|(s, _)| *s == r.student) {
                 text.push_str("your manual marks are still to be given: no grade yet\n");
             } else {
-                text.push_str(&format!("{}\n", autoresult(r, &columns, total.unwrap_or(r.score))));
+                text.push_str(&format!(
+                    "{}\n",
+                    autoresult(r, &columns, total.unwrap_or(r.score))
+                ));
             }
         }
         let path = PathBuf::from(&r.student).join("output.txt");

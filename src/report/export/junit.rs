@@ -66,7 +66,11 @@ fn testsuite(r: &SubmissionResult, who: &str, total: Option<f64>) -> Suite {
     let mut body = String::new();
     let _ = writeln!(body, "    <properties>");
     if let Some(t) = total {
-        let _ = writeln!(body, "      <property name=\"total\" value=\"{}\"/>", crate::report::points(t));
+        let _ = writeln!(
+            body,
+            "      <property name=\"total\" value=\"{}\"/>",
+            crate::report::points(t)
+        );
     }
     let _ = writeln!(
         body,
@@ -123,11 +127,18 @@ fn testsuite(r: &SubmissionResult, who: &str, total: Option<f64>) -> Suite {
         let inner = match points {
             Some(p) => format!(
                 "<system-out>{}</system-out>",
-                escape(&format!("{} of {}\n{text}", crate::report::points(p), crate::report::points(max)))
+                escape(&format!(
+                    "{} of {}\n{text}",
+                    crate::report::points(p),
+                    crate::report::points(max)
+                ))
             ),
             None => {
                 skipped += 1;
-                format!("<skipped message=\"{}\"/>", escape(&crate::untrusted::one_line(&text, 500)))
+                format!(
+                    "<skipped message=\"{}\"/>",
+                    escape(&crate::untrusted::one_line(&text, 500))
+                )
             }
         };
         case(&mut body, "manual", &name, 0, &inner);

@@ -275,7 +275,8 @@ pub fn exported_total(class: &Class, r: &SubmissionResult, out: &mut Export) -> 
             ));
             return Some(p);
         }
-        out.incomplete.push((r.student.clone(), one_line(&why, 300)));
+        out.incomplete
+            .push((r.student.clone(), one_line(&why, 300)));
         return None;
     }
     let why = g.and_then(|g| g.blank.clone()).unwrap_or_default();
@@ -300,10 +301,21 @@ pub fn manual_lines(r: &SubmissionResult) -> Vec<(String, Option<f64>, f64, Stri
             let mut text: Vec<String> = m
                 .items
                 .iter()
-                .map(|(t, p)| format!("{} ({}{})", t, if *p > 0.0 { "+" } else { "" }, crate::report::points(*p)))
+                .map(|(t, p)| {
+                    format!(
+                        "{} ({}{})",
+                        t,
+                        if *p > 0.0 { "+" } else { "" },
+                        crate::report::points(*p)
+                    )
+                })
                 .collect();
             if m.adjust != 0.0 {
-                text.push(format!("adjusted {}{}", if m.adjust > 0.0 { "+" } else { "" }, crate::report::points(m.adjust)));
+                text.push(format!(
+                    "adjusted {}{}",
+                    if m.adjust > 0.0 { "+" } else { "" },
+                    crate::report::points(m.adjust)
+                ));
             }
             if !m.comment.trim().is_empty() {
                 text.push(m.comment.clone());

@@ -65,8 +65,10 @@ pub fn export(class: &Class, show_hidden: bool) -> Export {
         let path = PathBuf::from(&r.student).join("results.json");
         if let Some(why) = unscored(r) {
             out.not_graded.push((r.student.clone(), why.clone()));
-            out.files
-                .push((path, within_limit(not_gradable_results(why, via)).into_bytes()));
+            out.files.push((
+                path,
+                within_limit(not_gradable_results(why, via)).into_bytes(),
+            ));
             continue;
         }
         // The course's total and maximum (a track's, with lateness and a person's marks); a row
@@ -161,7 +163,11 @@ fn graded(r: &SubmissionResult, via: Via, total: Option<(f64, f64)>) -> Results 
     }
     for (name, points, max, output) in super::manual_lines(r) {
         tests.push(Test {
-            message: if points.is_some() { "marked".into() } else { "not marked yet".into() },
+            message: if points.is_some() {
+                "marked".into()
+            } else {
+                "not marked yet".into()
+            },
             name,
             points: points.unwrap_or(0.0),
             max_points: max,

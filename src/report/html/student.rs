@@ -375,15 +375,30 @@ fn manual(b: &mut String, r: &SubmissionResult) {
             let mut lines: Vec<String> = m
                 .items
                 .iter()
-                .map(|(text, p)| format!("<li>{} <span class=\"mute\">({}{})</span></li>", esc(text), if *p > 0.0 { "+" } else { "" }, points(*p)))
+                .map(|(text, p)| {
+                    format!(
+                        "<li>{} <span class=\"mute\">({}{})</span></li>",
+                        esc(text),
+                        if *p > 0.0 { "+" } else { "" },
+                        points(*p)
+                    )
+                })
                 .collect();
             if m.adjust != 0.0 {
-                lines.push(format!("<li>adjusted {}{}</li>", if m.adjust > 0.0 { "+" } else { "" }, points(m.adjust)));
+                lines.push(format!(
+                    "<li>adjusted {}{}</li>",
+                    if m.adjust > 0.0 { "+" } else { "" },
+                    points(m.adjust)
+                ));
             }
             if !m.comment.trim().is_empty() {
                 lines.push(format!("<li class=\"comment\">{}</li>", esc(&m.comment)));
             }
-            let _ = writeln!(b, "<tr><td></td><td colspan=\"3\"><ul>{}</ul></td></tr>", lines.concat());
+            let _ = writeln!(
+                b,
+                "<tr><td></td><td colspan=\"3\"><ul>{}</ul></td></tr>",
+                lines.concat()
+            );
         }
     }
     b.push_str("</tbody></table>\n");
