@@ -61,7 +61,11 @@ fn a_class_is_graded_by_playing() {
 
     assert_eq!(
         read(&out.join("play-ttt/grades.csv")),
-        "student,legal,bots,effort,total\ncrash,0,0,,0\ngood,5,10,,15\nillegal,0,0,,0\nrenamed,5,10,,15\n"
+        "student,legal,bots,effort,total,total-note\n\
+         crash,0,0,,,incomplete: 15 manual marks not given\n\
+         good,5,10,,,incomplete: 15 manual marks not given\n\
+         illegal,0,0,,,incomplete: 15 manual marks not given\n\
+         renamed,5,10,,,incomplete: 15 manual marks not given\n"
     );
     assert!(
         stdout.contains("effort /15 (manual)  total /15"),

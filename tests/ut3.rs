@@ -749,7 +749,7 @@ fn a_class_run_plays_the_tournament_and_writes_its_marks_for_any_jobs() {
     let grades = read(&out.join("iiit-2015-ut3/grades.csv"));
     assert!(
         grades.starts_with(
-            "student,plays-legally,benchmarks,manual,max,late-hours,late-deduction,total\n"
+            "student,plays-legally,benchmarks,manual,max,late-hours,late-deduction,total,total-note\n"
         ),
         "{grades}"
     );

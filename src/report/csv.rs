@@ -8,7 +8,8 @@
 //! is blank). Under a course file (`course.toml`), just before `total`: its students
 //! (`members`), `section` and `track` when any row has them, its own maximum (`max`), how late it was
 //! (`late-hours`) and what that took off (`late-deduction`) when a due date is set; and at the end
-//! `total-note` when a total is left blank for a person to decide (a late hand-in with no time, no track).
+//! `total-note` when a total is left blank for a person to decide (a late hand-in with no time, no track;
+//! with or without a course file, a row whose manual marks are still to give).
 
 use super::result::SubmissionResult;
 use super::{group_cell, points, Columns};
@@ -127,7 +128,11 @@ impl Policy {
             section: any(&|g| g.section.is_some()),
             track: any(&|g| g.track.is_some()),
             late: any(&|g| g.due.is_some()),
-            note: any(&|g| g.blank.is_some()),
+            // A row still waiting for manual marks says so, with or without a course file.
+            note: any(&|g| g.blank.is_some())
+                || rows
+                    .iter()
+                    .any(|r| r.course.as_ref().is_some_and(|g| g.incomplete.is_some())),
         }
     }
 

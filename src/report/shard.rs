@@ -252,8 +252,10 @@ fn merge_suite(shards: &BTreeMap<u32, (PathBuf, Manifest)>, out: &Path) -> anyho
         copy_tree(dir, Path::new(key), &dest)?;
         results.push(result);
     }
-    // The rubric every shard wrote (`grader review` needs it in the merged folder too).
-    if let Some(rubric) = crate::report::rubric::read(first_dir).map_err(anyhow::Error::msg)? {
+    // The rubric every shard wrote (`grader review` needs it in the merged folder too), with the
+    // merged gradebook's columns (a tournament the merge plays).
+    if let Some(mut rubric) = crate::report::rubric::read(first_dir).map_err(anyhow::Error::msg)? {
+        rubric.columns = Some(first.columns.clone());
         crate::report::rubric::write(&dest, &rubric).with_context(|| {
             format!(
                 "cannot write `{}`",
