@@ -172,13 +172,16 @@ impl Loader<'_> {
                 None | Some(("positive", _)) => Scoring::Positive,
                 Some(("negative", _)) => Scoring::Negative,
                 Some((other, span)) => {
-                    return self.err(
+                    self.keep::<()>(self.err(
                         span,
                         format!("manual column `{name}` has scoring `{other}`\nhint: `positive` (from 0, items add) or `negative` (from its points, items take off)"),
-                    )
+                    ));
+                    continue;
                 }
             };
-            let items = self.rubric_items(&name, m.items)?;
+            let Some(items) = self.keep(self.rubric_items(&name, m.items)) else {
+                continue;
+            };
             out.push(Manual {
                 name,
                 title: m.title,
