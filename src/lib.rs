@@ -20,6 +20,7 @@ pub mod judge;
 pub mod marks;
 pub mod position;
 pub mod report;
+pub mod review;
 pub mod sandbox;
 pub mod suite;
 pub mod toml_file;

@@ -23,6 +23,7 @@ mod hostile;
 mod hostile_class;
 mod html;
 mod lower_doors;
+mod manual;
 mod morris;
 mod oska;
 mod oska_examples;

@@ -18,11 +18,15 @@ mod golden;
 mod import;
 #[cfg(not(feature = "student"))]
 mod kit;
+#[cfg(not(feature = "student"))]
+mod marks;
 mod merge;
 #[cfg(not(feature = "student"))]
 mod new;
 mod play;
 mod report;
+#[cfg(not(feature = "student"))]
+mod review;
 mod run;
 mod schema;
 mod similarity;
@@ -99,6 +103,13 @@ pub enum Command {
     Autograde(autograde::Args),
     /// Rank the class's hand-ins by similarity with Dolos; write `similarity.csv` in the results.
     Similarity(similarity::Args),
+    /// Walk a TA through a graded class in the browser: code, feedback, replays, review cases and
+    /// rubric items, each mark saved as it is given (`grader review results/SUITE [SUBMISSIONS]`).
+    #[cfg(not(feature = "student"))]
+    Review(review::Args),
+    /// Join TAs' manual marks files, or read marks from a CSV (`grader marks merge|import`).
+    #[cfg(not(feature = "student"))]
+    Marks(marks::Args),
     /// Print a shell completion script (`grader completions bash`).
     Completions(docs::CompletionsArgs),
     /// Print the man page in roff (`grader man > grader.1`; `grader man run` for one command's).
@@ -142,6 +153,10 @@ pub fn main() -> ExitCode {
         #[cfg(not(feature = "student"))]
         Command::Autograde(args) => autograde::run(args),
         Command::Similarity(args) => similarity::run(args),
+        #[cfg(not(feature = "student"))]
+        Command::Review(args) => review::run(args),
+        #[cfg(not(feature = "student"))]
+        Command::Marks(args) => marks::run(args),
         Command::Completions(args) => docs::completions(args),
         Command::Man(args) => docs::man(args),
     };

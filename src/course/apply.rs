@@ -156,7 +156,8 @@ impl Policy<'_> {
             not_attempted: &not_attempted,
             tournament: tournament.as_ref(),
             suite_groups: self.groups,
-            machine_fault: no_track.or_else(|| crate::report::export::unscored(r)),
+            machine_fault: crate::report::export::unscored(r),
+            course_blank: no_track,
             manual: &manual,
         };
         let late = course.map(|c| c.late.clone()).unwrap_or_default();

@@ -132,9 +132,11 @@ pub struct Work<'a> {
     pub tournament: Option<&'a TournamentPoints>,
     /// Each group of the suite and its points (for groups a submission did not attempt).
     pub suite_groups: &'a [(String, f64)],
-    /// Why the row cannot have a total whatever its work and marks: the machine could not grade it, a
-    /// person must read a case (`review`), or the course cannot say how to (no track).
+    /// Why the row cannot have a total whatever its work and marks: the machine could not grade it,
+    /// or a person must read a case (`review`).
     pub machine_fault: Option<String>,
+    /// Why the course cannot total the row (no track).
+    pub course_blank: Option<String>,
     /// The suite's `[[manual]]` groups as the marks give them (none: the suite has none).
     pub manual: &'a [ManualGrade],
 }
@@ -160,6 +162,9 @@ pub fn grade(
     policy: &late::Policy,
 ) -> Grade {
     let mut g = base(work, track);
+    if let Some(why) = &work.course_blank {
+        g.blank = Some(why.clone());
+    }
     let mut basis = Basis {
         max: g.max,
         earned: g.earned,
@@ -545,6 +550,7 @@ mod tests {
             tournament: None,
             suite_groups: &all,
             machine_fault: None,
+            course_blank: None,
             manual: &[],
         };
         let policy = late::Policy {
@@ -630,6 +636,7 @@ mod tests {
             tournament: Some(t),
             suite_groups: &none,
             machine_fault: None,
+            course_blank: None,
             manual: &[],
         };
         let policy = late::Policy::default();
@@ -683,6 +690,7 @@ mod tests {
                 tournament: Some(&tournament),
                 suite_groups: &none,
                 machine_fault: None,
+                course_blank: None,
                 manual: m,
             };
             grade(&work, None, &timing, policy)

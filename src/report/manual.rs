@@ -87,23 +87,13 @@ pub fn class_marks(
 pub fn apply(results: &mut [SubmissionResult], marks: &ClassMarks) -> Vec<String> {
     for r in results.iter_mut() {
         let grades = marks.grades(&r.student);
-        let settled_before = r
-            .cases
-            .iter()
-            .map(|c| c.settled.clone())
-            .collect::<Vec<_>>();
         r.settle(&marks.settlements(&r.student));
-        let unchanged = r.cases.iter().map(|c| &c.settled).eq(settled_before.iter());
-        let g = match r.course.clone() {
-            Some(g) if unchanged => g,
-            // A review case settled (or unsettled) since: the work's points moved.
-            Some(g) => {
-                crate::course::grade::with_work(&g, &work_points(r), super::export::unscored(r))
-            }
-            None => {
-                let fault = super::export::unscored(r);
-                crate::course::grade::plain(r.max, Some(r.score), fault)
-            }
+        // The work as it stands now (a review case settled or taken back since, a fault), then the
+        // marks.
+        let fault = super::export::unscored(r);
+        let g = match &r.course {
+            Some(g) => crate::course::grade::with_work(g, &work_points(r), fault),
+            None => crate::course::grade::plain(r.max, Some(r.score), fault),
         };
         r.course = Some(crate::course::grade::with_manual(&g, &grades));
     }
@@ -187,8 +177,9 @@ pub fn retotal_folder(dir: &Path) -> Result<(usize, Vec<String>), Error> {
     };
     for (r, old) in results.iter().zip(&before) {
         if r != old {
-            let path = dir.join(&r.student).join("result.json");
-            super::write_atomic(&path, r.to_json().as_bytes()).map_err(|e| machine(e, &path))?;
+            let rel = Path::new(&r.student).join("result.json");
+            super::write_within(dir, &rel, r.to_json().as_bytes())
+                .map_err(|e| machine(e, &dir.join(&rel)))?;
         }
     }
     let columns = crate::report::rubric::read(dir)
@@ -204,7 +195,8 @@ pub fn retotal_folder(dir: &Path) -> Result<(usize, Vec<String>), Error> {
 }
 
 /// A gradebook's columns from results alone (results of a grader that kept no `review.json`).
-fn columns_of(results: &[SubmissionResult]) -> super::Columns {
+#[must_use]
+pub fn columns_of<'a>(results: impl IntoIterator<Item = &'a SubmissionResult>) -> super::Columns {
     let mut columns = super::Columns::default();
     for r in results {
         for g in &r.groups {

@@ -81,6 +81,15 @@ pub fn page_for(
     if class {
         b.push_str("<p><a href=\"../index.html\">← the class</a></p>\n");
     }
+    b.push_str(&body_for(r, games, notes));
+    page(&format!("{} · {}", r.student, r.suite), &b)
+}
+
+/// The page's content: the score, the course's word, the manual marks, the groups, every case with
+/// its feedback, the tournament, and a replay of every game (what `grader review` shows too).
+#[must_use]
+pub fn body_for(r: &SubmissionResult, games: &[(String, GameRecord)], notes: &[String]) -> String {
+    let mut b = String::new();
     let _ = writeln!(
         b,
         "<h1>{} <span class=\"mute\">· {}</span></h1>\n<p><strong>{} / {}</strong> points · build {}{} · sandbox {}</p>",
@@ -125,7 +134,7 @@ pub fn page_for(
     for n in notes {
         let _ = writeln!(b, "<p class=\"bad\">not shown: {}</p>", esc(n));
     }
-    page(&format!("{} · {}", r.student, r.suite), &b)
+    b
 }
 
 fn groups(b: &mut String, r: &SubmissionResult) {
