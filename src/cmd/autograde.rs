@@ -126,6 +126,8 @@ fn autolab(args: &Args, result: &SubmissionResult) {
         suite: shown.suite.clone(),
         results: vec![shown],
         roster: None,
+        // One fresh grading: no course file, no manual marks to wait for (the platform's own).
+        allow_incomplete: false,
     };
     let done = autolab::export(&class);
     if let Some((_, bytes)) = done.files.first() {

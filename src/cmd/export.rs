@@ -89,6 +89,7 @@ pub fn run(args: Args) -> CmdResult {
                 .collect(),
             suite: class.suite.clone(),
             roster: class.roster.clone(),
+            allow_incomplete: class.allow_incomplete,
         }),
         Format::Canvas => export::canvas::export(&class, &assignment),
         Format::Moodle => export::moodle::export(&class, args.identity, &assignment),
