@@ -277,7 +277,7 @@ fn the_suite_validates() {
         .assert()
         .success()
         .stdout(
-            "ok: `ubc-2004-oska`: 5 groups, 15 cases (4 public), 80 points, manual: structure /10, \
+            "ok: `ubc-2004-oska`: 5 groups, 15 cases (4 public), 55 points, manual: structure /10, \
              manual: docs /10, manual: wish-list /5, languages: c, java, prolog, python\n",
         );
 }

@@ -111,26 +111,26 @@ fn matches(want: &str, got: &str) -> bool {
 /// were pinned from a run; position cases from running each program on each position and judging its
 /// board with the rules (a crash is a runtime error).
 const PINNED: &[(&str, &str, f64)] = &[
-    ("c-good", "legal AC AC AC AC AC AC | wins AC AC | bots AC WA WA.50 | general-n AC AC AC | self-play AC", 67.5),
-    ("java-good", "legal AC AC AC AC AC AC | wins AC AC | bots AC WA WA.50 | general-n AC AC AC | self-play AC", 67.5),
-    ("python-good", "legal AC AC AC AC AC AC | wins AC AC | bots AC WA WA.50 | general-n AC AC AC | self-play AC", 67.5),
-    ("prolog-good", "legal AC AC AC AC AC AC | wins AC AC | bots AC WA WA.50 | general-n AC AC AC | self-play AC", 67.5),
+    ("c-good", "legal AC AC AC AC AC AC | wins AC AC | bots AC WA WA.50 | general-n AC AC AC | self-play AC", 47.5),
+    ("java-good", "legal AC AC AC AC AC AC | wins AC AC | bots AC WA WA.50 | general-n AC AC AC | self-play AC", 47.5),
+    ("python-good", "legal AC AC AC AC AC AC | wins AC AC | bots AC WA WA.50 | general-n AC AC AC | self-play AC", 47.5),
+    ("prolog-good", "legal AC AC AC AC AC AC | wins AC AC | bots AC WA WA.50 | general-n AC AC AC | self-play AC", 47.5),
     // Only the double-jump position shows its extra jumps.
-    ("c-multijump", "legal AC AC AC WA AC AC | wins AC AC | bots AC WA WA.50 | general-n AC AC AC | self-play AC", 64.17),
-    // Crashes on every 5- and 6-piece board.
-    ("java-fixed-size", "legal AC AC AC AC AC AC | wins AC AC | bots AC WA WA.50 | general-n WA WA RE | self-play AC", 52.5),
+    ("c-multijump", "legal AC AC AC WA AC AC | wins AC AC | bots AC WA WA.50 | general-n AC AC AC | self-play AC", 44.17),
+    // Crashes on every 5- and 6-piece board (worth no points: four pieces a side is what is required).
+    ("java-fixed-size", "legal AC AC AC AC AC AC | wins AC AC | bots AC WA WA.50 | general-n WA WA RE | self-play AC", 47.5),
     // Steps back when boxed in instead of passing; in games, whenever the race favours it.
-    ("python-backwards", "legal AC AC WA AC AC WA.50 | wins AC AC | bots WA.50 WA WA.50 | general-n WA.50 AC AC | self-play WA", 50.83),
+    ("python-backwards", "legal AC AC WA AC AC WA.50 | wins AC AC | bots WA.50 WA WA.50 | general-n WA.50 AC AC | self-play WA", 35.0),
     // Stands still whenever no move beats the board as it stands (always at an even depth).
-    ("python-unchanged", "legal AC AC AC AC WA WA | wins AC AC | bots WA WA WA.50 | general-n WA WA AC | self-play WA", 37.5),
+    ("python-unchanged", "legal AC AC AC AC WA WA | wins AC AC | bots WA WA WA.50 | general-n WA WA AC | self-play WA", 30.83),
     // The adapter cannot tell which of two top-level predicates to call.
     ("prolog-two-tops", "legal RE RE RE RE RE WA | wins RE RE | bots WA WA WA | general-n WA WA RE | self-play WA", 0.0),
     // The same player as the procedure the later offerings ask for (issue 26): strings with `-`, the
     // handout's lists in Python 2, a board printed instead of returned, a driver beside the procedure.
-    ("python-fn-good", "legal AC AC AC AC AC AC | wins AC AC | bots AC WA WA.50 | general-n AC AC AC | self-play AC", 67.5),
-    ("python2-fn-lists", "legal AC AC AC AC AC AC | wins AC AC | bots AC WA WA.50 | general-n AC AC AC | self-play AC", 67.5),
-    ("python-fn-prints", "legal AC AC AC AC AC AC | wins AC AC | bots AC WA WA.50 | general-n AC AC AC | self-play AC", 67.5),
-    ("python-fn-driver", "legal AC AC AC AC AC AC | wins AC AC | bots AC WA WA.50 | general-n AC AC AC | self-play AC", 67.5),
+    ("python-fn-good", "legal AC AC AC AC AC AC | wins AC AC | bots AC WA WA.50 | general-n AC AC AC | self-play AC", 47.5),
+    ("python2-fn-lists", "legal AC AC AC AC AC AC | wins AC AC | bots AC WA WA.50 | general-n AC AC AC | self-play AC", 47.5),
+    ("python-fn-prints", "legal AC AC AC AC AC AC | wins AC AC | bots AC WA WA.50 | general-n AC AC AC | self-play AC", 47.5),
+    ("python-fn-driver", "legal AC AC AC AC AC AC | wins AC AC | bots AC WA WA.50 | general-n AC AC AC | self-play AC", 47.5),
     // Two uncalled functions of three arguments: the adapter says it cannot tell.
     ("python-fn-two", "legal RE RE RE RE RE WA | wins RE RE | bots WA WA WA | general-n WA WA RE | self-play WA", 0.0),
 ];
