@@ -457,24 +457,8 @@ fn finish_suite(
     }
     // The course's policy over the whole class (tracks, lateness, members, a person's marks), then
     // every result.json and the gradebook again with it.
-    let marked: Vec<&str> = results.iter().map(|r| r.student.as_str()).collect();
-    let marks = o.class_marks(suite, &marked);
-    o.policy(Some(&marks)).apply(&mut results);
-    for flag in crate::report::manual::changed_since_marked(&results) {
-        eprintln!("note: `{}`: {flag}", suite.name);
-    }
-    let rubric = crate::report::rubric::ClassRubric {
-        suite: suite.name.clone(),
-        title: suite.title.clone(),
-        submissions: std::path::absolute(students_dir).ok(),
-        manual: suite.manual.clone(),
-        columns: Some(columns.clone()),
-    };
-    if let Err(e) = crate::report::rubric::write(&out.dir, &rubric) {
-        write_error.get_or_insert(anyhow::Error::new(e).context(format!(
-            "cannot write `{}`",
-            out.dir.join(crate::report::rubric::REVIEW_FILE).display()
-        )));
+    if let Some(e) = apply_policy(suite, students_dir, o, &mut results) {
+        write_error.get_or_insert(e);
     }
     reporter.report(&Event::Remarked { results: &results });
     if let Some(e) = reporter.take_error() {
@@ -515,6 +499,38 @@ fn finish_suite(
     );
     println!();
     Ok(class_outcome(&results, write_error, &out.dir))
+}
+
+/// The course's policy and the manual marks over the whole class's `results`, the marks given to
+/// older code flagged, and the rubric file `grader review` reads written beside them (an error
+/// writing it returned).
+fn apply_policy(
+    suite: &Suite,
+    students_dir: &Path,
+    o: &SuiteOut,
+    results: &mut [SubmissionResult],
+) -> Option<anyhow::Error> {
+    let marked: Vec<&str> = results.iter().map(|r| r.student.as_str()).collect();
+    let marks = o.class_marks(suite, &marked);
+    o.policy(Some(&marks)).apply(results);
+    for flag in crate::report::manual::changed_since_marked(results) {
+        eprintln!("note: `{}`: {flag}", suite.name);
+    }
+    let rubric = crate::report::rubric::ClassRubric {
+        suite: suite.name.clone(),
+        title: suite.title.clone(),
+        submissions: std::path::absolute(students_dir).ok(),
+        manual: suite.manual.clone(),
+        columns: Some(o.columns.clone()),
+    };
+    crate::report::rubric::write(&o.out.dir, &rubric)
+        .err()
+        .map(|e| {
+            anyhow::Error::new(e).context(format!(
+                "cannot write `{}`",
+                o.out.dir.join(crate::report::rubric::REVIEW_FILE).display()
+            ))
+        })
 }
 
 /// The students of `class` whose stored result is current: its fingerprint is the one `prints` has

@@ -437,16 +437,13 @@ impl SubmissionResult {
     /// Why a person must look before the submission has a total (a case the grader could not follow,
     /// `Verdict::Review`): `group/case: summary` of the first such case.
     pub fn needs_review(&self) -> Option<String> {
-        self.cases
-            .iter()
-            .find(|c| c.waits_for_review())
-            .map(|c| {
-                let why = c
-                    .summary
-                    .strip_prefix("needs review: ")
-                    .unwrap_or(&c.summary);
-                format!("{}/{}: {why}", c.group, c.name)
-            })
+        self.cases.iter().find(|c| c.waits_for_review()).map(|c| {
+            let why = c
+                .summary
+                .strip_prefix("needs review: ")
+                .unwrap_or(&c.summary);
+            format!("{}/{}: {why}", c.group, c.name)
+        })
     }
 
     /// Settles each `review` case as `settlements` (by `group/case`) says, and scores the groups of

@@ -62,63 +62,7 @@ pub fn class_table(title: &str, columns: &Columns, results: &[SubmissionResult])
     let mut sorted: Vec<&SubmissionResult> = results.iter().collect();
     sorted.sort_by(|a, b| a.student.cmp(&b.student));
     for r in sorted {
-        // Student keys are escaped already (`grade::class::student_key`); the cap keeps a column sane.
-        let mut row = vec![crate::untrusted::one_line(&r.student, 80)];
-        for (g, _) in &columns.groups {
-            row.push(
-                r.groups
-                    .iter()
-                    .find(|s| &s.name == g)
-                    .map_or("-".into(), |s| {
-                        let waits = r
-                            .cases
-                            .iter()
-                            .any(|c| c.group == *g && c.waits_for_review());
-                        if waits {
-                            "review".into()
-                        } else if s.points.is_some() {
-                            group_cell(r, s)
-                        } else {
-                            "-".into()
-                        }
-                    }),
-            );
-        }
-        if columns.tournament.is_some() {
-            row.push(
-                r.tournament
-                    .as_ref()
-                    .and_then(|t| t.marks)
-                    .map_or("-".into(), points),
-            );
-        }
-        row.extend(columns.manual.iter().map(|(m, _)| {
-            let cell = super::csv::manual_cell(r, m);
-            if cell.is_empty() {
-                "-".into()
-            } else {
-                cell
-            }
-        }));
-        // A case the grader could not follow: the total waits for a person (grades.csv says why).
-        let total = if r.needs_review().is_some() {
-            "review".into()
-        } else {
-            r.total().map_or("-".into(), points)
-        };
-        row.push(if own {
-            format!("{total}/{}", points(r.out_of()))
-        } else {
-            total
-        });
-        if late {
-            let l = r.course.as_ref().and_then(|g| g.late.as_ref());
-            row.push(l.map_or(String::new(), |l| {
-                format!("-{} ({}h)", points(l.deduction), points(l.hours()))
-            }));
-        }
-        row.push(verdict_counts(r));
-        grid.row(row);
+        grid.row(student_row(r, columns, own, late));
     }
     let flagged: Vec<&SubmissionResult> =
         results.iter().filter(|r| !r.integrity.is_empty()).collect();
@@ -154,6 +98,68 @@ pub fn class_table(title: &str, columns: &Columns, results: &[SubmissionResult])
         }
     }
     out
+}
+
+/// One student's row of [`class_table`]: each group's cell, the tournament's marks, the manual
+/// columns, the total (`own`: with its own maximum), the late deduction (`late`), the verdicts.
+fn student_row(r: &SubmissionResult, columns: &Columns, own: bool, late: bool) -> Vec<String> {
+    // Student keys are escaped already (`grade::class::student_key`); the cap keeps a column sane.
+    let mut row = vec![crate::untrusted::one_line(&r.student, 80)];
+    for (g, _) in &columns.groups {
+        row.push(
+            r.groups
+                .iter()
+                .find(|s| &s.name == g)
+                .map_or("-".into(), |s| {
+                    let waits = r
+                        .cases
+                        .iter()
+                        .any(|c| c.group == *g && c.waits_for_review());
+                    if waits {
+                        "review".into()
+                    } else if s.points.is_some() {
+                        group_cell(r, s)
+                    } else {
+                        "-".into()
+                    }
+                }),
+        );
+    }
+    if columns.tournament.is_some() {
+        row.push(
+            r.tournament
+                .as_ref()
+                .and_then(|t| t.marks)
+                .map_or("-".into(), points),
+        );
+    }
+    row.extend(columns.manual.iter().map(|(m, _)| {
+        let cell = super::csv::manual_cell(r, m);
+        if cell.is_empty() {
+            "-".into()
+        } else {
+            cell
+        }
+    }));
+    // A case the grader could not follow: the total waits for a person (grades.csv says why).
+    let total = if r.needs_review().is_some() {
+        "review".into()
+    } else {
+        r.total().map_or("-".into(), points)
+    };
+    row.push(if own {
+        format!("{total}/{}", points(r.out_of()))
+    } else {
+        total
+    });
+    if late {
+        let l = r.course.as_ref().and_then(|g| g.late.as_ref());
+        row.push(l.map_or(String::new(), |l| {
+            format!("-{} ({}h)", points(l.deduction), points(l.hours()))
+        }));
+    }
+    row.push(verdict_counts(r));
+    row
 }
 
 /// `AC 20` or `AC 17, WA 2, TLE 1`, plus the variant when one was recognised.

@@ -234,11 +234,28 @@ fn scored(r: &SubmissionResult, hidden_as: Shown, score: f64) -> Results {
             }
         }
     }
-    // A person's marks, one test per manual group.
-    for (k, (name, points, max, output)) in super::manual_lines(r).into_iter().enumerate() {
-        tests.push(Test {
+    tests.extend(manual_tests(r, groups.len() + 2));
+    let ms = r.build.wall_ms + r.cases.iter().map(|c| c.wall_ms).sum::<u64>();
+    let score = round4(score);
+    let output = overall_output(r);
+    Results {
+        score,
+        execution_time: ms.div_ceil(1000),
+        output,
+        output_format: "text",
+        tests,
+        leaderboard,
+    }
+}
+
+/// A person's marks, one test per manual group, numbered from `first`.
+fn manual_tests(r: &SubmissionResult, first: usize) -> Vec<Test> {
+    super::manual_lines(r)
+        .into_iter()
+        .enumerate()
+        .map(|(k, (name, points, max, output))| Test {
             name,
-            number: format!("{}", groups.len() + 2 + k),
+            number: format!("{}", first + k),
             score: points,
             max_score: max,
             status: if points.is_some() { "passed" } else { "failed" },
@@ -246,10 +263,13 @@ fn scored(r: &SubmissionResult, hidden_as: Shown, score: f64) -> Results {
             output,
             output_format: "text",
             tags: vec!["manual".into()],
-        });
-    }
-    let ms = r.build.wall_ms + r.cases.iter().map(|c| c.wall_ms).sum::<u64>();
-    let score = round4(score);
+        })
+        .collect()
+}
+
+/// The submission's summary, then what the course's policy did to its total: the late deduction,
+/// why there is no total yet, its notes.
+fn overall_output(r: &SubmissionResult) -> String {
     let mut output = summary(r);
     if let Some(g) = &r.course {
         if let Some(l) = &g.late {
@@ -270,14 +290,7 @@ fn scored(r: &SubmissionResult, hidden_as: Shown, score: f64) -> Results {
             output.push_str(n);
         }
     }
-    Results {
-        score,
-        execution_time: ms.div_ceil(1000),
-        output,
-        output_format: "text",
-        tests,
-        leaderboard,
-    }
+    output
 }
 
 #[cfg(test)]

@@ -63,20 +63,7 @@ struct Suite {
 
 /// One student's `testsuite`; its `properties` carry the course's `total` (when it has one) and `max`.
 fn testsuite(r: &SubmissionResult, who: &str, total: Option<f64>) -> Suite {
-    let mut body = String::new();
-    let _ = writeln!(body, "    <properties>");
-    if let Some(t) = total {
-        let _ = writeln!(
-            body,
-            "      <property name=\"total\" value=\"{}\"/>",
-            crate::report::points(t)
-        );
-    }
-    let _ = writeln!(
-        body,
-        "      <property name=\"max\" value=\"{}\"/>\n    </properties>",
-        crate::report::points(r.out_of())
-    );
+    let mut body = properties(total, r.out_of());
     let (mut failures, mut errors) = (0, 0);
     let mut ms = 0;
     let case = |body: &mut String, group: &str, name: &str, wall_ms: u64, inner: &str| {
@@ -124,23 +111,8 @@ fn testsuite(r: &SubmissionResult, who: &str, total: Option<f64>) -> Suite {
     let mut skipped = r.not_attempted.len();
     for (name, points, max, text) in super::manual_lines(r) {
         tests += 1;
-        let inner = match points {
-            Some(p) => format!(
-                "<system-out>{}</system-out>",
-                escape(&format!(
-                    "{} of {}\n{text}",
-                    crate::report::points(p),
-                    crate::report::points(max)
-                ))
-            ),
-            None => {
-                skipped += 1;
-                format!(
-                    "<skipped message=\"{}\"/>",
-                    escape(&crate::untrusted::one_line(&text, 500))
-                )
-            }
-        };
+        skipped += usize::from(points.is_none());
+        let inner = manual_inner(points, max, &text);
         case(&mut body, "manual", &name, 0, &inner);
     }
     for n in &r.not_attempted {
@@ -161,6 +133,43 @@ fn testsuite(r: &SubmissionResult, who: &str, total: Option<f64>) -> Suite {
         errors,
         skipped,
         ms,
+    }
+}
+
+/// The `<properties>` of a student's testsuite: the course's total (none while blank) and maximum.
+fn properties(total: Option<f64>, max: f64) -> String {
+    let mut body = String::new();
+    let _ = writeln!(body, "    <properties>");
+    if let Some(t) = total {
+        let _ = writeln!(
+            body,
+            "      <property name=\"total\" value=\"{}\"/>",
+            crate::report::points(t)
+        );
+    }
+    let _ = writeln!(
+        body,
+        "      <property name=\"max\" value=\"{}\"/>\n    </properties>",
+        crate::report::points(max)
+    );
+    body
+}
+
+/// A manual group's testcase body: the points given and what was ticked, or skipped while not given.
+fn manual_inner(points: Option<f64>, max: f64, text: &str) -> String {
+    match points {
+        Some(p) => format!(
+            "<system-out>{}</system-out>",
+            escape(&format!(
+                "{} of {}\n{text}",
+                crate::report::points(p),
+                crate::report::points(max)
+            ))
+        ),
+        None => format!(
+            "<skipped message=\"{}\"/>",
+            escape(&crate::untrusted::one_line(text, 500))
+        ),
     }
 }
 
