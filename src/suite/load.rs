@@ -575,9 +575,45 @@ impl Loader<'_> {
     ) -> Result<Expect, SuiteError> {
         let span = e.span();
         let e = e.into_inner();
+        let comparator = self.comparator(&e, file.is_some())?;
+        let golden = self.golden(&e)?;
+        let reference = self.reference(&e)?;
+        // The student build prints no answer it computed: a crafted case could ask for any board's.
+        if cfg!(feature = "student") && golden.is_none() && reference.is_some() {
+            return self.err(span, format!("case `{case}` has no golden file, and this student build computes no reference answers\nhint: check with your instructor's kit of the suite (`grader kit` writes every public answer down)"));
+        }
+        let text: Arc<str> = match (&golden, &reference) {
+            (Some((_, Some(text))), _) => text.as_str().into(),
+            (_, Some(program)) => {
+                if solved.is_none() {
+                    let concrete: Vec<String> = args.iter().map(|a| a.replace("{work}", super::REFERENCE_WORK)).collect();
+                    match self.oracle.solve(program, &concrete, None) {
+                        Ok(s) => *solved = Some(s),
+                        Err(m) => return self.err(args_at.clone(), format!("the reference solver `{program}` rejects case `{case}`: {m}")),
+                    }
+                }
+                let s = solved.as_ref().expect("solved just above");
+                match file {
+                    None => s.stdout.as_str().into(),
+                    Some(_) => s.file.as_str().into(),
+                }
+            }
+            (_, None) => return self.err(span, format!("an expected output of case `{case}` gives neither `golden` nor `reference`\nhint: `{{ golden = \"golden/NAME\" }}` or `{{ reference = \"tictactoe\" }}`")),
+        };
+        Ok(Expect {
+            comparator,
+            text,
+            golden: golden.map(|(rel, _)| rel),
+            reference,
+        })
+    }
+
+    /// How the case's output is compared: `compare`, with `tolerance` for `numeric` only; by default
+    /// `trace` for a file and `exact` for stdout.
+    fn comparator(&self, e: &RawExpect, file: bool) -> Result<Comparator, SuiteError> {
         let comparator = match &e.compare {
             None => {
-                if file.is_some() { Comparator::Trace } else { Comparator::Exact }
+                if file { Comparator::Trace } else { Comparator::Exact }
             }
             Some(c) => match c.get_ref().as_str() {
                 "exact" => Comparator::Exact,
@@ -598,7 +634,13 @@ impl Loader<'_> {
                 return self.err(t.span(), format!("bad tolerance `{}`", t.get_ref()));
             }
         }
-        let golden = match &e.golden {
+        Ok(comparator)
+    }
+
+    /// The golden file, inside the suite folder, with its text (none yet when `golden` may be written
+    /// later from the reference).
+    fn golden(&self, e: &RawExpect) -> Result<Option<(PathBuf, Option<String>)>, SuiteError> {
+        Ok(match &e.golden {
             None => None,
             Some(g) => {
                 let rel = PathBuf::from(g.get_ref());
@@ -636,8 +678,12 @@ impl Loader<'_> {
                     }
                 }
             }
-        };
-        let reference = match &e.reference {
+        })
+    }
+
+    /// The reference solver, one the grader knows.
+    fn reference(&self, e: &RawExpect) -> Result<Option<String>, SuiteError> {
+        Ok(match &e.reference {
             None => None,
             Some(r) => {
                 if !self.oracle.programs().contains(&r.get_ref().as_str()) {
@@ -657,34 +703,6 @@ impl Loader<'_> {
                 }
                 Some(r.get_ref().clone())
             }
-        };
-        // The student build prints no answer it computed: a crafted case could ask for any board's.
-        if cfg!(feature = "student") && golden.is_none() && reference.is_some() {
-            return self.err(span, format!("case `{case}` has no golden file, and this student build computes no reference answers\nhint: check with your instructor's kit of the suite (`grader kit` writes every public answer down)"));
-        }
-        let text: Arc<str> = match (&golden, &reference) {
-            (Some((_, Some(text))), _) => text.as_str().into(),
-            (_, Some(program)) => {
-                if solved.is_none() {
-                    let concrete: Vec<String> = args.iter().map(|a| a.replace("{work}", super::REFERENCE_WORK)).collect();
-                    match self.oracle.solve(program, &concrete, None) {
-                        Ok(s) => *solved = Some(s),
-                        Err(m) => return self.err(args_at.clone(), format!("the reference solver `{program}` rejects case `{case}`: {m}")),
-                    }
-                }
-                let s = solved.as_ref().expect("solved just above");
-                match file {
-                    None => s.stdout.as_str().into(),
-                    Some(_) => s.file.as_str().into(),
-                }
-            }
-            (_, None) => return self.err(span, format!("an expected output of case `{case}` gives neither `golden` nor `reference`\nhint: `{{ golden = \"golden/NAME\" }}` or `{{ reference = \"tictactoe\" }}`")),
-        };
-        Ok(Expect {
-            comparator,
-            text,
-            golden: golden.map(|(rel, _)| rel),
-            reference,
         })
     }
 }
