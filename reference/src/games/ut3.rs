@@ -293,6 +293,36 @@ impl Ut3 {
                 line,
             ));
         }
+        let mut g = Ut3::cells_of(cells)?;
+        g.check_stat(stat, line)?;
+        let played = g.check_turn(flag, line)?;
+        g.last = g.last_of(last, line, played)?;
+        let open = g.compute_open();
+        g.open = open;
+        for s in [Player::First, Player::Second] {
+            if has_line(g.won[s.index()]) {
+                g.outcome = Some(Outcome::Win(s));
+            }
+        }
+        if g.outcome.is_none() && open == 0 {
+            g.outcome = Some(Outcome::Draw);
+        }
+        g.allowed = match g.last {
+            None => FULL,
+            Some(m) => {
+                let t = TARGETS[m.block_pos().1] & open;
+                if t == 0 {
+                    open
+                } else {
+                    t
+                }
+            }
+        };
+        Ok(g)
+    }
+
+    /// The cells field: each block's marks and the blocks each side has won.
+    fn cells_of(cells: &str) -> Result<Ut3, DecodeError> {
         let mut g = Ut3::new();
         for (i, ch) in cells.chars().enumerate() {
             let side = match ch {
@@ -321,6 +351,11 @@ impl Ut3 {
                 }
             }
         }
+        Ok(g)
+    }
+
+    /// The board_stat field agrees with the cells.
+    fn check_stat(&self, stat: &str, line: &str) -> Result<(), DecodeError> {
         if stat.chars().count() != 9 {
             return Err(DecodeError::syntax(
                 "the board_stat field must have 9 characters",
@@ -328,7 +363,7 @@ impl Ut3 {
             ));
         }
         let expect: String = (0..9)
-            .map(|b| match g.block_winner(b) {
+            .map(|b| match self.block_winner(b) {
                 Some(Player::First) => 'x',
                 Some(Player::Second) => 'o',
                 None => '-',
@@ -339,9 +374,14 @@ impl Ut3 {
                 "board_stat `{stat}` does not match the cells, which give `{expect}`"
             )));
         }
-        let xs: u32 = g.cells[0].iter().map(|m| m.count_ones()).sum();
-        let os: u32 = g.cells[1].iter().map(|m| m.count_ones()).sum();
-        g.to_move = match flag {
+        Ok(())
+    }
+
+    /// The flag field, the side to move, agrees with the marks' counts. The number of marks played.
+    fn check_turn(&mut self, flag: &str, line: &str) -> Result<u32, DecodeError> {
+        let xs: u32 = self.cells[0].iter().map(|m| m.count_ones()).sum();
+        let os: u32 = self.cells[1].iter().map(|m| m.count_ones()).sum();
+        self.to_move = match flag {
             "x" => Player::First,
             "o" => Player::Second,
             other => {
@@ -360,11 +400,16 @@ impl Ut3 {
                 "{xs} x and {os} o on the board"
             )));
         };
-        if g.to_move != expected_side {
+        if self.to_move != expected_side {
             return Err(DecodeError::Impossible(format!(
                 "with {xs} x and {os} o it is not `{flag}`'s turn"
             )));
         }
+        Ok(xs + os)
+    }
+
+    /// The last move field: `-1,-1` on an empty board, else a cell of the side that just moved.
+    fn last_of(&self, last: &str, line: &str, played: u32) -> Result<Option<Ut3Move>, DecodeError> {
         let (r, c) = last
             .split_once(',')
             .and_then(|(r, c)| Some((r.trim().parse::<i32>().ok()?, c.trim().parse::<i32>().ok()?)))
@@ -372,7 +417,7 @@ impl Ut3 {
                 DecodeError::syntax(format!("last move `{last}` is not `ROW,COL`"), line)
             })?;
         if (r, c) == (-1, -1) {
-            if xs + os != 0 {
+            if played != 0 {
                 return Err(DecodeError::Impossible(
                     "last move `-1,-1` on a non-empty board".into(),
                 ));
@@ -387,35 +432,14 @@ impl Ut3 {
                 row: r as u8,
                 col: c as u8,
             };
-            if g.cell(r as usize, c as usize) != Some(g.to_move.opponent()) {
+            if self.cell(r as usize, c as usize) != Some(self.to_move.opponent()) {
                 return Err(DecodeError::Impossible(format!(
                     "last move `{r},{c}` is not a cell of the side that just moved"
                 )));
             }
-            g.last = Some(m);
+            return Ok(Some(m));
         }
-        let open = g.compute_open();
-        g.open = open;
-        for s in [Player::First, Player::Second] {
-            if has_line(g.won[s.index()]) {
-                g.outcome = Some(Outcome::Win(s));
-            }
-        }
-        if g.outcome.is_none() && open == 0 {
-            g.outcome = Some(Outcome::Draw);
-        }
-        g.allowed = match g.last {
-            None => FULL,
-            Some(m) => {
-                let t = TARGETS[m.block_pos().1] & open;
-                if t == 0 {
-                    open
-                } else {
-                    t
-                }
-            }
-        };
-        Ok(g)
+        Ok(None)
     }
 }
 
