@@ -11,11 +11,11 @@ use grader::arena::event::schedule::SeatMaker;
 use grader::arena::game::seeds::ladder;
 use grader::arena::referee::{play, Match};
 use grader::arena::seat::players::{Entrant, Kind, Maker};
-use grader::build::{BuildOutcome, Recipe};
+use grader::build::{BuildOutcome, Built, Recipe};
 use grader::config::Config;
 use grader::grade::pipeline::{grade, Rooms};
 use grader::grade::play::{game_seed, my_side};
-use grader::grade::wire::environment;
+use grader::grade::wire::{environment, Environment};
 use grader::sandbox::scratch::Scratch;
 use grader::sandbox::Tier;
 use grader::suite::{oracle, Kind as CaseKind, Suite};
@@ -55,6 +55,38 @@ fn main() {
     }
 
     // The same games by hand: one build, then the referee on each distinct game set.
+    let built = build_by_hand(&suite, &env, &good, &scratch);
+    let (by_hand_best, by_hand_games) = by_hand(&suite, &env, &built, &distinct_sets(&suite));
+    assert_eq!(
+        games, by_hand_games,
+        "the pipeline plays each distinct game once"
+    );
+    let per_game = |d: Duration| d.as_secs_f64() * 1000.0 / games as f64;
+    let overhead = graded_best.saturating_sub(by_hand_best);
+    println!(
+        "play cases: {} cases, {games} distinct games",
+        suite.cases().count()
+    );
+    println!(
+        "graded end to end (build + games + measures + records): {:.0} ms ({:.1} ms/game)",
+        graded_best.as_secs_f64() * 1000.0,
+        per_game(graded_best)
+    );
+    println!(
+        "the same games by hand (referee only): {:.0} ms ({:.1} ms/game)",
+        by_hand_best.as_secs_f64() * 1000.0,
+        per_game(by_hand_best)
+    );
+    println!(
+        "pipeline overhead: {:.1} ms in all, {:.2} ms/game, ratio {:.3}",
+        overhead.as_secs_f64() * 1000.0,
+        per_game(overhead),
+        graded_best.as_secs_f64() / by_hand_best.as_secs_f64()
+    );
+}
+
+/// The fixture's player built once, as the pipeline would.
+fn build_by_hand(suite: &Suite, env: &Environment, good: &Path, scratch: &Scratch) -> Built {
     let l = &suite.languages[0];
     let recipe = Recipe {
         language: l.name.clone(),
@@ -72,13 +104,18 @@ fn main() {
     let BuildOutcome::Built(built) = grader::build::build(
         &*env.sandbox,
         &[recipe],
-        &good,
+        good,
         &scratch.path().join("by-hand"),
         &suite.build_limits,
     )
     .unwrap() else {
         panic!("the fixture builds")
     };
+    built
+}
+
+/// Each opponent the play cases name, with the most games any case asks of it.
+fn distinct_sets(suite: &Suite) -> Vec<(String, u32)> {
     let mut sets: Vec<(String, u32)> = Vec::new();
     for (_, c) in suite.cases() {
         if let CaseKind::Play(p) = &c.kind {
@@ -88,13 +125,23 @@ fn main() {
             }
         }
     }
+    sets
+}
+
+/// Plays the distinct game sets with the referee alone, best of 3: the time and the games played.
+fn by_hand(
+    suite: &Suite,
+    env: &Environment,
+    built: &Built,
+    sets: &[(String, u32)],
+) -> (Duration, usize) {
     let config = (**suite.arena.as_ref().unwrap()).clone();
     let mut by_hand_best = Duration::MAX;
     let mut by_hand_games = 0;
     for _ in 0..3 {
         let started = Instant::now();
         by_hand_games = 0;
-        for (opponent, n) in &sets {
+        for (opponent, n) in sets {
             let them = if opponent == "self" {
                 Kind::Built(built.clone())
             } else {
@@ -139,30 +186,5 @@ fn main() {
         }
         by_hand_best = by_hand_best.min(started.elapsed());
     }
-    assert_eq!(
-        games, by_hand_games,
-        "the pipeline plays each distinct game once"
-    );
-    let per_game = |d: Duration| d.as_secs_f64() * 1000.0 / games as f64;
-    let overhead = graded_best.saturating_sub(by_hand_best);
-    println!(
-        "play cases: {} cases, {games} distinct games",
-        suite.cases().count()
-    );
-    println!(
-        "graded end to end (build + games + measures + records): {:.0} ms ({:.1} ms/game)",
-        graded_best.as_secs_f64() * 1000.0,
-        per_game(graded_best)
-    );
-    println!(
-        "the same games by hand (referee only): {:.0} ms ({:.1} ms/game)",
-        by_hand_best.as_secs_f64() * 1000.0,
-        per_game(by_hand_best)
-    );
-    println!(
-        "pipeline overhead: {:.1} ms in all, {:.2} ms/game, ratio {:.3}",
-        overhead.as_secs_f64() * 1000.0,
-        per_game(overhead),
-        graded_best.as_secs_f64() / by_hand_best.as_secs_f64()
-    );
+    (by_hand_best, by_hand_games)
 }
