@@ -67,11 +67,8 @@ const MARGIN: Duration = Duration::from_millis(2500);
 /// thousand processes needs CPU the others hold (seen: 5.6 s for a 4.8 s bound at load 15 on 2 cores).
 /// Containment is still checked: the run ends, and leaves nothing behind.
 fn margin() -> Duration {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
-    let load = std::fs::read_to_string("/proc/loadavg")
-        .ok()
-        .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok())
-        .unwrap_or(0.0);
+    let (load, cores) = crate::util::load_and_cores();
+    let load = load.unwrap_or(0.0);
     MARGIN.mul_f64((load / (2.0 * cores)).max(1.0))
 }
 

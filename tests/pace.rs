@@ -42,10 +42,7 @@ fn spec(dir: &std::path::Path, stdin: Stdin) -> Spec {
 /// against a 1.2 s limit, which a machine running several times more work than it has cores stretches
 /// past any margin (seen at a load average of 10 on 2 cores). Says why when it is not.
 fn quiet() -> bool {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
-    let load = std::fs::read_to_string("/proc/loadavg")
-        .ok()
-        .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok());
+    let (load, cores) = crate::util::load_and_cores();
     match load {
         Some(load) if load > 3.0 * cores => {
             println!(

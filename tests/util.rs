@@ -91,3 +91,13 @@ pub fn output_ok(cmd: &mut assert_cmd::Command) -> (String, String) {
     assert_eq!(run.status.code(), Some(0), "{cmd:?}\n{stdout}\n{stderr}");
     (stdout, stderr)
 }
+
+/// The machine's one-minute load average and its cores, for the timing tests that allow for a busy
+/// machine; `None` where `/proc/loadavg` cannot be read.
+pub fn load_and_cores() -> (Option<f64>, f64) {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
+    let load = std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok());
+    (load, cores)
+}
