@@ -6,7 +6,9 @@ use std::path::Path;
 
 use crate::util::{grader, read, repo, scratch};
 
-const TEMPLATES: [&str; 2] = ["stdout", "play"];
+/// Every built-in template, in `grader new --list`'s order; a template added without its test here
+/// fails `the_list_is_every_template`.
+const TEMPLATES: [&str; 4] = ["stdout", "play", "dialogue", "position"];
 
 /// `grader verify` in `dir` with `args`: exit code, stdout, stderr.
 fn verify(dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
@@ -24,39 +26,65 @@ fn verify(dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
 }
 
 #[test]
-fn every_template_validates_and_verifies_at_once() {
+fn the_list_is_every_template() {
     let listed = grader().args(["new", "--list"]).assert().success();
     let listed = String::from_utf8(listed.get_output().stdout.clone()).unwrap();
-    for name in TEMPLATES {
-        assert!(listed.contains(name), "{listed}");
-        let dir = scratch();
-        let suite = format!("my-{name}");
-        grader()
-            .current_dir(dir.path())
-            .args(["new", &suite, "--from", name])
-            .assert()
-            .success();
-        grader()
-            .current_dir(dir.path())
-            .args(["validate", &suite])
-            .assert()
-            .success();
-        let (code, stdout, stderr) = verify(dir.path(), &[&suite]);
-        assert_eq!(code, Some(0), "{name}: {stdout}{stderr}");
-        // Both samples were graded and matched; the flawed one did not earn full marks.
-        assert_eq!(stdout.matches("ok  ").count(), 2, "{name}: {stdout}");
-        let flawed = stdout.lines().find(|l| !l.contains("correct")).unwrap();
-        let correct = stdout.lines().find(|l| l.contains(" correct ")).unwrap();
-        let (got, of) = correct.rsplit_once(' ').unwrap().1.split_once('/').unwrap();
-        assert_eq!(
-            got, of,
-            "{name}: the correct sample earns every point: {correct}"
-        );
-        assert!(
-            !flawed.ends_with(&format!(" {of}/{of}")),
-            "{name}: {flawed}"
-        );
-    }
+    let names: Vec<&str> = listed
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert_eq!(names, TEMPLATES, "{listed}");
+}
+
+/// `grader new --from name` writes a suite that validates, and `verify` passes on its two samples at
+/// once: the correct one earns every point, the flawed one does not.
+fn template_validates_and_verifies_at_once(name: &str) {
+    let dir = scratch();
+    let suite = format!("my-{name}");
+    grader()
+        .current_dir(dir.path())
+        .args(["new", &suite, "--from", name])
+        .assert()
+        .success();
+    grader()
+        .current_dir(dir.path())
+        .args(["validate", &suite])
+        .assert()
+        .success();
+    let (code, stdout, stderr) = verify(dir.path(), &[&suite]);
+    assert_eq!(code, Some(0), "{name}: {stdout}{stderr}");
+    assert_eq!(stdout.matches("ok  ").count(), 2, "{name}: {stdout}");
+    let flawed = stdout.lines().find(|l| !l.contains("correct")).unwrap();
+    let correct = stdout.lines().find(|l| l.contains(" correct ")).unwrap();
+    let (got, of) = correct.rsplit_once(' ').unwrap().1.split_once('/').unwrap();
+    assert_eq!(
+        got, of,
+        "{name}: the correct sample earns every point: {correct}"
+    );
+    assert!(
+        !flawed.ends_with(&format!(" {of}/{of}")),
+        "{name}: {flawed}"
+    );
+}
+
+#[test]
+fn the_stdout_template_verifies() {
+    template_validates_and_verifies_at_once("stdout");
+}
+
+#[test]
+fn the_play_template_verifies() {
+    template_validates_and_verifies_at_once("play");
+}
+
+#[test]
+fn the_dialogue_template_verifies() {
+    template_validates_and_verifies_at_once("dialogue");
+}
+
+#[test]
+fn the_position_template_verifies() {
+    template_validates_and_verifies_at_once("position");
 }
 
 #[test]
@@ -127,7 +155,10 @@ fn bad_input_to_new_and_verify_is_named() {
         stderr.contains("`chess` is neither a template nor a suite folder"),
         "{stderr}"
     );
-    assert!(stderr.contains("stdout, play"), "{stderr}");
+    assert!(
+        stderr.contains("stdout, play, dialogue, position"),
+        "{stderr}"
+    );
     let suite = repo().join("suites/adelaide-2021-a1");
     let (code, _, stderr) = verify(dir.path(), &[suite.to_str().unwrap()]);
     assert_eq!(code, Some(2), "{stderr}");

@@ -36,11 +36,29 @@ pub const TEMPLATES: &[Template] = &[
     },
     Template {
         name: "play",
-        about: "play and position cases: a game player against the built-in bots, and tactics",
+        about: "play and position cases mixed: a player against the built-in bots, and tactics",
         files: files!("play":
             "suite.toml", "README.md",
             "samples/correct/player.py", "samples/correct.expected.toml",
             "samples/last-blank/player.py", "samples/last-blank.expected.toml",
+        ),
+    },
+    Template {
+        name: "dialogue",
+        about: "play cases only, through a program's own prompts to a person (X or O?, your move:)",
+        files: files!("dialogue":
+            "suite.toml", "README.md",
+            "samples/correct/tictactoe.py", "samples/correct.expected.toml",
+            "samples/accepts-occupied/tictactoe.py", "samples/accepts-occupied.expected.toml",
+        ),
+    },
+    Template {
+        name: "position",
+        about: "position cases only: one move from a given board (legal, takes the win, blocks)",
+        files: files!("position":
+            "suite.toml", "README.md",
+            "samples/correct/mover.py", "samples/correct.expected.toml",
+            "samples/never-blocks/mover.py", "samples/never-blocks.expected.toml",
         ),
     },
 ];

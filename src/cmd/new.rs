@@ -11,8 +11,8 @@ pub struct Args {
     /// The new suite's folder; its name is the suite's (lowercase, digits, `-`, `_`).
     #[arg(required_unless_present = "list")]
     pub dir: Option<PathBuf>,
-    /// A built-in template (`stdout`, `play`; `grader new --list` says what each is), or the folder
-    /// of a suite to copy (`suites/adelaide-2021-a1`).
+    /// A built-in template (`stdout`, `play`, `dialogue`, `position`; `grader new --list` says what
+    /// each is), or the folder of a suite to copy (`suites/adelaide-2021-a1`).
     #[arg(long, value_name = "TEMPLATE|SUITE", required_unless_present = "list")]
     pub from: Option<String>,
     /// List the built-in templates.
