@@ -26,7 +26,8 @@ const TOLERANCE: f64 = 0.005 + 1e-9;
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct Expected {
-    /// The suite's score (the course's policy is not applied: samples have no dates or tracks).
+    /// The suite's score (the course's policy is not applied: samples have no dates or tracks), without
+    /// the marks of a class tournament (`grader run`'s, which depend on the class, not on the sample).
     pub total: Option<f64>,
     /// Each group's points, by name.
     pub groups: Option<BTreeMap<String, f64>>,
@@ -35,12 +36,22 @@ pub struct Expected {
 }
 
 impl Expected {
-    /// Every level of what `result` gave.
+    /// Every level of what `result` gave: a sample's own result (`grader verify`), or a student's of a
+    /// `grader run`, whose class tournament marks are taken out of the total. A case the grader could
+    /// not follow (`review`) leaves its group and the total with no number, as every report does:
+    /// they wait for a person, never a zero.
     #[must_use]
     pub fn of(result: &SubmissionResult) -> Expected {
+        let waits = |group: &str| {
+            result
+                .cases
+                .iter()
+                .any(|c| c.group == group && c.waits_for_review())
+        };
         let groups = result
             .groups
             .iter()
+            .filter(|g| !waits(&g.name))
             .filter_map(|g| Some((g.name.clone(), round(g.points?))))
             .collect();
         let cases = result
@@ -48,8 +59,16 @@ impl Expected {
             .iter()
             .map(|c| (format!("{}/{}", c.group, c.name), c.verdict))
             .collect();
+        let tournament = result
+            .tournament
+            .as_ref()
+            .and_then(|t| t.marks)
+            .unwrap_or(0.0);
         Expected {
-            total: Some(round(result.score)),
+            total: result
+                .needs_review()
+                .is_none()
+                .then(|| round(result.score - tournament)),
             groups: Some(groups),
             cases: Some(cases),
         }
@@ -111,8 +130,19 @@ impl Expected {
             "# What `grader verify` expects the suite to give this sample. `grader verify --accept` rewrites\n\
              # it; delete a level (total, [groups], [cases]) to stop pinning it.\n",
         );
-        if let Some(total) = self.total {
-            let _ = writeln!(out, "total = {}", points(total));
+        match self.total {
+            Some(total) => {
+                let _ = writeln!(out, "total = {}", points(total));
+            }
+            None if self
+                .cases
+                .iter()
+                .flatten()
+                .any(|(_, v)| *v == Verdict::Review) =>
+            {
+                out.push_str("# No total: it waits for a person to settle the `review` cases.\n");
+            }
+            None => {}
         }
         let rank = |k: &String| order.iter().position(|o| o == k).unwrap_or(usize::MAX);
         if let Some(groups) = &self.groups {
@@ -149,7 +179,7 @@ pub fn order(result: &SubmissionResult) -> Vec<String> {
 /// One thing that moved: what the file pins, and what the suite gave (`None`: not there).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Change {
-    Total(f64, f64),
+    Total(f64, Option<f64>),
     Group(String, Option<f64>, Option<f64>),
     Case(String, Option<Verdict>, Option<Verdict>),
 }
@@ -158,7 +188,9 @@ impl std::fmt::Display for Change {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let or_none = |s: Option<String>| s.unwrap_or_else(|| "(none)".into());
         match self {
-            Change::Total(was, now) => write!(f, "total {} → {}", points(*was), points(*now)),
+            Change::Total(was, now) => {
+                write!(f, "total {} → {}", points(*was), or_none(now.map(points)))
+            }
             Change::Group(name, was, now) => write!(
                 f,
                 "group `{name}` {} → {}",
@@ -180,9 +212,10 @@ impl std::fmt::Display for Change {
 #[must_use]
 pub fn changes(expected: &Expected, actual: &Expected) -> Vec<Change> {
     let mut moved = Vec::new();
-    if let (Some(was), Some(now)) = (expected.total, actual.total) {
-        if (was - now).abs() > TOLERANCE {
-            moved.push(Change::Total(was, now));
+    // A total that is gone (the sample now waits for a person's review) has moved too.
+    if let Some(was) = expected.total {
+        if actual.total.is_none_or(|now| (was - now).abs() > TOLERANCE) {
+            moved.push(Change::Total(was, actual.total));
         }
     }
     if let (Some(was), Some(now)) = (&expected.groups, &actual.groups) {
@@ -294,6 +327,47 @@ mod tests {
             .shaped_like(&Expected::default())
             .cases
             .is_some());
+    }
+
+    #[test]
+    fn a_class_tournament_is_no_part_of_a_samples_total() {
+        let mut result = submission("s", vec![case("basics", Verdict::Accepted, 1.0)]);
+        let alone = Expected::of(&result).total.unwrap();
+        result.score += 40.0;
+        result.tournament = Some(crate::report::result::TournamentMark {
+            marks: Some(40.0),
+            max: 40.0,
+            bonus: true,
+            rank: Some(1),
+            entrants: 5,
+            standing: None,
+            reason: "first".into(),
+        });
+        assert_eq!(Expected::of(&result).total, Some(alone));
+    }
+
+    #[test]
+    fn a_sample_waiting_for_review_has_no_total_and_a_pinned_one_moves() {
+        let scored = submission("s", vec![case("play", Verdict::Accepted, 1.0)]);
+        let pinned = Expected::of(&scored);
+        let mut waiting = scored.clone();
+        waiting.cases[0].verdict = Verdict::Review;
+        waiting.score = 0.0;
+        let now = Expected::of(&waiting);
+        assert_eq!(now.total, None);
+        assert!(now.groups.as_ref().unwrap().is_empty(), "{now:?}");
+        let text = now.render(&order(&waiting));
+        assert!(text.contains("# No total: it waits for a person"), "{text}");
+        let moved: Vec<String> = changes(&pinned, &now)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert!(
+            moved
+                .iter()
+                .any(|m| m.starts_with("total ") && m.ends_with("→ (none)")),
+            "{moved:?}"
+        );
     }
 
     #[test]

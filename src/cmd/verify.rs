@@ -191,11 +191,16 @@ impl Tally {
     }
 }
 
-/// `7.67/10`.
+/// `7.67/10`, or `review/10` while a case waits for a person (never a zero).
 fn points(result: &crate::report::result::SubmissionResult) -> String {
     let fmt = |x: f64| {
         let t = format!("{x:.2}");
         t.trim_end_matches('0').trim_end_matches('.').to_string()
     };
-    format!("{}/{}", fmt(result.score), fmt(result.max))
+    let score = if result.needs_review().is_some() {
+        "review".to_string()
+    } else {
+        fmt(result.score)
+    };
+    format!("{score}/{}", fmt(result.max))
 }
