@@ -1,6 +1,6 @@
 //! `grader bundle autolab`: autograde.tar and the Makefile, run end to end as Autolab runs them (the
-//! two files and a handin in an empty folder, then `make`), on Adelaide examples whose marks
-//! EXPECTED.md states; hidden cases masked in the feedback students read; the grader stripped.
+//! two files and a handin in an empty folder, then `make`), on Adelaide examples whose marks their
+//! `.expected.toml` pins; hidden cases masked in the feedback students read; the grader stripped.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -9,7 +9,7 @@ use crate::util::{grader, repo, scratch};
 
 const SUITE: &str = "suites/adelaide-2021-a1";
 
-/// The marks EXPECTED.md gives an Adelaide example (`10.17`), or `None` for a correct one.
+/// The marks an Adelaide example's `.expected.toml` pins (`10.17`), or `None` for full marks.
 fn expected_marks(name: &str) -> Option<f64> {
     crate::bundle::expected_marks(name).map(|(marks, _)| marks)
 }

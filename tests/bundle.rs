@@ -1,6 +1,6 @@
 //! `grader bundle` and `grader kit`: Gradescope's zip and PrairieLearn's folders unpacked and run end
-//! to end with their root moved to a temporary folder, on Adelaide examples whose marks EXPECTED.md
-//! states; and a student kit that holds no hidden case's arguments or expected outputs.
+//! to end with their root moved to a temporary folder, on Adelaide examples whose marks their
+//! `.expected.toml` pins; and a student kit that holds no hidden case's arguments or expected outputs.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -26,18 +26,21 @@ pub(crate) fn toolchains_present() -> bool {
     out.status.success()
 }
 
-/// The marks EXPECTED.md gives the Adelaide example `name` (`10.17/15`), or `None` when its row
-/// states none (a correct example: full marks).
+/// The marks the Adelaide example `name` must get out of 15 (`10.17`, `15.0`), as its
+/// `.expected.toml` pins them (the tic-tac-toe examples are undergraduates' hand-ins), or `None` for
+/// full marks.
 pub(crate) fn expected_marks(name: &str) -> Option<(f64, f64)> {
-    let text = read(&repo().join("examples/submissions/adelaide-2021-a1/EXPECTED.md"));
-    let row = text
-        .lines()
-        .find(|l| l.starts_with(&format!("| `{name}` |")))
-        .unwrap_or_else(|| panic!("EXPECTED.md has no row for `{name}`"));
-    let marks = regex::Regex::new(r"(\d+(?:\.\d+)?)/(\d+)").unwrap();
-    marks
-        .captures(row)
-        .map(|c| (c[1].parse().unwrap(), c[2].parse().unwrap()))
+    use grader::author::verify::{file_for, Expected};
+    let file = file_for(
+        &repo()
+            .join("examples/submissions/adelaide-2021-a1")
+            .join(name),
+    );
+    let total = Expected::read(&file)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .total
+        .unwrap_or_else(|| panic!("`{}` pins no total", file.display()));
+    (total < 15.0).then_some((total, 15.0))
 }
 
 /// Copies the files of an example hand-in (flat folders) into `to`.

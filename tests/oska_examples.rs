@@ -1,5 +1,5 @@
-//! The Oska examples graded once per test process on `suites/ubc-2004-oska`: every case's verdict and
-//! credit and every score pinned, and the reasons the flawed ones lose named (EXPECTED.md).
+//! The Oska examples graded once per test process on `suites/ubc-2004-oska`: every verdict and score
+//! as their `.expected.toml` files pin them, and the reasons the flawed ones lose named (EXPECTED.md).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -58,110 +58,17 @@ fn unbuilt(case: &serde_json::Value) -> bool {
             .is_some_and(|s| s.ends_with("are not built yet"))
 }
 
-/// `AC`, `WA`, or `WA.50` for a wrong answer with partial credit; `--` for a case this tree cannot run.
-fn code(case: &serde_json::Value) -> String {
-    if unbuilt(case) {
-        return "--".into();
-    }
-    let credit = case["credit"].as_f64().unwrap();
-    let base = match case["verdict"].as_str().unwrap() {
-        "accepted" => "AC",
-        "wrong-answer" => "WA",
-        "runtime-error" => "RE",
-        "compile-error" => "CE",
-        "time-limit" | "wall-time-limit" => "TL",
-        other => panic!("unexpected verdict `{other}`"),
-    };
-    if credit > 0.0 && credit < 1.0 {
-        format!("{base}{:.2}", credit).replace("0.", ".")
-    } else {
-        base.to_string()
-    }
-}
-
-const GROUPS: [&str; 5] = ["legal", "wins", "bots", "general-n", "self-play"];
-
-/// `legal AC AC … | wins … | …`; a case this tree cannot run matches anything pinned.
-fn signature(result: &serde_json::Value) -> String {
-    let groups: Vec<String> = GROUPS
-        .iter()
-        .map(|g| {
-            let codes: Vec<String> = result["cases"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .filter(|c| c["group"] == *g)
-                .map(code)
-                .collect();
-            format!("{g} {}", codes.join(" "))
-        })
-        .collect();
-    groups.join(" | ")
-}
-
-/// Pinned codes against got codes, `--` (not runnable here) matching anything.
-fn matches(want: &str, got: &str) -> bool {
-    let (w, g): (Vec<&str>, Vec<&str>) = (want.split(' ').collect(), got.split(' ').collect());
-    w.len() == g.len() && w.iter().zip(&g).all(|(w, g)| w == g || *g == "--")
-}
-
-/// Cases per group, in suite order: legal (start-white, after-sample-black, blocked-passes,
-/// single-capture, moves-at-depth-2, vs-random-legal); wins (capture-last-piece, all-home-black); bots
-/// (vs-random, vs-defensive, vs-minimax); general-n (n5-legal, n6-legal, n5-win); self-play. Play cases
-/// were pinned from a run; position cases from running each program on each position and judging its
-/// board with the rules (a crash is a runtime error).
-const PINNED: &[(&str, &str, f64)] = &[
-    ("c-good", "legal AC AC AC AC AC AC | wins AC AC | bots AC WA WA.50 | general-n AC AC AC | self-play AC", 47.5),
-    ("java-good", "legal AC AC AC AC AC AC | wins AC AC | bots AC WA WA.50 | general-n AC AC AC | self-play AC", 47.5),
-    ("python-good", "legal AC AC AC AC AC AC | wins AC AC | bots AC WA WA.50 | general-n AC AC AC | self-play AC", 47.5),
-    ("prolog-good", "legal AC AC AC AC AC AC | wins AC AC | bots AC WA WA.50 | general-n AC AC AC | self-play AC", 47.5),
-    // Only the double-jump position shows its extra jumps.
-    ("c-multijump", "legal AC AC AC WA AC AC | wins AC AC | bots AC WA WA.50 | general-n AC AC AC | self-play AC", 44.17),
-    // Crashes on every 5- and 6-piece board (worth no points: four pieces a side is what is required).
-    ("java-fixed-size", "legal AC AC AC AC AC AC | wins AC AC | bots AC WA WA.50 | general-n WA WA RE | self-play AC", 47.5),
-    // Steps back when boxed in instead of passing; in games, whenever the race favours it.
-    ("python-backwards", "legal AC AC WA AC AC WA.50 | wins AC AC | bots WA.50 WA WA.50 | general-n WA.50 AC AC | self-play WA", 35.0),
-    // Stands still whenever no move beats the board as it stands (always at an even depth).
-    ("python-unchanged", "legal AC AC AC AC WA WA | wins AC AC | bots WA WA WA.50 | general-n WA WA AC | self-play WA", 30.83),
-    // The adapter cannot tell which of two top-level predicates to call.
-    ("prolog-two-tops", "legal RE RE RE RE RE WA | wins RE RE | bots WA WA WA | general-n WA WA RE | self-play WA", 0.0),
-    // The same player as the procedure the later offerings ask for (issue 26): strings with `-`, the
-    // handout's lists in Python 2, a board printed instead of returned, a driver beside the procedure.
-    ("python-fn-good", "legal AC AC AC AC AC AC | wins AC AC | bots AC WA WA.50 | general-n AC AC AC | self-play AC", 47.5),
-    ("python2-fn-lists", "legal AC AC AC AC AC AC | wins AC AC | bots AC WA WA.50 | general-n AC AC AC | self-play AC", 47.5),
-    ("python-fn-prints", "legal AC AC AC AC AC AC | wins AC AC | bots AC WA WA.50 | general-n AC AC AC | self-play AC", 47.5),
-    ("python-fn-driver", "legal AC AC AC AC AC AC | wins AC AC | bots AC WA WA.50 | general-n AC AC AC | self-play AC", 47.5),
-    // Two uncalled functions of three arguments: the adapter says it cannot tell.
-    ("python-fn-two", "legal RE RE RE RE RE WA | wins RE RE | bots WA WA WA | general-n WA WA RE | self-play WA", 0.0),
-];
-
+/// Every case's verdict, every group's points (a play case's partial credit among them) and each
+/// score, as the `<example>.expected.toml` files pin them (EXPECTED.md explains each), compared through
+/// the code `grader verify` uses. Without `swipl` the Prolog examples are not graded here.
 #[test]
 fn every_example_gets_its_pinned_verdicts_and_points() {
-    let swipl = have("swipl");
-    if !swipl {
+    let mut elsewhere = Vec::new();
+    if !have("swipl") {
         eprintln!("skipped for the Prolog examples: `swipl` (SWI-Prolog) is not installed");
+        elsewhere.extend(["prolog-good", "prolog-two-tops"]);
     }
-    let mut wrong = Vec::new();
-    let mut complete = true;
-    for (student, verdicts, score) in PINNED {
-        if student.starts_with("prolog") && !swipl {
-            continue;
-        }
-        let result = result(student);
-        let got = signature(&result);
-        complete &= !got.contains("--");
-        if !matches(verdicts, &got) {
-            wrong.push(format!("{student}:\n  want {verdicts}\n  got  {got}"));
-        }
-        let total = result["score"].as_f64().unwrap();
-        if !got.contains("--") && (total - score).abs() > 1e-9 {
-            wrong.push(format!("{student}: score {total}, pinned {score}"));
-        }
-    }
-    if !complete {
-        eprintln!("note: some case kinds are not built in this tree; their verdicts and the totals were not checked");
-    }
-    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    crate::util::assert_as_expected(graded(), &repo().join(EXAMPLES), &elsewhere);
 }
 
 #[test]

@@ -403,75 +403,15 @@ fn result(student: &str) -> serde_json::Value {
     serde_json::from_str(&read(&graded().join(student).join("result.json"))).unwrap()
 }
 
-/// `legal-vs-random legal-vs-offensive | beats-random always-beats-random holds-offensive
-/// beats-offensive`, as AC/WA, then the points of `legal` and `bots`.
-fn signature(result: &serde_json::Value) -> (String, f64, f64) {
-    let codes = |names: &[&str]| -> String {
-        names
-            .iter()
-            .map(|n| match case(result, n)["verdict"].as_str().unwrap() {
-                "accepted" => "AC",
-                "wrong-answer" => "WA",
-                other => panic!("unexpected verdict `{other}` for `{n}`"),
-            })
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    let points = |group: &str| -> f64 {
-        result["groups"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|g| g["name"] == group)
-            .unwrap()["points"]
-            .as_f64()
-            .unwrap()
-    };
-    (
-        format!(
-            "{} | {}",
-            codes(&["legal-vs-random", "legal-vs-offensive"]),
-            codes(&[
-                "beats-random",
-                "always-beats-random",
-                "holds-offensive",
-                "beats-offensive"
-            ])
-        ),
-        points("legal"),
-        points("bots"),
-    )
-}
-
-/// (student, verdicts, legal points, bots points); EXPECTED.md explains each.
-const PINNED: &[(&str, &str, f64, f64)] = &[
-    ("decent", "AC AC | AC AC AC AC", 15.0, 20.0),
-    ("python-protocol", "AC AC | AC AC AC AC", 15.0, 20.0),
-    // The handout's template, filled in: wins 4 of 6 against `offensive`, one short of `beats-offensive`.
-    ("template", "AC AC | AC AC AC WA", 15.0, 15.0),
-    // Legal but weak: its 6 games against `random` are 2 draws and 4 losses.
-    ("random", "AC AC | WA WA WA WA", 15.0, 0.0),
-    ("prints-stdout", "AC AC | WA WA WA WA", 15.0, 0.0),
-    ("malformed-move", "WA WA | WA WA WA WA", 0.0, 0.0),
-    ("illegal-move", "WA WA | WA WA WA WA", 0.0, 0.0),
-    ("too-slow", "WA WA | WA WA WA WA", 0.0, 0.0),
-    ("crash-turn-5", "WA WA | WA WA WA WA", 0.0, 0.0),
-    ("stale-state", "WA WA | WA WA WA WA", 0.0, 0.0),
-];
-
+/// Every case's verdict, every group's points and each score (the tournament's bonus aside), as the
+/// `<example>.expected.toml` files pin them (EXPECTED.md explains each), compared through the code
+/// `grader verify` uses.
 #[test]
 fn every_example_gets_its_pinned_verdicts_and_points() {
     if !have_guile() {
         return;
     }
-    let mut wrong = Vec::new();
-    for &(student, verdicts, legal, bots) in PINNED {
-        let got = signature(&result(student));
-        if got != (verdicts.to_string(), legal, bots) {
-            wrong.push(format!("{student}: got {got:?}"));
-        }
-    }
-    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    crate::util::assert_as_expected(graded(), &repo().join(EXAMPLES), &[]);
 }
 
 /// Each flaw is reported in the words of the game and the handout, on every game it spoiled.

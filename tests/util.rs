@@ -101,3 +101,49 @@ pub fn load_and_cores() -> (Option<f64>, f64) {
         .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok());
     (load, cores)
 }
+
+/// Checks a class of a suite's samples, graded once by `grader run` into `results`, against the
+/// `<sample>.expected.toml` files in `samples`, through the code `grader verify` compares with
+/// (`author::verify`), so no sample is graded twice. Every sample folder must have its file; each not
+/// in `elsewhere` must have been graded in `results` and not be `not-graded`. The caller says in a
+/// comment where each of `elsewhere` is checked (or why it is not graded here).
+#[track_caller]
+pub fn assert_as_expected(results: &Path, samples: &Path, elsewhere: &[&str]) {
+    use grader::author::verify::{changes, file_for, Expected};
+    let mut wrong = Vec::new();
+    let mut folders: Vec<PathBuf> = std::fs::read_dir(samples)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    folders.sort();
+    for sample in folders {
+        let name = sample.file_name().unwrap().to_string_lossy().into_owned();
+        let file = file_for(&sample);
+        if !file.is_file() {
+            wrong.push(format!("{name}: no `{}`", file.display()));
+            continue;
+        }
+        let pinned = Expected::read(&file).unwrap_or_else(|e| panic!("{e}"));
+        if elsewhere.contains(&name.as_str()) {
+            continue;
+        }
+        let text = read(&results.join(&name).join("result.json"));
+        let result: grader::report::result::SubmissionResult =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}'s result.json: {e}"));
+        if let Some(why) = result.not_graded() {
+            wrong.push(format!("{name}: not graded here: {why}"));
+            continue;
+        }
+        let moved = changes(&pinned, &Expected::of(&result));
+        if pinned.pins_nothing() || !moved.is_empty() {
+            let moved: Vec<String> = moved.iter().map(|c| format!("\n  {c}")).collect();
+            wrong.push(format!("{name} (`{}`):{}", file.display(), moved.concat()));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "the suite no longer grades its samples as pinned (if it is right: `grader verify SUITE SAMPLES --accept`, then review the diff):\n{}",
+        wrong.join("\n")
+    );
+}

@@ -1,5 +1,6 @@
-//! The WPI interactive tic-tac-toe suite (seed 001) on its shipped examples: each one's points per group
-//! and the words that explain its flaw are pinned (examples/submissions/wpi-2000-ttt/EXPECTED.md).
+//! The WPI interactive tic-tac-toe suite (seed 001) on its shipped examples: each one's verdicts and
+//! points as its `.expected.toml` pins them, and the words that explain its flaw
+//! (examples/submissions/wpi-2000-ttt/EXPECTED.md).
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -94,46 +95,11 @@ fn words(student: &str, name: &str) -> String {
     text
 }
 
+/// Every case's verdict, every group's points and each score, as the `<example>.expected.toml` files
+/// pin them (EXPECTED.md explains each flaw's cost), compared through the code `grader verify` uses.
 #[test]
 fn wpi_examples_get_their_pinned_points() {
-    let expected: [(&str, [f64; 5], f64); 19] = [
-        ("c-correct", [10.0, 15.0, 20.0, 15.0, 40.0], 100.0),
-        ("java-correct", [10.0, 15.0, 20.0, 15.0, 40.0], 100.0),
-        ("python-correct", [10.0, 15.0, 20.0, 15.0, 40.0], 100.0),
-        ("accepts-occupied", [10.0, 15.0, 0.0, 15.0, 40.0], 80.0),
-        ("crashes-on-garbage", [10.0, 15.0, 0.0, 15.0, 40.0], 80.0),
-        ("misses-diagonal", [10.0, 15.0, 20.0, 9.75, 40.0], 94.75),
-        ("loses-to-perfect", [10.0, 15.0, 20.0, 15.0, 20.0], 80.0),
-        // Perfect players on conventions of their own (issue 17): only a program that does not ask
-        // X or O loses points, and only the opening's.
-        ("asks-play-first", [0.0, 15.0, 20.0, 15.0, 40.0], 90.0),
-        ("row-comma-from-zero", [0.0, 15.0, 20.0, 15.0, 40.0], 90.0),
-        ("letter-digit", [10.0, 15.0, 20.0, 15.0, 40.0], 100.0),
-        // The patterns of real interactive hand-ins (issue 26): learned from the board, played on a
-        // terminal; again only the opening of those that never ask X or O costs.
-        ("two-prompts", [0.0, 15.0, 20.0, 15.0, 40.0], 90.0),
-        ("column-first", [10.0, 15.0, 20.0, 15.0, 40.0], 100.0),
-        ("numpad", [10.0, 15.0, 20.0, 15.0, 40.0], 100.0),
-        ("boxes-numbered", [10.0, 15.0, 20.0, 15.0, 40.0], 100.0),
-        ("no-board-first", [0.0, 15.0, 20.0, 15.0, 40.0], 90.0),
-        ("computer-opens-as-o", [0.0, 15.0, 20.0, 15.0, 40.0], 90.0),
-        ("c-no-fflush", [10.0, 15.0, 20.0, 15.0, 40.0], 100.0),
-        // Says who starts (`You will go first.`) rather than asking, and then waits with no prompt.
-        ("says-who-starts", [0.0, 15.0, 20.0, 15.0, 40.0], 90.0),
-        // Plain minimax on deep copies: its first move takes a good part of a second of CPU time,
-        // many seconds on the clock of a loaded machine; the move limit counts CPU time.
-        ("plain-minimax", [0.0, 15.0, 20.0, 15.0, 40.0], 90.0),
-    ];
-    let mut wrong = Vec::new();
-    for (student, groups, total) in expected {
-        let got = points(student);
-        if got != (groups.to_vec(), total) {
-            wrong.push(format!(
-                "{student}: expected {groups:?} = {total}, got {got:?}"
-            ));
-        }
-    }
-    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    crate::util::assert_as_expected(graded(), &repo().join(EXAMPLES), &[]);
     let csv = read(&graded().join("grades.csv"));
     assert!(
         csv.starts_with(
