@@ -14,7 +14,8 @@ use crate::units::{parse_duration, parse_size, LIMIT};
 /// The commented defaults shipped in the binary.
 pub const DEFAULTS: &str = include_str!("../grader.toml");
 
-/// Limits as written in TOML: every key optional so files can layer.
+/// Limits of a run or of a build command. Each key given replaces the same key beneath it (the
+/// built-in `grader.toml`, a `grader.toml`, the suite, then the case); a key left out keeps it.
 #[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct RawLimits {
@@ -39,6 +40,7 @@ pub struct RawLimits {
     /// Open files at once (at least 3).
     #[schemars(range(min = 3))]
     pub open_files: Option<Spanned<u64>>,
+    /// The stack of each process.
     #[schemars(with = "Option<form::Size>")]
     pub stack: Option<Spanned<String>>,
     /// No CPU used this long, every process asleep: stopped as `idle`.
@@ -102,8 +104,10 @@ pub(crate) struct RawConfig {
     /// Limits of each build command (a suite's `[build-limits]` goes over them).
     #[serde(default)]
     build: RawLimits,
+    /// How a class is graded on this machine: submissions at once, the weakest sandbox accepted.
     #[serde(default)]
     run: RawRun,
+    /// The caps of a submission's scratch folder and of each run's working folder.
     #[serde(default)]
     scratch: RawScratch,
     /// Interpreters named by path instead of found on `PATH`.
@@ -115,8 +119,11 @@ pub(crate) struct RawConfig {
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 struct RawScratch {
+    /// Bytes each may hold: under the `full` sandbox each is a tmpfs of its own with this cap (a run
+    /// past it gets `ENOSPC`); `basic` cannot cap it.
     #[schemars(with = "Option<form::Size>")]
     size: Option<Spanned<String>>,
+    /// Files, folders and links each may hold (a build alone makes a few dozen).
     #[schemars(range(min = 64))]
     inodes: Option<Spanned<u64>>,
 }

@@ -239,6 +239,37 @@ fn the_shipped_schemas_are_the_generated_ones() {
     }
 }
 
+/// The book's key pages (`docs/keys-*.md`) are what `grader schema --markdown` prints now, so a doc
+/// comment changed in a raw type shows in the book, and every table of the file has its section.
+#[test]
+fn the_key_pages_are_the_generated_ones() {
+    for kind in ["suite", "course", "grader"] {
+        let out = grader()
+            .args(["schema", "--markdown", kind])
+            .assert()
+            .success();
+        let printed = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+        let page = format!("docs/keys-{kind}.md");
+        assert!(
+            read(&repo().join(&page)) == printed,
+            "`{page}` is stale: write it again with `grader schema --markdown {kind} > {page}`"
+        );
+        assert!(
+            printed.starts_with(&format!("# Every key of `{kind}.toml`\n")),
+            "{printed}"
+        );
+    }
+    let suite = read(&repo().join("docs/keys-suite.md"));
+    for table in [
+        "`[limits]`",
+        "`[[languages]]`",
+        "`[[groups.cases]]`",
+        "`[arena.dialogue]`",
+    ] {
+        assert!(suite.contains(&format!("\n## {table}\n")), "{table}");
+    }
+}
+
 #[test]
 fn every_shipped_file_names_its_schema_on_its_first_line() {
     for (file, kind) in shipped() {

@@ -31,7 +31,8 @@ pub struct RawFile {
     pub arena: RawArena,
 }
 
-/// `[arena]` as written.
+/// `[arena]`: the game a suite's play and position cases use, how the referee talks to a submission
+/// (src/arena/PROTOCOLS.md), its clock, and the class tournament's format.
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct RawArena {
@@ -166,8 +167,11 @@ pub enum RawScoring {
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct RawPoints {
+    /// Points for a win.
     pub win: u32,
+    /// Points for a draw (each side).
     pub draw: u32,
+    /// Points for a loss.
     #[serde(default)]
     pub loss: u32,
     /// `[favoured, other]` points for a draw the game's tie-break decides.
@@ -194,14 +198,24 @@ pub struct RawStage {
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct RawDialogue {
+    /// The questions before the game, in order: each `{ expect, send }` waits for a pattern and types
+    /// an answer (`{OPPONENT-SIDE}` for "X or O?").
     #[serde(default)]
     pub opening: Vec<RawStep>,
+    /// A regular expression matching the program's question for the opponent's move, at the end of
+    /// what it printed (`(?i)your move[^\n]*:\s*\z`).
     pub prompt: Spanned<String>,
+    /// What the grader types for its move: `{move}` in the game's notation, or `{row} {col}` from 1.
     #[serde(default = "default_send")]
     pub send: String,
+    /// A regular expression matching the program's own move: its group `move`, or `row` and `col`
+    /// (from 1).
     pub reply: Spanned<String>,
-    /// The program's end-of-game message, checked after the last move.
+    /// The program's end-of-game message, checked after the last move; groups `x`, `o`, `me`, `you`
+    /// or `draw` say which result it states, checked against the real one.
     pub end: Option<Spanned<String>>,
+    /// How long the opening questions, a re-prompt and the end message may take (moves use the
+    /// move clock).
     #[schemars(with = "Option<form::Duration>")]
     pub expect_timeout: Option<Spanned<String>>,
     /// `[[arena.dialogue.probe]]`: invalid inputs typed at chosen prompts.
@@ -230,7 +244,10 @@ fn default_send() -> String {
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct RawStep {
+    /// A regular expression the program's output must match before `send` is typed.
     pub expect: Spanned<String>,
+    /// The answer typed: literal text, or `{first}`, `{opponent-first}`, `{side}`, `{opponent-side}`,
+    /// `{SIDE}`, `{OPPONENT-SIDE}`.
     pub send: String,
 }
 

@@ -1,5 +1,6 @@
 //! `grader schema`: prints the JSON Schema of `suite.toml`, `course.toml` or `grader.toml` (generated
-//! from the types that read them), or writes all three into a folder for editors (`--write DIR`).
+//! from the types that read them), or every key of one as Markdown (`--markdown`, the book's key
+//! pages), or writes all three schemas into a folder for editors (`--write DIR`).
 
 use std::path::PathBuf;
 
@@ -17,6 +18,10 @@ pub struct Args {
     /// (created if needed), for `#:schema` lines and editor settings.
     #[arg(long, value_name = "DIR")]
     pub write: Option<PathBuf>,
+    /// Print every key of the file as Markdown instead (table, key, type, default, description), as
+    /// the book's `docs/keys-suite.md`, `docs/keys-course.md` and `docs/keys-grader.md` hold it.
+    #[arg(long, conflicts_with = "write")]
+    pub markdown: bool,
 }
 
 /// The files with a schema, as the command line names them.
@@ -37,10 +42,14 @@ impl From<Which> for FileKind {
     }
 }
 
-/// `grader schema [suite|course|grader]` or `grader schema --write DIR`.
+/// `grader schema [--markdown] [suite|course|grader]` or `grader schema --write DIR`.
 pub fn run(args: Args) -> CmdResult {
     let Some(dir) = args.write else {
-        print!("{}", text(args.file.into()));
+        if args.markdown {
+            print!("{}", crate::author::keys::markdown(args.file.into()));
+        } else {
+            print!("{}", text(args.file.into()));
+        }
         return Ok(Exit::Success);
     };
     let written = crate::author::schema::write_all(&dir)

@@ -90,6 +90,7 @@ pub(crate) struct RawCourse {
     /// The most students a team may have.
     #[schemars(range(min = 1))]
     team_size: Option<usize>,
+    /// What a late hand-in costs; without it lateness costs nothing.
     late: Option<RawLate>,
     /// The tracks, by name: the parts a student on each is graded on.
     #[serde(default)]
@@ -98,6 +99,7 @@ pub(crate) struct RawCourse {
     #[serde(default)]
     #[schemars(with = "BTreeMap<String, form::Extension>")]
     extensions: BTreeMap<String, toml::Value>,
+    /// The class tournament's entry deadline.
     tournament: Option<RawTournament>,
 }
 
@@ -123,8 +125,10 @@ struct RawLate {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case", deny_unknown_fields)]
 struct RawTrack {
+    /// This track's due date, over the course's `due`.
     #[schemars(with = "Option<form::When>")]
     due: Option<toml::Value>,
+    /// The parts a student on this track is graded on; a group in none of them is not counted.
     parts: Vec<RawPart>,
 }
 
@@ -132,8 +136,11 @@ struct RawTrack {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case", deny_unknown_fields)]
 struct RawPart {
+    /// The part's name in reports (`tic-tac-toe`).
     name: String,
+    /// The suite's groups in the part (their `name`s); a group a hand-in did not attempt earns 0.
     groups: Vec<String>,
+    /// What the part's groups are scaled to together.
     #[schemars(range(min = 0, max = 10000))]
     points: f64,
 }

@@ -83,6 +83,7 @@ pub struct RawManual {
     /// The grades.csv column.
     #[schemars(with = "form::Name")]
     pub name: Spanned<String>,
+    /// What the column marks, in words: shown beside its name on the review page.
     #[serde(default)]
     pub title: String,
     /// Shown as `/points (manual)`; part of the maximum.
@@ -147,8 +148,10 @@ pub struct RawProgram {
     /// Files (relative to the submission) that show the student attempted it.
     #[schemars(length(min = 1))]
     pub detect: Spanned<Vec<String>>,
+    /// Commands (argv lists) run after the recipe's own build, in the same copy.
     #[serde(default)]
     pub build: Vec<Vec<String>>,
+    /// The command that runs it; `{dir}` is the built copy.
     #[schemars(length(min = 1))]
     pub run: Spanned<Vec<String>>,
 }
@@ -176,6 +179,7 @@ pub struct RawGroup {
     /// The grades.csv column.
     #[schemars(with = "form::Name")]
     pub name: Spanned<String>,
+    /// What the group grades, in words: shown beside its name in the student kit's guide and reports.
     #[serde(default)]
     pub title: String,
     /// The group's weight.
@@ -189,6 +193,7 @@ pub struct RawGroup {
     pub visibility: Option<Spanned<String>>,
     /// The recipe program its cases run (`programs.NAME`), instead of the main one.
     pub program: Option<Spanned<String>>,
+    /// Its cases, at least one: each a run, a `play` or a `position` case.
     #[serde(default)]
     #[schemars(length(min = 1))]
     pub cases: Vec<Spanned<RawCase>>,
@@ -199,6 +204,7 @@ pub struct RawGroup {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct RawCase {
+    /// Unique in its group; results and `grader verify` call the case `group/name`.
     #[schemars(with = "form::Name")]
     pub name: Spanned<String>,
     /// `public` or `hidden`; the group's when absent.
@@ -227,6 +233,7 @@ pub struct RawCase {
 pub struct RawPlay {
     /// A bot of the game (`random`, `perfect`, ...) or `self`.
     pub opponent: Spanned<String>,
+    /// Games played; colours alternate, the submission moving first in games 1, 3, ...
     #[schemars(range(min = 1))]
     pub games: Spanned<u32>,
     /// What is measured over the games (suites/README.md, "Play cases").
@@ -257,8 +264,11 @@ pub struct RawPosition {
     /// `legal`, `win`, `block` or `pass`.
     #[schemars(extend("enum" = ["legal", "win", "block", "pass"]))]
     pub expect: Spanned<String>,
+    /// The suite's game with other parameters (`oska:5`).
     pub game: Option<Spanned<String>>,
+    /// Replaces `[arena].args` for this case.
     pub args: Option<Vec<String>>,
+    /// Replaces `[arena].move-limit` for this case.
     #[schemars(with = "Option<form::DurationOrNone>")]
     pub move_limit: Option<Spanned<String>>,
 }
