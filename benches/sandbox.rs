@@ -1,5 +1,7 @@
 //! Sandbox overhead: a sandboxed run of `/bin/true` against a bare `std::process::Command`, and the
-//! driver's throughput on a large stdout. Prints numbers and ratios; run with `cargo bench --bench sandbox`.
+//! driver's throughput on a large stdout, and what a flood on stderr past its cap costs the grader (issue 31:
+//! its CPU against the program's; target: next to nothing). Prints numbers and ratios; run with
+//! `cargo bench --bench sandbox`.
 
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -84,6 +86,7 @@ fn main() {
         .unwrap();
     let bare_secs = bare_t.elapsed().as_secs_f64();
     assert_eq!(bare_out.stdout.len() as u64, mb << 20);
+    stderr_flood(if full { 3 } else { 1 });
     println!("capturing {mb} MiB of stdout:");
     println!("  bare Command   {:>8.0} MiB/s", mb as f64 / bare_secs);
     println!(
@@ -91,4 +94,47 @@ fn main() {
         mb as f64 / secs,
         secs / bare_secs
     );
+}
+
+/// The grader's own CPU (this process, every thread) so far.
+fn own_cpu() -> Duration {
+    // SAFETY: getrusage fills the struct it is given.
+    let usage = unsafe {
+        let mut usage = std::mem::zeroed::<libc::rusage>();
+        libc::getrusage(libc::RUSAGE_SELF, &mut usage);
+        usage
+    };
+    let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    time(usage.ru_utime) + time(usage.ru_stime)
+}
+
+/// A program writing 64 KiB blocks to stderr, with a 1 MiB output cap: under `basic` (stderr a file of
+/// the run's own, stopped at the 64 MiB file-size limit) and under `none` (a pipe drained past the cap,
+/// to the CPU limit of `secs`): the program's CPU, the wall time, and the grader's own CPU over the run.
+fn stderr_flood(secs: u64) {
+    let mut flood = spec(
+        "/bin/sh",
+        &["-c", "exec dd if=/dev/zero bs=65536 status=none >&2"],
+        1 << 20,
+    );
+    flood.limits.cpu = Duration::from_secs(secs);
+    flood.limits.file_size = 64 << 20;
+    println!("a stderr flood (1 MiB kept):");
+    for (tier, sandbox) in [
+        ("basic", &BasicSandbox as &dyn Sandbox),
+        ("none", &NoSandbox as &dyn Sandbox),
+    ] {
+        let before = own_cpu();
+        let t = Instant::now();
+        let out = sandbox.run(&flood).unwrap();
+        let wall = t.elapsed().as_secs_f64();
+        let grader = (own_cpu() - before).as_secs_f64();
+        assert!(out.stderr_truncated, "the flood went past its cap");
+        let program = out.cpu.as_secs_f64();
+        println!(
+            "  {tier:<5} stopped by {:?}: program CPU {program:>5.2} s, wall {wall:>5.2} s; grader's own CPU {grader:>6.3} s ({:.3} s per program CPU second; target next to 0)",
+            out.limit,
+            grader / program.max(0.001)
+        );
+    }
 }

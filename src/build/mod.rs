@@ -540,6 +540,10 @@ fn failure(outcome: &Outcome, limits: &Limits) -> Option<String> {
                 limits.memory >> 20
             ),
             LimitHit::Output => format!("more than {} bytes of output", limits.output),
+            LimitHit::Stderr => format!(
+                "more than the {} file-size limit written to stderr",
+                limits.file_size
+            ),
         });
     }
     match outcome.status {

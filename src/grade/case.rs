@@ -294,6 +294,14 @@ fn run_failure(outcome: &Outcome, l: &crate::sandbox::Limits) -> Option<(Verdict
                 size(l.output)
             ),
         )),
+        Some(LimitHit::Stderr) => Some((
+            Verdict::OutputLimit,
+            format!(
+                "your program wrote more than {} to stderr (the file-size limit) and was stopped there; the first {} are kept",
+                size(l.file_size),
+                size(l.output)
+            ),
+        )),
         None => None,
     };
     if by_limit.is_some() {

@@ -298,7 +298,9 @@ fn failure(outcome: &Outcome, limits: &Limits) -> Option<String> {
         (Some(LimitHit::Cpu | LimitHit::Wall | LimitHit::Idle), _) => {
             Some(format!("ran past its {} s", limits.wall.as_secs()))
         }
-        (Some(LimitHit::Output), _) => Some("printed more than it may".to_string()),
+        (Some(LimitHit::Output | LimitHit::Stderr), _) => {
+            Some("printed more than it may".to_string())
+        }
         (None, Status::Exited(0)) => None,
         (None, Status::Exited(code)) => Some(format!("failed (exit status {code}){}", said())),
         (None, Status::Signaled(sig)) => Some(format!("crashed (signal {sig}){}", said())),

@@ -2,6 +2,7 @@
 //! clean environment, a scratch working directory, and the shared driver's timeouts and caps.
 
 use super::process::{self, GroupProcess};
+use super::sink::Stderr;
 use super::{drive, Outcome, Running, Sandbox, SandboxError, Spec, Tier};
 
 /// Own process group, rlimits (CPU, file size, open files, core 0, stack, address space when asked),
@@ -10,10 +11,15 @@ use super::{drive, Outcome, Running, Sandbox, SandboxError, Spec, Tier};
 pub struct BasicSandbox;
 
 impl BasicSandbox {
-    /// Starts `spec` and hands back the concrete process (for tiers that build on this one).
+    /// Starts `spec` and hands back the concrete process (for tiers that build on this one), its
+    /// stderr a pipe.
     pub fn spawn_group(&self, spec: &Spec) -> Result<GroupProcess, SandboxError> {
+        Self::start(spec, Stderr::Pipe)
+    }
+
+    fn start(spec: &Spec, stderr: Stderr) -> Result<GroupProcess, SandboxError> {
         super::reaper::enable();
-        process::spawn_limited(spec, super::rlimits::rlimits(&spec.limits))
+        process::spawn_limited(spec, super::rlimits::rlimits(&spec.limits), stderr)
     }
 }
 
@@ -27,7 +33,8 @@ impl Sandbox for BasicSandbox {
     }
 
     fn run(&self, spec: &Spec) -> Result<Outcome, SandboxError> {
-        let outcome = drive::drive(self.spawn(spec)?, spec);
+        // Driven to its end: stderr goes to a file of the run's own (`sink.rs`).
+        let outcome = drive::drive(Box::new(Self::start(spec, Stderr::File)?), spec);
         // Daemons that left the run's process group are adopted by the grader: kill them now.
         super::reaper::sweep();
         outcome

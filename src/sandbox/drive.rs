@@ -6,16 +6,17 @@
 //!
 //! Guarantees: the driver never blocks forever. A program that never reads its stdin cannot stall it
 //! (writes are non-blocking and `EPIPE` ends them), a flood on stdout stops the program at the cap, a
-//! flood on stderr is drained and thrown away past the cap (the wall limit bounds it), and once the main
-//! process has ended the driver reads what is left for at most [`DRAIN_GRACE`], even when an escaped
-//! process still holds the pipes open.
+//! flood on stderr costs nothing (stderr is a file of the run's own, bounded by the file-size limit,
+//! `sink.rs`; a pipe where the tier gives none, drained and thrown away past the cap, the wall limit
+//! bounding it), and once the main process has ended the driver reads what is left for at most
+//! [`DRAIN_GRACE`], even when an escaped process still holds the pipes open.
 
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::os::fd::AsRawFd;
 use std::time::{Duration, Instant};
 
-use super::pace;
+use super::{pace, sink};
 
 use super::{LimitHit, Limits, Outcome, Running, SandboxError, Spec, Status, Stdin, Usage, Watch};
 
@@ -124,7 +125,10 @@ pub fn drive(mut running: Box<dyn Running>, spec: &Spec) -> Result<Outcome, Sand
     let ended_at = ended_at.unwrap_or_else(pace::now);
     let status = status.unwrap_or(Status::Signaled(libc::SIGKILL));
     let usage = running.usage();
-    let limit = limit.or_else(|| kernel_limit(status, &usage, limits));
+    stderr.unspool()?;
+    let limit = limit.or_else(|| kernel_limit(status, &usage, limits, stderr.spooled));
+    // Stopped writing to stderr: it had more to say than the file holds.
+    stderr.truncated |= limit == Some(LimitHit::Stderr);
     Ok(Outcome {
         status,
         cpu: usage.cpu,
@@ -155,10 +159,12 @@ fn pump(
     Ok(over)
 }
 
-/// A limit the driver did not see hit: the kernel's (SIGXCPU, the OOM killer's).
-fn kernel_limit(status: Status, usage: &Usage, limits: &Limits) -> Option<LimitHit> {
+/// A limit the driver did not see hit: the kernel's (SIGXCPU, the OOM killer's, the file-size limit on
+/// the stderr file of `stderr` bytes).
+fn kernel_limit(status: Status, usage: &Usage, limits: &Limits, stderr: u64) -> Option<LimitHit> {
     match status {
         Status::Signaled(libc::SIGXCPU) => Some(LimitHit::Cpu),
+        Status::Signaled(libc::SIGXFSZ) if stderr >= limits.file_size => Some(LimitHit::Stderr),
         Status::Signaled(libc::SIGKILL) if usage.cpu >= limits.cpu => Some(LimitHit::Cpu),
         _ if usage.oom => Some(LimitHit::Memory),
         _ => None,
@@ -261,10 +267,17 @@ struct Capture {
     cap: usize,
     truncated: bool,
     chunk: Box<[u8]>,
+    /// A run's stderr file, read once the run is over (`sink.rs`), and then its size.
+    spool: Option<File>,
+    spooled: u64,
 }
 
 impl Capture {
     fn new(file: Option<File>, cap: usize) -> Result<Capture, SandboxError> {
+        let (file, spool) = match file {
+            Some(file) if sink::is_file(&file) => (None, Some(file)),
+            file => (file, None),
+        };
         if let Some(file) = &file {
             set_nonblocking(file).map_err(io_err("setting up output pipes"))?;
         }
@@ -274,7 +287,19 @@ impl Capture {
             cap,
             truncated: false,
             chunk: vec![0u8; CHUNK].into_boxed_slice(),
+            spool,
+            spooled: 0,
         })
+    }
+
+    /// Once the run is over: the first `cap` bytes of a stderr file, and its size.
+    fn unspool(&mut self) -> Result<(), SandboxError> {
+        if let Some(spool) = self.spool.take() {
+            let (kept, more, size) =
+                sink::collect(&spool, self.cap).map_err(io_err("reading stderr"))?;
+            (self.buf, self.truncated, self.spooled) = (kept, more, size);
+        }
+        Ok(())
     }
 
     fn done(&self) -> bool {

@@ -19,6 +19,7 @@ pub mod procfs;
 pub mod reaper;
 pub mod rlimits;
 pub mod scratch;
+pub mod sink;
 pub mod terminal;
 pub mod tree;
 #[cfg(target_os = "linux")]
@@ -131,6 +132,9 @@ pub enum LimitHit {
     Output,
     /// It used no CPU for the idle limit, asleep: waiting for something that will not come.
     Idle,
+    /// It wrote the file-size limit's worth to stderr (a file in a driven run, `sink.rs`), and the
+    /// kernel stopped it there.
+    Stderr,
 }
 
 /// Everything the sandbox observed about one run.

@@ -80,14 +80,21 @@ pub fn die_with_parent(cmd: &mut Command) {
 /// Starts `spec` under `limits` in a process group of its own, dying with the grader: on Linux by
 /// `clone(CLONE_VM | CLONE_VFORK)` (`vfork.rs`), elsewhere by [`command`] with the limits applied
 /// before exec.
-pub fn spawn_limited(spec: &Spec, limits: Vec<Rlimit>) -> Result<GroupProcess, SandboxError> {
+/// `stderr` says where its stderr goes (a file only where the file-size limit bounds it).
+pub fn spawn_limited(
+    spec: &Spec,
+    limits: Vec<Rlimit>,
+    stderr: super::sink::Stderr,
+) -> Result<GroupProcess, SandboxError> {
     #[cfg(target_os = "linux")]
     {
-        let (pid, pipes) = super::vfork::spawn(spec, limits).map_err(|e| spawn_error(spec, e))?;
+        let (pid, pipes) =
+            super::vfork::spawn(spec, limits, stderr).map_err(|e| spawn_error(spec, e))?;
         Ok(GroupProcess::adopt(pid, pipes))
     }
     #[cfg(not(target_os = "linux"))]
     {
+        let _ = stderr;
         let mut cmd = command(spec);
         apply_rlimits(&mut cmd, limits);
         die_with_parent(&mut cmd);

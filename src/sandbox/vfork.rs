@@ -18,6 +18,7 @@ use std::os::fd::AsRawFd;
 use std::os::unix::ffi::OsStrExt;
 
 use super::rlimits::{Rlimit, DEFAULT_PATH};
+use super::sink::Stderr;
 use super::{Pipes, Spec};
 
 /// Stack of the child between clone and exec: it runs only [`child`] (a few frames).
@@ -96,7 +97,11 @@ fn candidates(program: &[u8], path: Option<&[u8]>) -> io::Result<Vec<CString>> {
 /// Starts `spec` with `rlimits` and returns the child's pid (the leader of its own process group) and
 /// the grader's ends of its pipes. The error is the one `Command::spawn` would give (`NotFound` for a
 /// program not there, the `chdir` error for a missing working directory).
-pub fn spawn(spec: &Spec, rlimits: Vec<Rlimit>) -> io::Result<(libc::pid_t, Pipes)> {
+pub fn spawn(
+    spec: &Spec,
+    rlimits: Vec<Rlimit>,
+    stderr: Stderr,
+) -> io::Result<(libc::pid_t, Pipes)> {
     let program = spec.program.as_bytes();
     let (env, path) = environment(spec)?;
     let candidates = candidates(program, path)?;
@@ -108,7 +113,7 @@ pub fn spawn(spec: &Spec, rlimits: Vec<Rlimit>) -> io::Result<(libc::pid_t, Pipe
 
     let ends = super::terminal::ends(&spec.stdin)?;
     let (stdin_child, stdout_child) = (ends.child_in, ends.child_out);
-    let (stderr_ours, stderr_child) = super::terminal::pipe()?;
+    let (stderr_ours, stderr_child) = stderr.open()?;
 
     let null = std::ptr::null::<libc::c_char>();
     let pointers = |v: &[CString]| -> Vec<*const libc::c_char> {

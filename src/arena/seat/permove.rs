@@ -112,6 +112,12 @@ impl<G: ArenaGame> Seat<G> for PerMoveSeat {
             Some(LimitHit::Wall | LimitHit::Cpu) => return Reply::Timeout,
             Some(LimitHit::Idle) => return Reply::Idle(spec.limits.idle.unwrap_or_default()),
             Some(LimitHit::Output) => return Reply::Flood(outcome.stdout.len()),
+            Some(LimitHit::Stderr) => {
+                return Reply::Crashed(format!(
+                    "wrote more than the {} MiB file-size limit to stderr",
+                    spec.limits.file_size >> 20
+                ))
+            }
             Some(LimitHit::Memory) => return Reply::Crashed("out of memory".into()),
             None => {}
         }

@@ -15,6 +15,7 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+use crate::sandbox::sink::Stderr;
 use crate::sandbox::{Pipes, Running, Sandbox, SandboxError, Spec, Status, Stdin, Tier, Usage};
 
 pub use cgroup::{clean_stale, detect as detect_cgroups, CgroupError, Version as CgroupVersion};
@@ -212,8 +213,13 @@ fn give_workdir(dir: &Path) -> io::Result<()> {
 }
 
 impl FullSandbox {
-    /// Starts `spec`: everything `Sandbox::spawn` does, with the concrete type.
+    /// Starts `spec`: everything `Sandbox::spawn` does, with the concrete type (stderr a pipe).
     pub fn start(&self, spec: &Spec) -> Result<FullRunning, SandboxError> {
+        self.start_with(spec, Stderr::Pipe)
+    }
+
+    /// [`FullSandbox::start`] with stderr where `stderr` says.
+    fn start_with(&self, spec: &Spec, stderr: Stderr) -> Result<FullRunning, SandboxError> {
         let program = spec.program.to_string_lossy().into_owned();
         let spawn_err = |source| SandboxError::Spawn {
             program: program.clone(),
@@ -245,7 +251,7 @@ impl FullSandbox {
         let tty = ends.tty;
         let (stdin_r, stdin_w) = (ends.child_in, ends.ours_in);
         let (stdout_r, stdout_w) = (ends.ours_out, ends.child_out);
-        let (stderr_r, stderr_w) = pipe().map_err(io_err("creating the stderr pipe"))?;
+        let (stderr_r, stderr_w) = stderr.open().map_err(io_err("creating the stderr pipe"))?;
         let (error_r, error_w) = pipe().map_err(io_err("creating the error pipe"))?;
         let (status_r, status_w) = pipe().map_err(io_err("creating the status pipe"))?;
         let (sync_r, sync_w) = pipe().map_err(io_err("creating the sync pipe"))?;
@@ -484,7 +490,8 @@ impl Sandbox for FullSandbox {
     }
 
     fn run(&self, spec: &Spec) -> Result<Outcome, SandboxError> {
-        crate::sandbox::drive(self.spawn(spec)?, spec)
+        // Driven to its end: stderr goes to a file of the run's own (`sink.rs`).
+        crate::sandbox::drive(Box::new(self.start_with(spec, Stderr::File)?), spec)
     }
 }
 
