@@ -163,11 +163,10 @@ fn check_result<G: ArenaGame>(last: &G, r: &GameRecord) -> Result<(), String> {
             vec![GameResult::Win(0), GameResult::Win(1), GameResult::BothLost]
         }
         (Ending::Fault, None) => vec![GameResult::Win(1 - last.to_move().index())],
-        // A suite's rules program that failed (in this game, or in an earlier one of its match, which
-        // left it gone): no result.
-        (Ending::Review, _) if r.reason.starts_with(crate::arena::referee::RULES_FAILED) => {
-            vec![GameResult::BothLost]
-        }
+        // A person looks, with no result: the grader could not follow a player (an interactive
+        // program whose dialogue it could not establish), or the suite's rules program failed (in
+        // this game, or in an earlier one of its match, which left it gone).
+        (Ending::Review, _) => vec![GameResult::BothLost],
         _ => Vec::new(),
     };
     if allowed.contains(&r.result) {
