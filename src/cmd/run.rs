@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use super::common::{check_out, class_outcome, environment_for, jobs, load_config, RunFlags};
 use super::exit::{CliError, CmdResult, Exit};
 use crate::config::Config;
-use crate::grade::class::{self, grade_class_sharing, lend_cap, students};
+use crate::grade::class::{self, grade_class_ordered, lend_cap, longest_first, students};
 use crate::grade::fingerprint;
 use crate::grade::shard::Shard;
 use crate::grade::tournament;
@@ -273,6 +273,8 @@ struct Prepared<'a> {
     whole: usize,
     current: HashMap<String, SubmissionResult>,
     to_grade: Vec<(String, PathBuf)>,
+    /// The order to start `to_grade` in: the longest an earlier run took first.
+    order: Vec<usize>,
     reporter: ClassReporter<'a>,
 }
 
@@ -365,11 +367,13 @@ fn prepare_suite<'a>(
         .keeping(kept)
         .fingerprints(prints)
         .code_prints(code);
+    let order = started_longest_first(out, &suite.name, &to_grade);
     Ok(Prepared {
         class,
         whole,
         current,
         to_grade,
+        order,
         reporter,
     })
 }
@@ -387,13 +391,17 @@ fn grade_suite<'a>(
         whole,
         current,
         to_grade,
+        order,
         reporter,
     } = prepared;
-    let (graded, write_error) = match grade_class_sharing(
+    let (graded, write_error) = match grade_class_ordered(
         &env.sandbox,
         &*env.prepare,
         suite,
-        &to_grade,
+        class::Class {
+            students: &to_grade,
+            order: &order,
+        },
         slots,
         config.scratch,
         &reporter,
@@ -536,6 +544,23 @@ fn apply_policy(
 /// The students of `class` whose stored result is current: its fingerprint is the one `prints` has
 /// for them now, and it has no internal error or missing toolchain (those are graded again). Their
 /// tournament marks are taken out, to be given afresh when `play`, else written back without them.
+/// The order to start `to_grade` in: the longest first, by the time each took when last graded into
+/// `out` (its build and its cases' wall time, from its `result.json` there, read as untrusted), those
+/// with none in student order after them. Reading it costs a file per student: nothing beside grading.
+fn started_longest_first(out: &Outputs, suite: &str, to_grade: &[(String, PathBuf)]) -> Vec<usize> {
+    let took: Vec<u64> = to_grade
+        .iter()
+        .map(|(key, _)| {
+            stored_result(out, suite, key).map_or(0, |r| {
+                r.cases
+                    .iter()
+                    .fold(r.build.wall_ms, |sum, c| sum.saturating_add(c.wall_ms))
+            })
+        })
+        .collect();
+    longest_first(&took)
+}
+
 fn current(
     out: &Outputs,
     suite: &str,

@@ -229,6 +229,47 @@ pub fn grade_class_sharing(
     bounds: Bounds,
     reporter: &dyn Reporter,
 ) -> anyhow::Result<Vec<SubmissionResult>> {
+    let order: Vec<usize> = (0..students.len()).collect();
+    let class = Class {
+        students,
+        order: &order,
+    };
+    grade_class_ordered(sandbox, prepare, suite, class, cores, bounds, reporter)
+}
+
+/// The submissions of a class, and the order to start them in (a permutation of their indexes).
+#[derive(Clone, Copy, Debug)]
+pub struct Class<'a> {
+    pub students: &'a [(String, PathBuf)],
+    pub order: &'a [usize],
+}
+
+/// The order that starts the longest first: by `expected` time (an earlier run's), longest first, ties
+/// (and every submission with no earlier time, at zero) in student order. A long submission started last
+/// ends alone at the tail with the other cores idle; started first, the short ones fill in beside it.
+#[must_use]
+pub fn longest_first(expected: &[u64]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..expected.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(expected[i]));
+    order
+}
+
+/// [`grade_class_sharing`] starting the submissions in `class.order`. The results are in student order
+/// whatever the order: only when each is graded moves, and no verdict depends on that
+/// (`sandbox::pace`).
+///
+/// # Errors
+/// The scratch folder cannot be made (nothing is graded).
+pub fn grade_class_ordered(
+    sandbox: &Arc<dyn Sandbox>,
+    prepare: &dyn Prepare,
+    suite: &Suite,
+    class: Class,
+    cores: &Arc<Cores>,
+    bounds: Bounds,
+    reporter: &dyn Reporter,
+) -> anyhow::Result<Vec<SubmissionResult>> {
+    let Class { students, order } = class;
     let next = AtomicUsize::new(0);
     let done: Mutex<Vec<Option<SubmissionResult>>> = Mutex::new(vec![None; students.len()]);
     let scratch_root = Scratch::new().context("cannot make a scratch folder")?;
@@ -236,7 +277,9 @@ pub fn grade_class_sharing(
         for _ in 0..cores.most().clamp(1, students.len().max(1)) {
             scope.spawn(|| loop {
                 let _slot = Pacer::enter(cores);
-                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(&i) = order.get(next.fetch_add(1, Ordering::SeqCst)) else {
+                    break;
+                };
                 let Some((name, dir)) = students.get(i) else {
                     break;
                 };
@@ -284,6 +327,16 @@ pub fn grade_class_sharing(
         .into_iter()
         .flatten()
         .collect())
+}
+
+#[cfg(test)]
+mod order_tests {
+    #[test]
+    fn the_longest_start_first_and_ties_keep_student_order() {
+        assert_eq!(super::longest_first(&[5, 0, 90, 5, 0]), vec![2, 0, 3, 1, 4]);
+        assert_eq!(super::longest_first(&[0, 0, 0]), vec![0, 1, 2]);
+        assert!(super::longest_first(&[]).is_empty());
+    }
 }
 
 #[cfg(test)]

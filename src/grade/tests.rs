@@ -770,6 +770,52 @@ fn classes_side_by_side_share_their_slots() {
     }
 }
 
+/// Submissions start in the order asked (the longest an earlier run took first, `grader run`), and the
+/// results still come back in student order, each the student's own.
+#[test]
+fn a_class_starts_in_the_order_given_and_answers_in_student_order() {
+    use super::class::{grade_class_ordered, Class};
+    use crate::report::events::{Event, Reporter};
+    use crate::sandbox::pace::Cores;
+    struct Starts(std::sync::Mutex<Vec<String>>);
+    impl Reporter for Starts {
+        fn report(&self, event: &Event<'_>) {
+            if let Event::SubmissionStarted { student, .. } = event {
+                self.0.lock().unwrap().push((*student).to_string());
+            }
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let suite_dir = dir.path().join("rev");
+    std::fs::create_dir_all(&suite_dir).unwrap();
+    std::fs::write(suite_dir.join("suite.toml"), SUITE).unwrap();
+    let suite = Suite::load(&suite_dir, &Config::load(None).unwrap(), Arc::new(Rev)).unwrap();
+    let sandbox = Arc::new(Scripted) as Arc<dyn Sandbox>;
+    let class: Vec<(String, std::path::PathBuf)> = (0..4)
+        .map(|i| (format!("s{i}"), dir.path().to_path_buf()))
+        .collect();
+    let starts = Starts(std::sync::Mutex::new(Vec::new()));
+    let results = grade_class_ordered(
+        &sandbox,
+        &CountingBuild {
+            now: 0.into(),
+            most: 0.into(),
+        },
+        &suite,
+        Class {
+            students: &class,
+            order: &[2, 0, 3, 1],
+        },
+        &Cores::new(1, 0),
+        Config::load(None).unwrap().scratch,
+        &starts,
+    )
+    .unwrap();
+    assert_eq!(*starts.0.lock().unwrap(), ["s2", "s0", "s3", "s1"]);
+    let students: Vec<&str> = results.iter().map(|r| r.student.as_str()).collect();
+    assert_eq!(students, ["s0", "s1", "s2", "s3"]);
+}
+
 /// [`Scripted`], each run taking 30 ms, counting how many run at once.
 #[derive(Default)]
 struct AtOnce {
