@@ -538,8 +538,9 @@ fn floor_ratio(what: &str, root: &Path, suites: &Path, class: &Path, work: &Path
         .stderr(std::process::Stdio::null());
     let before = support::load();
     let (status, cost) = support::run_costed(&mut command);
+    // 3 as well: the examples hold a case left for a person (`review`) and manual marks to give.
     assert!(
-        status.code().is_some_and(|c| c <= 1),
+        status.code().is_some_and(|c| c <= 1 || c == 3),
         "grader run: {status:?}"
     );
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
