@@ -285,11 +285,7 @@ fn grade_on(
     program: &'static str,
     sandbox: Arc<dyn Sandbox>,
 ) -> crate::report::result::SubmissionResult {
-    let dir = tempfile::tempdir().unwrap();
-    let suite_dir = dir.path().join("rev");
-    std::fs::create_dir_all(&suite_dir).unwrap();
-    std::fs::write(suite_dir.join("suite.toml"), text).unwrap();
-    let suite = Suite::load(&suite_dir, &Config::load(None).unwrap(), Arc::new(Rev)).unwrap();
+    let (dir, suite) = rev_suite(text);
     let scratch = crate::sandbox::scratch::Scratch::new().unwrap();
     let rooms = super::pipeline::Rooms::new(&scratch, "s", None).unwrap();
     super::pipeline::grade(
@@ -717,6 +713,16 @@ impl Prepare for CountingBuild {
     }
 }
 
+/// A scratch folder holding a `rev` suite of `text` (judged by [`Rev`]), and the suite loaded.
+fn rev_suite(text: &str) -> (tempfile::TempDir, Suite) {
+    let dir = tempfile::tempdir().unwrap();
+    let suite_dir = dir.path().join("rev");
+    std::fs::create_dir_all(&suite_dir).unwrap();
+    std::fs::write(suite_dir.join("suite.toml"), text).unwrap();
+    let suite = Suite::load(&suite_dir, &Config::load(None).unwrap(), Arc::new(Rev)).unwrap();
+    (dir, suite)
+}
+
 /// Classes graded side by side in shared slots never grade more submissions at once than there are
 /// slots, however many workers each class has (twice the slots, for lending), while no program sleeps;
 /// and each class still gets every result in its order.
@@ -725,11 +731,7 @@ fn classes_side_by_side_share_their_slots() {
     use super::class::grade_class_sharing;
     use crate::sandbox::pace::Cores;
     use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
-    let dir = tempfile::tempdir().unwrap();
-    let suite_dir = dir.path().join("rev");
-    std::fs::create_dir_all(&suite_dir).unwrap();
-    std::fs::write(suite_dir.join("suite.toml"), SUITE).unwrap();
-    let suite = Suite::load(&suite_dir, &Config::load(None).unwrap(), Arc::new(Rev)).unwrap();
+    let (dir, suite) = rev_suite(SUITE);
     let sandbox = Arc::new(Scripted) as Arc<dyn Sandbox>;
     let build = CountingBuild {
         now: AtomicUsize::new(0),
@@ -785,11 +787,7 @@ fn a_class_starts_in_the_order_given_and_answers_in_student_order() {
             }
         }
     }
-    let dir = tempfile::tempdir().unwrap();
-    let suite_dir = dir.path().join("rev");
-    std::fs::create_dir_all(&suite_dir).unwrap();
-    std::fs::write(suite_dir.join("suite.toml"), SUITE).unwrap();
-    let suite = Suite::load(&suite_dir, &Config::load(None).unwrap(), Arc::new(Rev)).unwrap();
+    let (dir, suite) = rev_suite(SUITE);
     let sandbox = Arc::new(Scripted) as Arc<dyn Sandbox>;
     let class: Vec<(String, std::path::PathBuf)> = (0..4)
         .map(|i| (format!("s{i}"), dir.path().to_path_buf()))
