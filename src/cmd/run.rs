@@ -550,13 +550,7 @@ fn apply_policy(
 fn started_longest_first(out: &Outputs, suite: &str, to_grade: &[(String, PathBuf)]) -> Vec<usize> {
     let took: Vec<u64> = to_grade
         .iter()
-        .map(|(key, _)| {
-            stored_result(out, suite, key).map_or(0, |r| {
-                r.cases
-                    .iter()
-                    .fold(r.build.wall_ms, |sum, c| sum.saturating_add(c.wall_ms))
-            })
-        })
+        .map(|(key, _)| stored_result(out, suite, key).map_or(0, |r| r.wall_ms()))
         .collect();
     longest_first(&took)
 }

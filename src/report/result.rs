@@ -335,6 +335,14 @@ fn points_in(what: &str, x: f64, max: f64) -> Result<(), String> {
 }
 
 impl SubmissionResult {
+    /// How long grading it took its programs: the build's wall time and every case's, in ms.
+    #[must_use]
+    pub fn wall_ms(&self) -> u64 {
+        self.cases
+            .iter()
+            .fold(self.build.wall_ms, |sum, c| sum.saturating_add(c.wall_ms))
+    }
+
     /// Checks a result read back before anything uses it: its suite and student plain names (they
     /// become folder names), every number finite and in its range (a score of `NaN`, `-5` or more than
     /// its maximum is a tampered file, never a grade), every count consistent.

@@ -235,7 +235,7 @@ fn scored(r: &SubmissionResult, hidden_as: Shown, score: f64) -> Results {
         }
     }
     tests.extend(manual_tests(r, groups.len() + 2));
-    let ms = r.build.wall_ms + r.cases.iter().map(|c| c.wall_ms).sum::<u64>();
+    let ms = r.wall_ms();
     let score = round4(score);
     let output = overall_output(r);
     Results {
