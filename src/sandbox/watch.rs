@@ -47,9 +47,17 @@ pub const CHECK_EVERY: Duration = Duration::from_millis(50);
 /// A deadlock is only declared when two looks this far apart agree, the CPU time unchanged.
 pub const CONFIRM: Duration = Duration::from_millis(100);
 /// [`Watch::responsive`]'s looks: for a program on a terminal that has answered what was typed (it
-/// printed since), whose next wait for input ends its turn, many times a game.
+/// printed since), whose next wait for input ends its turn, many times a game. It read the line it
+/// answers (nothing else wakes a read of the terminal), so the confirmation only has to see the same
+/// sleep twice with no CPU used between: a few milliseconds, not the time a typed line may take to
+/// reach a reader.
 const RESPONSIVE_EVERY: Duration = Duration::from_millis(15);
-const RESPONSIVE_CONFIRM: Duration = Duration::from_millis(30);
+const RESPONSIVE_CONFIRM: Duration = Duration::from_millis(4);
+/// Right after a program printed ([`Watch::heard`]), when it is most likely to be back in its read,
+/// a responsive watch looks this often, for [`QUICK_FOR`]; then every [`RESPONSIVE_EVERY`] (a program
+/// that thinks is not looked at hundreds of times a second).
+const QUICK_EVERY: Duration = Duration::from_millis(2);
+const QUICK_FOR: Duration = Duration::from_millis(30);
 /// CPU time a run may use per idle window and still count as idle: interpreters' and JVMs'
 /// housekeeping threads wake now and then, and `/proc` counts CPU in 10 ms ticks.
 pub const IDLE_SLACK: Duration = Duration::from_millis(20);
@@ -83,6 +91,8 @@ pub struct Watch {
     /// How often to look, and how far apart two looks must agree on a deadlock.
     every: Duration,
     confirm: Duration,
+    /// Until when a responsive watch looks every [`QUICK_EVERY`] (the program printed just before).
+    quick_until: Option<Instant>,
     /// The CPU time of the run's whole process tree at which it is stopped (`Running::group_cpu`).
     cpu_until: Option<Duration>,
 }
@@ -102,6 +112,7 @@ impl Watch {
             seen_cpu: None,
             every: CHECK_EVERY,
             confirm: CONFIRM,
+            quick_until: None,
             cpu_until: None,
         }
     }
@@ -121,17 +132,32 @@ impl Watch {
     /// thread of it found reading the terminal again waits for more.
     #[must_use]
     pub fn responsive(idle: Option<Duration>) -> Watch {
-        Watch {
+        let mut watch = Watch {
             every: RESPONSIVE_EVERY,
             confirm: RESPONSIVE_CONFIRM,
             ..Watch::new(idle)
+        };
+        watch.heard();
+        watch
+    }
+
+    /// How often this watch looks now.
+    #[must_use]
+    pub fn every(&self) -> Duration {
+        match self.quick_until {
+            Some(until) if pace::now() < until => QUICK_EVERY,
+            _ => self.every,
         }
     }
 
-    /// How often this watch looks.
-    #[must_use]
-    pub fn every(&self) -> Duration {
-        self.every
+    /// The program just printed: a responsive watch looks again at once, and often for a moment (a
+    /// program for a person prints its prompt and reads).
+    pub fn heard(&mut self) {
+        if self.every == RESPONSIVE_EVERY {
+            let now = pace::now();
+            self.quick_until = Some(now + QUICK_FOR);
+            self.next = self.next.min(now + QUICK_EVERY);
+        }
     }
 
     /// Starts the idle clock again (the grader just gave the program something to do).
@@ -149,7 +175,7 @@ impl Watch {
         if now < self.next {
             return None;
         }
-        self.next = now + self.every;
+        self.next = now + self.every();
         if self
             .cpu_until
             .is_some_and(|until| running.group_cpu() >= until)

@@ -207,7 +207,7 @@ impl Io {
             };
             match waited {
                 Ok(Ok(true)) => match self.read_some(transcript) {
-                    Ok(true) => {}
+                    Ok(true) => watch.heard(),
                     Ok(false) => return self.gone(),
                     Err(stop) => return stop,
                 },
