@@ -612,3 +612,18 @@ fn a_weak_players_lost_games_name_the_move_that_lost_them() {
     // EXPECTED.md: `perfect` wins 2 of the 6 games.
     assert_eq!(turned, 2, "{case}");
 }
+
+/// A case whose games an earlier case played ran nothing of its own: no time of its own, so the CPU a
+/// class used is the sum over its cases (the floor benchmark's reading), not the games counted once a
+/// case that reads them.
+#[test]
+fn a_case_on_an_earlier_cases_games_costs_no_cpu_of_its_own() {
+    let played = case("python-correct", "opening");
+    let recalled = case("python-correct", "legal-vs-random");
+    assert!(played["cpu-ms"].as_u64().unwrap() > 0, "{played}");
+    assert!(played["wall-ms"].as_u64().unwrap() > 0, "{played}");
+    assert_eq!(recalled["cpu-ms"], 0, "{recalled}");
+    assert_eq!(recalled["wall-ms"], 0, "{recalled}");
+    // Its peak memory is still the games' it reads.
+    assert_eq!(recalled["peak-memory"], played["peak-memory"], "{recalled}");
+}

@@ -110,7 +110,7 @@ impl<'a> Games<'a> {
     pub fn run(&mut self, group: &Group, case: &Case, p: &Play) -> (CaseResult, Vec<Artifact>) {
         let mut result = super::case::blank(group, case);
         let started = Instant::now();
-        let (played, not_played) = match self.records(p) {
+        let (played, not_played, new_from) = match self.records(p) {
             Ok(r) => r,
             Err(why) => {
                 result.summary = format!("the grader could not play the games: {why}");
@@ -118,14 +118,17 @@ impl<'a> Games<'a> {
             }
         };
         result.wall_ms = crate::units::nearest_ms(started.elapsed());
-        // What the submission's program used over the games: CPU summed, the highest peak memory (both
-        // seats when it plays itself).
+        // What the submission's program used over the games: the highest peak memory (both seats when
+        // it plays itself), and the CPU of the games played for this case (an earlier case's games
+        // cost it nothing: the class's CPU is the sum over its cases).
         let records: Vec<GameRecord> = played.iter().map(|(r, _)| r.clone()).collect();
         let seats = sides_of(&records, self.student);
         for (k, (_, used)) in played.iter().enumerate() {
             let mine = (0..2).filter(|&s| s == seats[k] || p.opponent == Opponent::Itself);
             for u in mine.filter_map(|s| used[s]) {
-                result.cpu_ms += u64::try_from(u.cpu.as_millis()).unwrap_or(u64::MAX);
+                if k >= new_from {
+                    result.cpu_ms += u64::try_from(u.cpu.as_millis()).unwrap_or(u64::MAX);
+                }
                 result.peak_memory = result.peak_memory.max(u.peak_memory);
             }
         }
@@ -171,8 +174,9 @@ impl<'a> Games<'a> {
     }
 
     /// The case's records: the ones already played, then any still missing; games the rule of
-    /// `samefault` does not play stand in as copies, and are named.
-    fn records(&mut self, p: &Play) -> Result<(Vec<Played>, Option<NotPlayed>), String> {
+    /// `samefault` does not play stand in as copies, and are named. Last, the first game played now
+    /// (the ones before it an earlier case played).
+    fn records(&mut self, p: &Play) -> Result<(Vec<Played>, Option<NotPlayed>, usize), String> {
         // Games with a dialogue's invalid-input probes are other games than the same games without.
         let key = format!(
             "{}\0{}\0{:?}\0{:?}\0{}",
@@ -183,6 +187,7 @@ impl<'a> Games<'a> {
             dialogue::probes(&p.arena)
         );
         let want = p.games as usize;
+        let had = self.played.get(&key).map_or(0, Vec::len);
         let shortcut = want > samefault::FIRST
             && samefault::enabled()
             && !samefault::sees_seed(&p.arena, &self.built);
@@ -203,11 +208,11 @@ impl<'a> Games<'a> {
                     out.push((samefault::stand_in(like, seed), [None, None]));
                 }
                 let np = samefault::not_played(have.len(), want, fault);
-                return Ok((out, Some(np)));
+                return Ok((out, Some(np), had));
             }
         }
         self.play(&key, p, want)?;
-        Ok((self.played[&key][..want].to_vec(), None))
+        Ok((self.played[&key][..want].to_vec(), None, had))
     }
 
     /// Plays the games of set `key` up to game `want` (counting from 1) that are not played yet.
