@@ -2,9 +2,10 @@
 //! used spread over the cores, or the longest submission, if that is longer.
 //!
 //! A program's CPU is every run the results record: a build's (`build.cpu-ms`, where the grader wrote
-//! it), each case's (both runs of a case run twice), each play case's games. What results do not
-//! record (an integrity check's second run, a class tournament's games) is left out, so the floor is
-//! if anything low and the ratio against it high.
+//! it), each case's (both runs of a case run twice), each play case's games, once (a case on games an
+//! earlier case played records none of their CPU, `grade::play`). What results do not record (an
+//! integrity check's second run, a class tournament's games) is left out, so the floor is if anything
+//! low and the ratio against it high.
 //!
 //! A submission takes at least its build, then the cases only its own worker makes, one after another
 //! (play and position cases: no `cpu-limit`), or all its cases spread over every core (helpers make its

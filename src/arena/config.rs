@@ -789,6 +789,8 @@ mod tests {
         validate(&raw.arena, Path::new("arena.toml"), text)
     }
 
+    // Over 100 lines on purpose: one arena table per protocol and reply form, each followed by what its
+    // keys became, read top to bottom as the key reference lists them.
     #[test]
     fn a_full_config_validates() {
         let c = from(

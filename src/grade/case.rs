@@ -248,9 +248,32 @@ pub fn run_case_within(
 /// The verdict when the run itself failed, in precedence order: limits, then crashes. `l` are the
 /// limits judged (the sandbox itself stopped the run only at the CPU [`backstop`]).
 fn run_failure(outcome: &Outcome, l: &crate::sandbox::Limits) -> Option<(Verdict, String)> {
+    if let Some(by_limit) = limit_failure(outcome, l) {
+        return Some(by_limit);
+    }
     let cpu = l.cpu;
     let used = outcome.cpu;
-    let by_limit = match outcome.limit {
+    if outcome.stdout_truncated {
+        return Some((
+            Verdict::OutputLimit,
+            format!(
+                "your program printed more than {} to stdout",
+                size(l.output)
+            ),
+        ));
+    }
+    // It ended by itself, but past its limit (the sandbox lets it run on to the backstop).
+    if used > cpu {
+        return Some((Verdict::TimeLimit, over_cpu(used, cpu, "")));
+    }
+    exit_failure(outcome, l)
+}
+
+/// The verdict of a run the sandbox stopped at one of its limits.
+fn limit_failure(outcome: &Outcome, l: &crate::sandbox::Limits) -> Option<(Verdict, String)> {
+    let cpu = l.cpu;
+    let used = outcome.cpu;
+    match outcome.limit {
         Some(LimitHit::Memory) => Some((
             Verdict::MemoryLimit,
             format!(
@@ -303,23 +326,12 @@ fn run_failure(outcome: &Outcome, l: &crate::sandbox::Limits) -> Option<(Verdict
             ),
         )),
         None => None,
-    };
-    if by_limit.is_some() {
-        return by_limit;
     }
-    if outcome.stdout_truncated {
-        return Some((
-            Verdict::OutputLimit,
-            format!(
-                "your program printed more than {} to stdout",
-                size(l.output)
-            ),
-        ));
-    }
-    // It ended by itself, but past its limit (the sandbox lets it run on to the backstop).
-    if used > cpu {
-        return Some((Verdict::TimeLimit, over_cpu(used, cpu, "")));
-    }
+}
+
+/// The verdict of a run that ended by itself within its limits: by its exit status or signal.
+fn exit_failure(outcome: &Outcome, l: &crate::sandbox::Limits) -> Option<(Verdict, String)> {
+    let (cpu, used) = (l.cpu, outcome.cpu);
     match outcome.status {
         Status::Exited(0) => None,
         // SIGXCPU under the limit: the kernel's tick-counted RLIMIT_CPU fired first; say both numbers.

@@ -124,6 +124,28 @@ pub fn drive(mut running: Box<dyn Running>, spec: &Spec) -> Result<Outcome, Sand
     pace.done(None);
     let ended_at = ended_at.unwrap_or_else(pace::now);
     let status = status.unwrap_or(Status::Signaled(libc::SIGKILL));
+    outcome(
+        &mut *running,
+        limits,
+        ended_at - start,
+        status,
+        limit,
+        stdout,
+        stderr,
+    )
+}
+
+/// What a run that is over did: its usage read now, stderr read back from its file, and the limit
+/// the kernel enforced when the grader stopped it at none.
+fn outcome(
+    running: &mut dyn Running,
+    limits: &Limits,
+    wall: Duration,
+    status: Status,
+    limit: Option<LimitHit>,
+    stdout: Capture,
+    mut stderr: Capture,
+) -> Result<Outcome, SandboxError> {
     let usage = running.usage();
     stderr.unspool()?;
     let limit = limit.or_else(|| kernel_limit(status, &usage, limits, stderr.spooled));
@@ -132,7 +154,7 @@ pub fn drive(mut running: Box<dyn Running>, spec: &Spec) -> Result<Outcome, Sand
     Ok(Outcome {
         status,
         cpu: usage.cpu,
-        wall: ended_at - start,
+        wall,
         peak_memory: usage.peak_memory,
         stdout: stdout.buf,
         stderr: stderr.buf,
