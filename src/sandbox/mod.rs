@@ -233,6 +233,11 @@ pub trait Running: Send {
     fn kill(&mut self);
     /// CPU and memory of the whole tree so far.
     fn usage(&mut self) -> Usage;
+    /// [`Running::usage`]'s CPU, read as cheaply as the tier can: the watch and the pacer read it many
+    /// times a second.
+    fn cpu(&mut self) -> Duration {
+        self.usage().cpu
+    }
     /// The host pids of the run's live processes, for telling a waiting program from a working one
     /// (`watch.rs`); empty where the tier cannot tell, which turns that detection off.
     fn pids(&self) -> Vec<i32> {

@@ -381,7 +381,7 @@ impl Wait {
         if now < self.next {
             return;
         }
-        let cpu = running.usage().cpu;
+        let cpu = running.cpu();
         let moved = self.cpu.replace(cpu).is_some_and(|was| was != cpu);
         if moved {
             self.still_since = now;

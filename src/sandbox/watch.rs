@@ -182,7 +182,7 @@ impl Watch {
         {
             return Some(Stall::Cpu);
         }
-        let cpu = running.usage().cpu;
+        let cpu = running.cpu();
         if cpu > self.cpu + IDLE_SLACK || cpu < self.cpu {
             self.cpu = cpu;
             self.since = now;

@@ -731,6 +731,10 @@ impl Running for FullRunning {
         self.group.usage()
     }
 
+    fn cpu(&mut self) -> std::time::Duration {
+        self.group.cpu()
+    }
+
     fn pids(&self) -> Vec<i32> {
         if self.ended.is_some() {
             return Vec::new();
