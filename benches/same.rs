@@ -103,8 +103,9 @@ fn grade(grader: &Path, root: &Path, suites: &Path, class: &Path, out: &Path, jo
         .stderr(Stdio::null());
     let load = support::load();
     let (status, cost) = support::run_costed(&mut command);
+    // 3 as well: the examples hold a case left for a person (`review`) and manual marks to give.
     assert!(
-        status.code().is_some_and(|c| c <= 1),
+        status.code().is_some_and(|c| c <= 1 || c == 3),
         "{} exited {status:?}",
         grader.display()
     );
