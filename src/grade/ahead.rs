@@ -204,8 +204,9 @@ impl Ahead {
             return owner();
         };
         std::thread::scope(|scope| {
+            let mut spawned = Vec::with_capacity(helpers);
             for _ in 0..helpers {
-                scope.spawn(|| {
+                spawned.push(scope.spawn(|| {
                     let Some(_slot) = Pacer::enter_unless(cores, &self.quit) else {
                         return;
                     };
@@ -217,11 +218,24 @@ impl Ahead {
                         self.put(i, ran, suits, release);
                         crate::sandbox::pace::yield_slot();
                     }
-                });
+                }));
             }
             let out = owner();
             self.quit.store(true, Ordering::SeqCst);
             cores.wake();
+            // The helpers are joined with this worker's slot given up: one still at work, or waiting
+            // for a slot after its case, needs one, and every slot may be held by a worker joining its
+            // own helpers (they waited for each other for ever).
+            let panicked = crate::sandbox::pace::without_slot(|| {
+                spawned
+                    .into_iter()
+                    .filter_map(|helper| helper.join().err())
+                    .last()
+            });
+            // As the scope's own join would: a helper's panic is the worker's, its slot taken back.
+            if let Some(panic) = panicked {
+                std::panic::resume_unwind(panic);
+            }
             out
         })
     }
