@@ -130,6 +130,32 @@ fn a_python_2_hand_in_names_its_interpreter() {
     );
 }
 
+/// A build's compilers and interpreter checks are programs the class needs: their CPU is in the
+/// result beside the build's wall time (the floor `cargo bench --bench grading -- --floor` counts).
+#[test]
+fn a_build_records_the_cpu_its_compilers_used() {
+    let c = result("c-correct");
+    let cpu = c["build"]["cpu-ms"].as_u64().unwrap();
+    let wall = c["build"]["wall-ms"].as_u64().unwrap();
+    // gcc -O2 on a few hundred lines takes tens of milliseconds at the least, all of it CPU.
+    assert!(cpu >= 5, "{}", c["build"]);
+    assert!(cpu <= wall + 50, "{}", c["build"]);
+    let two = result("python2-correct");
+    assert!(
+        two["build"]["cpu-ms"].as_u64().unwrap() >= 1,
+        "{}",
+        two["build"]
+    );
+    // A build that fails ran its compiler too.
+    let failed = result("no-compile");
+    assert_eq!(failed["build"]["status"], "compile-error");
+    assert!(
+        failed["build"]["cpu-ms"].as_u64().unwrap() >= 1,
+        "{}",
+        failed["build"]
+    );
+}
+
 #[test]
 fn the_gradebook_has_one_row_per_example() {
     let csv = read(&graded().join("grades.csv"));

@@ -55,6 +55,56 @@ pub enum Prepared {
     },
 }
 
+/// The sandbox a build runs in, adding up the CPU time of every program it runs to completion (a
+/// build runs its compilers and the interpreter's checks so; nothing of a build is spawned and
+/// driven), for the build's `cpu-ms`.
+struct Metered<'a> {
+    inner: &'a dyn Sandbox,
+    cpu: std::sync::atomic::AtomicU64,
+}
+
+impl<'a> Metered<'a> {
+    fn new(inner: &'a dyn Sandbox) -> Metered<'a> {
+        Metered {
+            inner,
+            cpu: std::sync::atomic::AtomicU64::new(0),
+        }
+    }
+
+    fn cpu_ms(&self) -> u64 {
+        self.cpu.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+impl Sandbox for Metered<'_> {
+    fn tier(&self) -> crate::sandbox::Tier {
+        self.inner.tier()
+    }
+
+    fn spawn(
+        &self,
+        spec: &crate::sandbox::Spec,
+    ) -> Result<Box<dyn crate::sandbox::Running>, crate::sandbox::SandboxError> {
+        self.inner.spawn(spec)
+    }
+
+    fn run(
+        &self,
+        spec: &crate::sandbox::Spec,
+    ) -> Result<crate::sandbox::Outcome, crate::sandbox::SandboxError> {
+        let outcome = self.inner.run(spec)?;
+        let ms = u64::try_from(outcome.cpu.as_millis()).unwrap_or(u64::MAX);
+        self.cpu
+            .fetch_update(
+                std::sync::atomic::Ordering::Relaxed,
+                std::sync::atomic::Ordering::Relaxed,
+                |was| Some(was.saturating_add(ms)),
+            )
+            .ok();
+        Ok(outcome)
+    }
+}
+
 /// Builds submissions for a suite. (The real one goes through `crate::build`; tests can fake it.)
 pub trait Prepare: Sync {
     fn prepare(
@@ -92,8 +142,9 @@ pub fn grade(
     finished: &mut dyn FnMut(&CaseResult),
 ) -> Graded {
     let started = Instant::now();
-    let prepared = prepare.prepare(&**sandbox, suite, submission, &rooms.base().join("build"));
-    let build_ms = started.elapsed().as_millis() as u64;
+    let metered = Metered::new(&**sandbox);
+    let prepared = prepare.prepare(&metered, suite, submission, &rooms.base().join("build"));
+    let spent = (started.elapsed().as_millis() as u64, metered.cpu_ms());
     let mut selected: Vec<_> = suite.cases().filter(|(_, c)| which(c.visibility)).collect();
     let not_attempted = not_attempted(suite, &prepared, submission, &selected);
     selected.retain(|(g, _)| !not_attempted.iter().any(|n| n.group == g.name));
@@ -113,7 +164,8 @@ pub fn grade(
                 status: BuildStatus::Built,
                 language: Some(program.language.clone()),
                 log,
-                wall_ms: build_ms,
+                wall_ms: spent.0,
+                cpu_ms: spent.1,
                 interpreter,
             };
             // The main program, then each second program that built, each with its memo of games.
@@ -144,7 +196,7 @@ pub fn grade(
             (build, submission.grade(games, &failed, finished))
         }
         unbuilt => {
-            let (build, cases) = not_built(unbuilt, &selected, build_ms);
+            let (build, cases) = not_built(unbuilt, &selected, spent);
             // Cases that never ran (no build) are judged all at once.
             cases.iter().for_each(&mut *finished);
             let graded = cases::Graded {
@@ -215,7 +267,7 @@ fn not_attempted(
 fn not_built(
     prepared: Prepared,
     selected: &[(&Group, &Case)],
-    wall_ms: u64,
+    (wall_ms, cpu_ms): (u64, u64),
 ) -> (BuildReport, Vec<CaseResult>) {
     let (status, language, log, verdict, summary) = match prepared {
         Prepared::Ready { .. } => unreachable!("a built submission is graded case by case"),
@@ -256,6 +308,7 @@ fn not_built(
         language,
         log,
         wall_ms,
+        cpu_ms,
         interpreter: None,
     };
     let cases = selected

@@ -102,6 +102,10 @@ pub struct BuildReport {
     /// The compiler's output (trimmed), or what went wrong.
     pub log: String,
     pub wall_ms: u64,
+    /// CPU time the build's programs used (compilers, the interpreter's checks); 0 in a result
+    /// written before it was recorded.
+    #[serde(default)]
+    pub cpu_ms: u64,
     /// The Python interpreter a Python program ran under (path and version).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interpreter: Option<crate::build::Interpreter>,
@@ -365,8 +369,11 @@ impl SubmissionResult {
                 self.cases.len()
             ));
         }
-        if self.build.wall_ms > MAX_MS {
-            return Err(format!("the build took {} ms", self.build.wall_ms));
+        if self.build.wall_ms > MAX_MS || self.build.cpu_ms > MAX_MS {
+            return Err(format!(
+                "the build took {} ms",
+                self.build.wall_ms.max(self.build.cpu_ms)
+            ));
         }
         for c in &self.cases {
             points_in(&format!("case `{}`'s credit", one(&c.name)), c.credit, 1.0)?;
@@ -616,6 +623,7 @@ pub(crate) mod fixtures {
                 language: None,
                 log: String::new(),
                 wall_ms: 0,
+                cpu_ms: 0,
                 interpreter: None,
             },
             cases,
