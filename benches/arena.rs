@@ -216,6 +216,7 @@ fn tournament() {
             scoring: grader::arena::event::standings::Scoring::STANDARD,
             policy: &policy,
             sections: None,
+            slots: None,
         };
         let t = Instant::now();
         let r = schedule::run(
@@ -265,6 +266,7 @@ fn ladder_tournament<G: ArenaGame + reference::bots::Playable>(
             scoring: grader::arena::event::standings::Scoring::STANDARD,
             policy: &policy,
             sections: None,
+            slots: None,
         };
         let t = Instant::now();
         let r = schedule::run(&initial, &plan, &Ladder(bots), &|_, _| {});

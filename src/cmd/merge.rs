@@ -115,6 +115,7 @@ fn finish(args: &Args, merged: Merged) -> Result<Exit, CliError> {
             &mut results,
             &env.sandbox,
             jobs,
+            None,
             &out.dir,
             &reporter,
         );
@@ -183,6 +184,7 @@ fn round_robin(args: &Args) -> CmdResult {
         seed: m.seed,
         jobs: 1,
         sections: None,
+        slots: None,
     };
     let schedule = round_robin_schedule(m.players.len(), &config, &knobs)
         .map_err(|e| CliError::usage(anyhow::anyhow!("{e}")))?;

@@ -67,7 +67,9 @@ pub fn run(args: Args) -> CmdResult {
     let env = environment_for(args.flags.sandbox.as_deref(), &config, false)?;
     crate::doctor::require_runnable(env.sandbox.as_ref(), &suites)?;
     // Every suite's class at once in `jobs` shared slots (a class whose last submissions take long
-    // leaves its cores to the next), then suite by suite, in order, the tournament and the table.
+    // leaves its cores to the next); as soon as a class is graded, on its own thread, its tournament
+    // (its games in the same slots, other classes still grading meanwhile), its policy and its pages;
+    // then suite by suite, in order, each table.
     // A slot whose program sleeps is lent to the next submission (`sandbox::pace`).
     let most_memory = suites.iter().map(|s| s.limits.memory).max().unwrap_or(0);
     let slots = Cores::new(jobs, lend_cap(jobs, most_memory));
@@ -83,13 +85,20 @@ pub fn run(args: Args) -> CmdResult {
             prepare_suite(&args, &config, &env, slots.count(), suite, students_dir, o)
         })
         .collect();
-    let classes: Vec<Result<ClassGraded, CliError>> = std::thread::scope(|scope| {
+    let classes: Vec<Result<Settled, CliError>> = std::thread::scope(|scope| {
         let workers: Vec<_> = plan
             .iter()
             .zip(prepared)
-            .map(|((suite, _), prepared)| {
-                let (config, env, slots) = (&config, &env, &slots);
-                scope.spawn(move || prepared.map(|p| grade_suite(config, env, slots, suite, p)))
+            .zip(&outs)
+            .map(|(((suite, students_dir), prepared), o)| {
+                let (args, config, env, slots) = (&args, &config, &env, &slots);
+                scope.spawn(move || {
+                    prepared.map(|p| {
+                        let graded = grade_suite(config, env, slots, suite, p);
+                        let played = play_suite(env, jobs, slots, suite, o, graded);
+                        settle_suite(args, suite, students_dir, o, played)
+                    })
+                })
             })
             .collect();
         workers
@@ -105,10 +114,10 @@ pub fn run(args: Args) -> CmdResult {
     });
     let mut exit = Exit::Success;
     let mut failed = None;
-    for (((suite, students_dir), o), class) in plan.iter().zip(&outs).zip(classes) {
+    for (((suite, _), o), class) in plan.iter().zip(&outs).zip(classes) {
         // A suite that could not be graded is said at the end: the others' results still count.
-        match class.and_then(|c| finish_suite(&args, &env, jobs, suite, students_dir, o, c)) {
-            Ok(finished) => exit = exit.max(finished),
+        match class {
+            Ok(settled) => exit = exit.max(report_suite(suite, o, settled)),
             Err(e) => {
                 failed.get_or_insert(e);
             }
@@ -256,12 +265,12 @@ impl SuiteOut {
     }
 }
 
-/// A suite's class as graded, before its tournament and table ([`finish_suite`]).
+/// A suite's class as graded, before its tournament ([`play_suite`]) and table ([`finish_suite`]).
 struct ClassGraded<'a> {
     class: Vec<(String, PathBuf)>,
     whole: usize,
-    current: HashMap<String, SubmissionResult>,
-    graded: Vec<SubmissionResult>,
+    /// Every student's result in student order: the current ones where they were not graded again.
+    results: Vec<SubmissionResult>,
     write_error: Option<anyhow::Error>,
     reporter: ClassReporter<'a>,
 }
@@ -389,7 +398,7 @@ fn grade_suite<'a>(
     let Prepared {
         class,
         whole,
-        current,
+        mut current,
         to_grade,
         order,
         reporter,
@@ -409,60 +418,78 @@ fn grade_suite<'a>(
         Ok(results) => (results, reporter.take_error()),
         Err(e) => (Vec::new(), Some(e)),
     };
+    // Every result in student order, the current ones where they were not graded again.
+    let mut graded = graded.into_iter();
+    let results = class
+        .iter()
+        .filter_map(|(k, _)| current.remove(k).or_else(|| graded.next()))
+        .collect();
     ClassGraded {
         class,
         whole,
-        current,
-        graded,
+        results,
         write_error,
         reporter,
     }
 }
 
-/// Plays a graded class's tournament, writes its gradebook (and a shard's manifest), prints its table,
-/// and says how it went: `Internal` when a result could not be written or the machine failed a case.
-fn finish_suite(
-    args: &Args,
+/// Plays a graded class's tournament (when the suite has one and the whole class was graded), its
+/// games holding `slots` while other classes may still grade, and gives each student its marks.
+fn play_suite<'a>(
     env: &Environment,
     jobs: usize,
+    slots: &Arc<Cores>,
+    suite: &Suite,
+    o: &SuiteOut,
+    mut graded: ClassGraded<'a>,
+) -> ClassGraded<'a> {
+    if !o.play || graded.results.len() != graded.class.len() {
+        return graded;
+    }
+    if let Some(e) = tournament::play_and_mark(
+        suite,
+        &o.policy(None),
+        &graded.class,
+        &mut graded.results,
+        &env.sandbox,
+        jobs,
+        Some(slots),
+        &o.out.dir,
+        &graded.reporter,
+    ) {
+        graded.write_error.get_or_insert(e);
+    }
+    if let Some(e) = graded.reporter.take_error() {
+        graded.write_error.get_or_insert(e);
+    }
+    graded
+}
+
+/// A class graded, its tournament played, its policy applied and every file written: what is left
+/// to say of it, suite by suite in order ([`report_suite`]).
+struct Settled {
+    results: Vec<SubmissionResult>,
+    write_error: Option<anyhow::Error>,
+}
+
+/// Applies the course's policy to a graded class (its tournament played) and writes its results,
+/// pages and gradebook (and a shard's manifest), on the class's own thread.
+fn settle_suite(
+    args: &Args,
     suite: &Suite,
     students_dir: &Path,
     o: &SuiteOut,
     graded: ClassGraded,
-) -> Result<Exit, CliError> {
+) -> Settled {
     let ClassGraded {
         class,
         whole,
-        mut current,
-        graded,
+        mut results,
         mut write_error,
         reporter,
     } = graded;
-    let (out, play, tournament, columns) = (&o.out, o.play, o.tournament, &o.columns);
+    let (out, tournament) = (&o.out, o.tournament);
     let keys: Vec<&str> = class.iter().map(|(k, _)| k.as_str()).collect();
-    // Every result in student order, the current ones where they were not graded again.
-    let mut graded = graded.into_iter();
-    let mut results: Vec<SubmissionResult> = class
-        .iter()
-        .filter_map(|(k, _)| current.remove(k).or_else(|| graded.next()))
-        .collect();
-    if play && results.len() == class.len() {
-        if let Some(e) = tournament::play_and_mark(
-            suite,
-            &o.policy(None),
-            &class,
-            &mut results,
-            &env.sandbox,
-            jobs,
-            &out.dir,
-            &reporter,
-        ) {
-            write_error.get_or_insert(e);
-        }
-        if let Some(e) = reporter.take_error() {
-            write_error.get_or_insert(e);
-        }
-    }
     // The course's policy over the whole class (tracks, lateness, members, a person's marks), then
     // every result.json and the gradebook again with it.
     if let Some(e) = apply_policy(suite, students_dir, o, &mut results) {
@@ -497,16 +524,25 @@ fn finish_suite(
     if let Some(e) = reporter.take_error() {
         write_error.get_or_insert(e);
     }
+    Settled {
+        results,
+        write_error,
+    }
+}
+
+/// Prints a settled class's table and says how it went: `Internal` when a result could not be
+/// written or the machine failed a case.
+fn report_suite(suite: &Suite, o: &SuiteOut, settled: Settled) -> Exit {
     print!(
         "{}",
         class_table(
             &format!("{} ({})", suite.title, suite.name),
-            columns,
-            &results
+            &o.columns,
+            &settled.results
         )
     );
     println!();
-    Ok(class_outcome(&results, write_error, &out.dir))
+    class_outcome(&settled.results, settled.write_error, &o.out.dir)
 }
 
 /// The course's policy and the manual marks over the whole class's `results`, the marks given to

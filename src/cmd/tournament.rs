@@ -142,6 +142,7 @@ impl Visitor for Arena<Args> {
             seed: args.seed,
             jobs: args.jobs,
             sections: None,
+            slots: None,
         };
         if let Some(shard) = args.shard {
             if args.games == Some(Games::Auto) {

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::error::Error;
+use crate::sandbox::pace::{Cores, Pacer};
 use crate::sandbox::Sandbox;
 use crate::suite::Suite;
 
@@ -29,6 +30,9 @@ pub struct ClassEvent<'a> {
     pub sandbox: Arc<dyn Sandbox>,
     /// Games played at once.
     pub jobs: usize,
+    /// The run's cores when the tournament shares them with grading: each game holds one, and the
+    /// entrants are built holding one.
+    pub slots: Option<Arc<Cores>>,
     /// `results/<suite>/`, where `tournament.csv` goes.
     pub dir: &'a Path,
     /// Each entrant's section by key (the roster's), for a stage played by section; empty when none.
@@ -98,8 +102,10 @@ impl Visitor for &ClassEvent<'_> {
         let Some(config) = self.suite.arena.as_deref() else {
             return Err(Error::machine(anyhow::anyhow!("no `[arena]`")));
         };
-        let (entrants, built) =
-            super::entrants::class_entrants(self.suite, self.entrants, &*self.sandbox)?;
+        let (entrants, built) = {
+            let _slot = self.slots.as_ref().map(Pacer::enter);
+            super::entrants::class_entrants(self.suite, self.entrants, &*self.sandbox)?
+        };
         eprintln!(
             "tournament `{}`: {} entrants, seed {}, {} games at once",
             self.suite.name,
@@ -112,6 +118,7 @@ impl Visitor for &ClassEvent<'_> {
             games: None,
             seed: self.suite.seed,
             jobs: self.jobs,
+            slots: self.slots.clone(),
             sections: (!self.sections.is_empty()).then(|| {
                 let of = |name: &str| {
                     self.sections

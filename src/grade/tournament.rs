@@ -12,6 +12,7 @@ use crate::arena::event::ranking::LeftOut;
 use crate::judge::Verdict;
 use crate::report::events::{Event, Reporter};
 use crate::report::result::{Standing, SubmissionResult, TournamentMark};
+use crate::sandbox::pace::Cores;
 use crate::sandbox::Sandbox;
 use crate::suite::Suite;
 
@@ -52,7 +53,8 @@ pub fn gate(
     (entrants, left_out)
 }
 
-/// Plays the class tournament for `results` (the class graded, in student order), writes
+/// Plays the class tournament for `results` (the class graded, in student order), `jobs` games at
+/// once, each holding one of `slots` when given (and the entrants built holding one), writes
 /// `tournament.csv` and the games into `dir` (`results/<suite>/`), then gives each student its marks and
 /// tells `reporter` ([`Event::Remarked`]). Returns the first thing that went wrong (the tournament or
 /// its files), already reflected in the results: blank marks and the reason.
@@ -66,6 +68,7 @@ pub fn play_and_mark(
     results: &mut [SubmissionResult],
     sandbox: &Arc<dyn Sandbox>,
     jobs: usize,
+    slots: Option<&Arc<Cores>>,
     dir: &Path,
     reporter: &dyn Reporter,
 ) -> Option<anyhow::Error> {
@@ -88,6 +91,7 @@ pub fn play_and_mark(
         left_out: &left_out,
         sandbox: sandbox.clone(),
         jobs,
+        slots: slots.cloned(),
         dir,
         sections: &sections,
     };

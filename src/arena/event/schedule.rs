@@ -3,6 +3,7 @@
 //! many run at once.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
 use reference::rng::Rng;
 
@@ -11,6 +12,7 @@ use crate::arena::game::record::GameRecord;
 use crate::arena::game::ArenaGame;
 use crate::arena::referee::{play, Match, Policy};
 use crate::arena::seat::Seat;
+use crate::sandbox::pace::{Cores, Pacer};
 
 /// Makes a fresh seat for entrant `who` for one game (a bot seeded with `seed`, or a process).
 pub trait SeatMaker<G: ArenaGame>: Sync {
@@ -57,14 +59,16 @@ pub struct Stage {
     pub sections: bool,
 }
 
-/// Plays `fixtures` on `jobs` threads; records come back in fixture order.
+/// Plays `fixtures` on `jobs` threads, each game holding one of `slots` when given (a class
+/// tournament played while other classes grade shares their cores, `sandbox::pace`); records come
+/// back in fixture order.
 pub fn run_fixtures<G: ArenaGame>(
     initial: &G,
     names: &[String],
     fixtures: &[Fixture],
     maker: &dyn SeatMaker<G>,
     policy: &Policy,
-    jobs: usize,
+    (jobs, slots): (usize, Option<&Arc<Cores>>),
     done: &(dyn Fn(usize, &GameRecord) + Sync),
 ) -> Vec<GameRecord> {
     let next = AtomicUsize::new(0);
@@ -74,6 +78,7 @@ pub fn run_fixtures<G: ArenaGame>(
         loop {
             let i = next.fetch_add(1, Ordering::Relaxed);
             let Some(f) = fixtures.get(i) else { break };
+            let _slot = slots.map(Pacer::enter);
             let mut a = maker.seat(f.first, f.seed);
             let mut b = maker.seat(f.second, f.seed.rotate_left(32));
             let who = Match {
@@ -136,6 +141,8 @@ pub struct Plan<'a> {
     pub policy: &'a Policy,
     /// Each entrant's section (aligned with `names`), for a stage played by section.
     pub sections: Option<&'a [String]>,
+    /// The run's cores, each game holding one while it plays; `None`: `jobs` games at once, freely.
+    pub slots: Option<&'a Arc<Cores>>,
 }
 
 /// Runs `plan.stages`, then a final round robin or a knockout of everyone left. With neither stages nor
@@ -246,7 +253,7 @@ fn play_among<G: ArenaGame>(
         fixtures,
         maker,
         plan.policy,
-        plan.jobs,
+        (plan.jobs, plan.slots),
         done,
     );
     let names: Vec<String> = members.iter().map(|&m| plan.names[m].clone()).collect();

@@ -5,6 +5,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
+use crate::sandbox::pace::Cores;
 use crate::sandbox::Sandbox;
 
 use crate::arena::config::ArenaConfig;
@@ -36,6 +37,8 @@ pub struct Knobs {
     pub jobs: usize,
     /// Each entrant's section (aligned with the entrants), for a stage played by section.
     pub sections: Option<Vec<String>>,
+    /// The run's cores, when games share them with grading (`grader run`); each game holds one.
+    pub slots: Option<Arc<Cores>>,
 }
 
 /// Plays the event among `entrants` (built already) in the format `knobs` chooses, `knobs.jobs` games
@@ -78,6 +81,7 @@ where
         scoring: config.scoring,
         policy: &config.policy,
         sections: knobs.sections.as_deref(),
+        slots: knobs.slots.as_ref(),
     };
     let maker = Maker {
         entrants,
@@ -160,7 +164,7 @@ where
         &fixtures,
         &maker,
         &config.policy,
-        knobs.jobs.max(1),
+        (knobs.jobs.max(1), knobs.slots.as_ref()),
         &|_, _| {},
     );
     Ok((all.len(), mine.into_iter().zip(records).collect()))

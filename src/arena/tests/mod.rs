@@ -248,6 +248,7 @@ fn six_in_sections(
         scoring: crate::arena::event::standings::Scoring::STANDARD,
         policy: &policy,
         sections,
+        slots: None,
     };
     crate::arena::event::schedule::run(&Race::new(), &plan, &RandomMaker, &|_, _| {})
 }
@@ -463,4 +464,73 @@ fn an_empty_reply_is_printing_nothing_in_either_form() {
     };
     let r = run(vec![line("2")], vec![line("")], &policy);
     assert_eq!(r.moves[1].forfeited.as_deref(), Some("nothing"));
+}
+
+/// Random players (as [`RandomMaker`]) that count the seats alive at once and sleep a little on
+/// every move, so that games overlap whenever the schedule lets them.
+struct CountingMaker {
+    live: Arc<std::sync::atomic::AtomicUsize>,
+    most: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+/// One seat alive: counted while it lives.
+struct Alive(Arc<std::sync::atomic::AtomicUsize>);
+
+impl Drop for Alive {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+impl crate::arena::event::schedule::SeatMaker<Race> for CountingMaker {
+    fn seat(&self, who: usize, seed: u64) -> Box<dyn Seat<Race>> {
+        use std::sync::atomic::Ordering::SeqCst;
+        let now = self.live.fetch_add(1, SeqCst) + 1;
+        self.most.fetch_max(now, SeqCst);
+        let alive = Alive(Arc::clone(&self.live));
+        let mut rng = reference::rng::Rng::new(seed ^ who as u64);
+        Box::new(crate::arena::seat::FnSeat::new(move |_: &Race| {
+            let _ = &alive;
+            std::thread::sleep(std::time::Duration::from_millis(2));
+            1 + rng.below(2) as u32
+        }))
+    }
+}
+
+/// The most seats alive at once over a round robin of six with two game threads, each game holding
+/// one of `slots` when given.
+fn most_seats_at_once(slots: Option<&Arc<crate::sandbox::pace::Cores>>) -> usize {
+    let names: Vec<String> = (0..6).map(|i| format!("p{i}")).collect();
+    let policy = Policy {
+        limit: None,
+        ..Policy::default()
+    };
+    let plan = crate::arena::event::schedule::Plan {
+        names: &names,
+        games: 1,
+        seed: 5,
+        jobs: 2,
+        stages: &[],
+        knockout: false,
+        scoring: crate::arena::event::standings::Scoring::STANDARD,
+        policy: &policy,
+        sections: None,
+        slots,
+    };
+    let maker = CountingMaker {
+        live: Arc::default(),
+        most: Arc::default(),
+    };
+    crate::arena::event::schedule::run(&Race::new(), &plan, &maker, &|_, _| {});
+    maker.most.load(std::sync::atomic::Ordering::SeqCst)
+}
+
+/// A class tournament `grader run` plays while other classes grade shares their slots: two game
+/// threads with one slot play one game at a time (its two seats), and two at once without it.
+#[test]
+fn each_game_holds_one_of_the_runs_slots() {
+    let one = crate::sandbox::pace::Cores::new(1, 0);
+    assert_eq!(most_seats_at_once(Some(&one)), 2);
+    assert_eq!(one.free(), 1, "every slot is given back");
+    assert!(most_seats_at_once(None) > 2, "without slots, games overlap");
 }
