@@ -512,29 +512,37 @@ fn game_details(
         me: seats[k],
         both: p.opponent == Opponent::Itself,
     };
-    // (games, the reason as said of the submission whatever its colour, its last words).
-    let mut groups: Vec<(Vec<usize>, String, Vec<String>)> = Vec::new();
+    // (games, the reason as said of the submission whatever its colour with its times taken out,
+    // each game's times, its last words). Games are grouped whatever their times: which games share
+    // a line never depends on the clock.
+    let mut groups: Vec<(Vec<usize>, Untimed, Vec<Vec<String>>, Vec<String>)> = Vec::new();
     for &k in missed {
-        let why = shared_reason(
+        let (why, times) = untimed(&shared_reason(
             &records[k],
             &game_reason(&records[k], p.measure, sides(k)),
             seats[k],
-        );
+        ));
         let words = crashed_with(&records[k], seats[k]);
-        match groups.iter_mut().find(|(_, w, l)| *w == why && *l == words) {
-            Some((games, _, _)) => games.push(k),
-            None => groups.push((vec![k], why, words)),
+        match groups
+            .iter_mut()
+            .find(|(_, w, _, l)| *w == why && *l == words)
+        {
+            Some((games, _, all, _)) => {
+                games.push(k);
+                all.push(times);
+            }
+            None => groups.push((vec![k], why, vec![times], words)),
         }
     }
     let mut details = Vec::new();
     let mut shown: Vec<(usize, Vec<String>)> = Vec::new();
-    for (games, why, last_words) in groups {
+    for (games, why, times, last_words) in groups {
         let k = games[0];
         let mut line = match games.as_slice() {
             [_] => game_line(k, &records[k], p.measure, sides(k)),
             _ => {
                 let numbers: Vec<usize> = games.iter().map(|g| g + 1).collect();
-                format!("{}: {why}", dialogue::game_numbers(&numbers))
+                format!("{}: {}", dialogue::game_numbers(&numbers), why.with(&times))
             }
         };
         match shown.iter().find(|(_, lines)| *lines == last_words) {
@@ -556,6 +564,68 @@ fn game_details(
         }
     }
     details
+}
+
+/// A reason with each time it measured (`after 6.17 s`) taken out: what games that failed alike
+/// share, whatever the clock said.
+#[derive(Debug, PartialEq, Eq)]
+struct Untimed(Vec<String>);
+
+impl Untimed {
+    /// The reason again with the times of every game it stands for, each place once when they agree
+    /// (`after 6.10 s`) and in game order when not (`after 6.17 s, 7.13 s`).
+    fn with(&self, times: &[Vec<String>]) -> String {
+        let mut out = String::new();
+        for (i, piece) in self.0.iter().enumerate() {
+            out.push_str(piece);
+            if i + 1 == self.0.len() {
+                break;
+            }
+            let mut here: Vec<&str> = Vec::new();
+            for t in times.iter().filter_map(|t| t.get(i)) {
+                if !here.contains(&t.as_str()) {
+                    here.push(t);
+                }
+            }
+            out.push_str(&here.join(", "));
+        }
+        out
+    }
+}
+
+/// Splits `why` around each time it measured: a number and its unit (`s`, `ms`, `µs`) right after
+/// `after ` ([`crate::arena::game::record::seconds`] writes them so).
+fn untimed(why: &str) -> (Untimed, Vec<String>) {
+    const AFTER: &str = "after ";
+    let mut pieces = Vec::new();
+    let mut times = Vec::new();
+    let mut rest = why;
+    let mut piece = String::new();
+    while let Some(at) = rest.find(AFTER) {
+        let (before, from) = rest.split_at(at + AFTER.len());
+        piece.push_str(before);
+        let number = from
+            .find(|c: char| !c.is_ascii_digit() && c != '.')
+            .unwrap_or(from.len());
+        let unit = ["s", "ms", "µs"].into_iter().find(|u| {
+            from[number..].strip_prefix(' ').is_some_and(|r| {
+                r.strip_prefix(u)
+                    .is_some_and(|r| !r.starts_with(|c: char| c.is_alphanumeric()))
+            })
+        });
+        match unit {
+            Some(unit) if number > 0 => {
+                let end = number + 1 + unit.len();
+                times.push(from[..end].to_string());
+                pieces.push(std::mem::take(&mut piece));
+                rest = &from[end..];
+            }
+            _ => rest = from,
+        }
+    }
+    piece.push_str(rest);
+    pieces.push(piece);
+    (Untimed(pieces), times)
 }
 
 /// A game's reason with the submission's colour put as `it` (`x crashed` → `it crashed`, `the grader
@@ -713,6 +783,34 @@ pub fn transcript(records: &[GameRecord], not_played: Option<&NotPlayed>) -> Str
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Games that failed alike share a line whatever their times; the line gives each game's time.
+    #[test]
+    fn games_are_grouped_whatever_the_clock_said() {
+        let why =
+            |t: &str| format!("it timed out after {t} (limit 6.00 s + 50 ms margin) on move 5");
+        let (a, ta) = untimed(&why("6.17 s"));
+        let (b, tb) = untimed(&why("850 ms"));
+        let (c, tc) = untimed(&why("6.17 s"));
+        assert_eq!(a, b);
+        assert_eq!(a, c);
+        assert_eq!(ta, ["6.17 s"]);
+        assert_eq!(
+            a.with(&[ta.clone(), tb]),
+            why("6.17 s, 850 ms"),
+            "each game's time, in game order"
+        );
+        assert_eq!(a.with(&[ta, tc]), why("6.17 s"), "equal times said once");
+        // Another move, or no time at all: another reason.
+        let (d, _) = untimed("it timed out after 6.17 s (limit 6.00 s + 50 ms margin) on move 7");
+        assert_ne!(a, d);
+        let plain = "it crashed (exit status 1) after the opening on move 2";
+        let (e, te) = untimed(plain);
+        assert!(te.is_empty());
+        assert_eq!(e.with(&[te]), plain);
+        let (f, tf) = untimed("it timed out after 2.50 s of CPU time");
+        assert_eq!(f.with(&[tf]), "it timed out after 2.50 s of CPU time");
+    }
     use crate::arena::game::record::fixtures::tictactoe;
     use crate::arena::game::record::MoveRecord;
 
