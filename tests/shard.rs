@@ -97,7 +97,23 @@ fn assert_same(one: &BTreeMap<PathBuf, String>, merged: &BTreeMap<PathBuf, Strin
     let names = |t: &BTreeMap<PathBuf, String>| t.keys().cloned().collect::<Vec<_>>();
     assert_eq!(names(one), names(merged));
     for (path, text) in one {
-        assert_eq!(text, &merged[path], "{} differs", path.display());
+        if text != &merged[path] {
+            // The first line that differs, not two whole pages.
+            let (k, (a, b)) = text
+                .lines()
+                .chain(std::iter::repeat(""))
+                .zip(merged[path].lines().chain(std::iter::repeat("")))
+                .enumerate()
+                .find(|(_, (a, b))| a != b)
+                .unwrap_or((0, ("", "")));
+            panic!(
+                "{} differs at line {}:\n  one run: {}\n  merged:  {}",
+                path.display(),
+                k + 1,
+                a.chars().take(400).collect::<String>(),
+                b.chars().take(400).collect::<String>()
+            );
+        }
     }
 }
 

@@ -512,10 +512,8 @@ fn game_details(
         me: seats[k],
         both: p.opponent == Opponent::Itself,
     };
-    // (games, the reason as said of the submission whatever its colour with its times taken out,
-    // each game's times, its last words). Games are grouped whatever their times: which games share
-    // a line never depends on the clock.
-    let mut groups: Vec<(Vec<usize>, Untimed, Vec<Vec<String>>, Vec<String>)> = Vec::new();
+    // Games are grouped whatever their times: which games share a line never depends on the clock.
+    let mut groups: Vec<Shared> = Vec::new();
     for &k in missed {
         let (why, times) = untimed(&shared_reason(
             &records[k],
@@ -565,6 +563,10 @@ fn game_details(
     }
     details
 }
+
+/// Games that share a line: their numbers (0-based), the reason as said of the submission whatever
+/// its colour with its times taken out, each game's times, and its last words.
+type Shared = (Vec<usize>, Untimed, Vec<Vec<String>>, Vec<String>);
 
 /// A reason with each time it measured (`after 6.17 s`) taken out: what games that failed alike
 /// share, whatever the clock said.
