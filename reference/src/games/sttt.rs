@@ -191,7 +191,8 @@ impl Sttt {
                 return;
             }
         }
-        if self.open_count() == 0 {
+        // No open cell anywhere: stops at the first board with one, not a count of them all.
+        if (0..9).all(|b| self.open_cells(b) == 0) {
             self.outcome = Some(Outcome::Draw);
         }
     }
