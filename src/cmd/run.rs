@@ -265,7 +265,8 @@ impl SuiteOut {
     }
 }
 
-/// A suite's class as graded, before its tournament ([`play_suite`]) and table ([`finish_suite`]).
+/// A suite's class as graded, before its tournament ([`play_suite`]), policy ([`settle_suite`])
+/// and table ([`report_suite`]).
 struct ClassGraded<'a> {
     class: Vec<(String, PathBuf)>,
     whole: usize,

@@ -94,13 +94,7 @@ impl Sandbox for Metered<'_> {
     ) -> Result<crate::sandbox::Outcome, crate::sandbox::SandboxError> {
         let outcome = self.inner.run(spec)?;
         let ms = u64::try_from(outcome.cpu.as_millis()).unwrap_or(u64::MAX);
-        self.cpu
-            .fetch_update(
-                std::sync::atomic::Ordering::Relaxed,
-                std::sync::atomic::Ordering::Relaxed,
-                |was| Some(was.saturating_add(ms)),
-            )
-            .ok();
+        self.cpu.fetch_add(ms, std::sync::atomic::Ordering::Relaxed);
         Ok(outcome)
     }
 }

@@ -598,35 +598,19 @@ impl Untimed {
 /// Splits `why` around each time it measured: a number and its unit (`s`, `ms`, `µs`) right after
 /// `after ` ([`crate::arena::game::record::seconds`] writes them so).
 fn untimed(why: &str) -> (Untimed, Vec<String>) {
-    const AFTER: &str = "after ";
+    static TIME: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"after ([0-9][0-9.]* (?:s|ms|µs))\b").expect("a valid pattern")
+    });
     let mut pieces = Vec::new();
     let mut times = Vec::new();
-    let mut rest = why;
-    let mut piece = String::new();
-    while let Some(at) = rest.find(AFTER) {
-        let (before, from) = rest.split_at(at + AFTER.len());
-        piece.push_str(before);
-        let number = from
-            .find(|c: char| !c.is_ascii_digit() && c != '.')
-            .unwrap_or(from.len());
-        let unit = ["s", "ms", "µs"].into_iter().find(|u| {
-            from[number..].strip_prefix(' ').is_some_and(|r| {
-                r.strip_prefix(u)
-                    .is_some_and(|r| !r.starts_with(|c: char| c.is_alphanumeric()))
-            })
-        });
-        match unit {
-            Some(unit) if number > 0 => {
-                let end = number + 1 + unit.len();
-                times.push(from[..end].to_string());
-                pieces.push(std::mem::take(&mut piece));
-                rest = &from[end..];
-            }
-            _ => rest = from,
-        }
+    let mut from = 0;
+    for c in TIME.captures_iter(why) {
+        let time = c.get(1).expect("the pattern has one group");
+        pieces.push(why[from..time.start()].to_string());
+        times.push(time.as_str().to_string());
+        from = time.end();
     }
-    piece.push_str(rest);
-    pieces.push(piece);
+    pieces.push(why[from..].to_string());
     (Untimed(pieces), times)
 }
 

@@ -233,24 +233,50 @@ fn six_in_sections(
     knockout: bool,
     sections: Option<&[String]>,
 ) -> crate::arena::event::schedule::Results {
-    let names: Vec<String> = (0..6).map(|i| format!("p{i}")).collect();
-    let policy = Policy {
-        limit: None,
-        ..Policy::default()
-    };
+    let six = Six::new();
     let plan = crate::arena::event::schedule::Plan {
-        names: &names,
         games,
         seed,
-        jobs,
         stages,
         knockout,
-        scoring: crate::arena::event::standings::Scoring::STANDARD,
-        policy: &policy,
         sections,
-        slots: None,
+        ..six.plan(jobs)
     };
     crate::arena::event::schedule::run(&Race::new(), &plan, &RandomMaker, &|_, _| {})
+}
+
+/// Six players `p0`..`p5` with no time limit.
+struct Six {
+    names: Vec<String>,
+    policy: Policy,
+}
+
+impl Six {
+    fn new() -> Six {
+        Six {
+            names: (0..6).map(|i| format!("p{i}")).collect(),
+            policy: Policy {
+                limit: None,
+                ..Policy::default()
+            },
+        }
+    }
+
+    /// One round robin of one game a pairing with each colour, seed 5, on `jobs` threads.
+    fn plan(&self, jobs: usize) -> crate::arena::event::schedule::Plan<'_> {
+        crate::arena::event::schedule::Plan {
+            names: &self.names,
+            games: 1,
+            seed: 5,
+            jobs,
+            stages: &[],
+            knockout: false,
+            scoring: crate::arena::event::standings::Scoring::STANDARD,
+            policy: &self.policy,
+            sections: None,
+            slots: None,
+        }
+    }
 }
 
 #[test]
@@ -500,22 +526,10 @@ impl crate::arena::event::schedule::SeatMaker<Race> for CountingMaker {
 /// The most seats alive at once over a round robin of six with two game threads, each game holding
 /// one of `slots` when given.
 fn most_seats_at_once(slots: Option<&Arc<crate::sandbox::pace::Cores>>) -> usize {
-    let names: Vec<String> = (0..6).map(|i| format!("p{i}")).collect();
-    let policy = Policy {
-        limit: None,
-        ..Policy::default()
-    };
+    let six = Six::new();
     let plan = crate::arena::event::schedule::Plan {
-        names: &names,
-        games: 1,
-        seed: 5,
-        jobs: 2,
-        stages: &[],
-        knockout: false,
-        scoring: crate::arena::event::standings::Scoring::STANDARD,
-        policy: &policy,
-        sections: None,
         slots,
+        ..six.plan(2)
     };
     let maker = CountingMaker {
         live: Arc::default(),
