@@ -110,6 +110,7 @@ impl<'a> Games<'a> {
     pub fn run(&mut self, group: &Group, case: &Case, p: &Play) -> (CaseResult, Vec<Artifact>) {
         let mut result = super::case::blank(group, case);
         let started = Instant::now();
+        let before = self.games_played;
         let (played, not_played, new_from) = match self.records(p) {
             Ok(r) => r,
             Err(why) => {
@@ -117,7 +118,11 @@ impl<'a> Games<'a> {
                 return (result, Vec::new());
             }
         };
-        result.wall_ms = crate::units::nearest_ms(started.elapsed());
+        // A case whose games an earlier case played ran nothing: no wall time of its own, whatever the
+        // clock said while recalling them (the pages say so, the same in every run).
+        if self.games_played > before {
+            result.wall_ms = crate::units::nearest_ms(started.elapsed());
+        }
         // What the submission's program used over the games: the highest peak memory (both seats when
         // it plays itself), and the CPU of the games played for this case (an earlier case's games
         // cost it nothing: the class's CPU is the sum over its cases).
