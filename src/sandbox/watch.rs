@@ -49,14 +49,18 @@ pub const CONFIRM: Duration = Duration::from_millis(100);
 /// [`Watch::responsive`]'s looks: for a program on a terminal that has answered what was typed (it
 /// printed since), whose next wait for input ends its turn, many times a game. It read the line it
 /// answers (nothing else wakes a read of the terminal), so the confirmation only has to see the same
-/// sleep twice with no CPU used between: a few milliseconds, not the time a typed line may take to
-/// reach a reader.
+/// sleep twice with no CPU used between (under `full` the cgroup's counter moves with any instant it
+/// ran): a millisecond, not the time a typed line may take to reach a reader. Every turn of a dialogue
+/// waits this long with the program's core idle: at 4 ms the WPI examples left 20 s of their 2 cores'
+/// 52 s idle, at 1 ms 11 s (26 s of wall to 22 s), with the same verdicts, also on a machine loaded
+/// 4 times over.
 const RESPONSIVE_EVERY: Duration = Duration::from_millis(15);
-const RESPONSIVE_CONFIRM: Duration = Duration::from_millis(4);
+const RESPONSIVE_CONFIRM: Duration = Duration::from_millis(1);
 /// Right after a program printed ([`Watch::heard`]), when it is most likely to be back in its read,
 /// a responsive watch looks this often, for [`QUICK_FOR`]; then every [`RESPONSIVE_EVERY`] (a program
-/// that thinks is not looked at hundreds of times a second).
-const QUICK_EVERY: Duration = Duration::from_millis(2);
+/// that thinks is not looked at hundreds of times a second). A look at once, when the output
+/// arrives, found nothing sooner (the program is rarely back in its read by then).
+const QUICK_EVERY: Duration = Duration::from_micros(500);
 const QUICK_FOR: Duration = Duration::from_millis(30);
 /// CPU time a run may use per idle window and still count as idle: interpreters' and JVMs'
 /// housekeeping threads wake now and then, and `/proc` counts CPU in 10 ms ticks.
