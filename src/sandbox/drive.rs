@@ -28,6 +28,29 @@ pub const DRAIN_GRACE: Duration = Duration::from_millis(200);
 const TICK: Duration = Duration::from_millis(5);
 /// The first wait once both pipes are closed (doubling up to [`TICK`]).
 const IDLE_FIRST: Duration = Duration::from_micros(50);
+/// The longest [`briefly`] sleeps between two looks.
+const BRIEF_TICK: Duration = Duration::from_millis(2);
+
+/// Asks `look` until it answers or `within` passes on the program clock ([`pace::now`]): again after
+/// 50 µs, then each time twice as long, up to 2 ms apart. For a program that is ending (its pipe
+/// closed, its stdin just closed): most end within a millisecond, and a fixed 2 ms sleep left its
+/// core idle for the rest of the sleep at every game's end.
+pub fn briefly<T>(within: Duration, mut look: impl FnMut() -> Option<T>) -> Option<T> {
+    let until = pace::now() + within;
+    let mut pause = IDLE_FIRST;
+    loop {
+        if let Some(answer) = look() {
+            return Some(answer);
+        }
+        let now = pace::now();
+        if now >= until {
+            return None;
+        }
+        std::thread::sleep(pause.min(until - now));
+        pause = (pause * 2).min(BRIEF_TICK);
+    }
+}
+
 /// How often CPU time and memory are sampled (a `/proc` read in `basic`).
 const SAMPLE_EVERY: Duration = Duration::from_millis(20);
 /// Reads per pipe per wake-up, so a flood cannot keep the driver from its clock.
@@ -397,4 +420,34 @@ pub fn set_nonblocking(file: &File) -> io::Result<()> {
 
 fn io_err(doing: &'static str) -> impl Fn(io::Error) -> SandboxError {
     move |source| SandboxError::Io { doing, source }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn briefly_answers_at_the_first_look_that_answers() {
+        let mut looks = 0;
+        let answer = briefly(Duration::from_secs(5), || {
+            looks += 1;
+            (looks == 3).then_some("ended")
+        });
+        assert_eq!((answer, looks), (Some("ended"), 3));
+    }
+
+    #[test]
+    fn briefly_gives_up_when_its_time_is_over_having_looked_a_few_times() {
+        let mut looks = 0;
+        let started = Instant::now();
+        let answer: Option<()> = briefly(Duration::from_millis(10), || {
+            looks += 1;
+            None
+        });
+        assert_eq!(answer, None);
+        assert!(started.elapsed() >= Duration::from_millis(10));
+        // 50 µs, doubling to 2 ms: sleeps at least that long cover 10 ms in 10 sleeps, so 11 looks at
+        // most (a sleep is never shorter than asked), and at least one after the first.
+        assert!((2..=11).contains(&looks), "{looks} looks");
+    }
 }

@@ -17,6 +17,7 @@ use crate::sandbox::{Running, Sandbox, Spec, Stall, Status, Watch};
 
 use crate::arena::game::ArenaGame;
 use crate::arena::seat::{Reply, Seat, Start};
+use crate::sandbox::drive::briefly;
 use crate::sandbox::pace;
 
 /// Longest reply line kept; more without a newline is a flood.
@@ -131,23 +132,18 @@ impl PersistentSeat {
         if let Some(mut live) = self.live.take() {
             // Closing stdin lets a well-behaved player exit on its own; then the whole tree goes.
             drop(live.stdin);
-            let until = Instant::now() + Duration::from_millis(50);
-            while Instant::now() < until {
-                if matches!(live.running.try_wait(), Ok(Some(_))) {
-                    break;
-                }
-                std::thread::sleep(Duration::from_millis(2));
-            }
+            briefly(Duration::from_millis(50), || {
+                live.running.try_wait().ok().flatten()
+            });
             live.running.kill();
             self.used = Some(live.running.usage());
         }
         // Let the stderr reader catch up to the end of the pipe, but never wait on a process that
         // escaped the group and still holds it.
         if let Some(drain) = self.drain.take() {
-            let until = Instant::now() + Duration::from_millis(100);
-            while !drain.is_finished() && Instant::now() < until {
-                std::thread::sleep(Duration::from_millis(1));
-            }
+            briefly(Duration::from_millis(100), || {
+                drain.is_finished().then_some(())
+            });
         }
     }
 }
@@ -158,13 +154,14 @@ pub fn closed(running: Option<&mut Box<dyn Running>>) -> Reply {
     let Some(running) = running else {
         return Reply::ClosedPipe;
     };
-    let until = Instant::now() + Duration::from_millis(100);
-    loop {
-        match running.try_wait() {
-            Ok(Some(status)) => return Reply::Crashed(describe(status)),
-            Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(2)),
-            _ => return Reply::ClosedPipe,
-        }
+    let ended = briefly(Duration::from_millis(100), || match running.try_wait() {
+        Ok(Some(status)) => Some(Some(status)),
+        Ok(None) => None,
+        Err(_) => Some(None),
+    });
+    match ended.flatten() {
+        Some(status) => Reply::Crashed(describe(status)),
+        None => Reply::ClosedPipe,
     }
 }
 

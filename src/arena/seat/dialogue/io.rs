@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use crate::arena::seat::persistent::{describe, STDERR_KEEP};
 use crate::arena::seat::Reply;
 use crate::sandbox::line::{self, Awaited, Wrote};
-use crate::sandbox::{pace, Running, Sandbox, Spec, Stall, Watch};
+use crate::sandbox::{drive, Running, Sandbox, Spec, Stall, Watch};
 
 use super::screen;
 use super::transcript::Transcript;
@@ -282,14 +282,13 @@ impl Io {
 
     /// The program closed its terminal: how it ended (it may take a moment to be reaped).
     fn gone(&mut self) -> Stop {
-        let until = pace::now() + Duration::from_millis(200);
-        let how = loop {
-            match self.running.try_wait() {
-                Ok(Some(status)) => break describe(status),
-                Ok(None) if pace::now() < until => std::thread::sleep(Duration::from_millis(2)),
-                _ => break "closed its terminal".to_string(),
-            }
-        };
+        let running = &mut self.running;
+        let how = drive::briefly(Duration::from_millis(200), || match running.try_wait() {
+            Ok(Some(status)) => Some(describe(status)),
+            Ok(None) => None,
+            Err(_) => Some("closed its terminal".to_string()),
+        })
+        .unwrap_or_else(|| "closed its terminal".to_string());
         self.ended = Some(how.clone());
         Stop::Ended(how)
     }
