@@ -111,6 +111,22 @@ pub fn load() -> String {
     )
 }
 
+/// Waits, up to `most`, for the machine to settle after an earlier measurement: until the 1-minute
+/// load average is under 1 (the hostile corpus leaves it above 20, with the kernel still reclaiming
+/// what its programs held). The seconds waited.
+pub fn settle(most: std::time::Duration) -> f64 {
+    let started = std::time::Instant::now();
+    let one_minute = || {
+        std::fs::read_to_string("/proc/loadavg")
+            .ok()
+            .and_then(|l| l.split_whitespace().next()?.parse::<f64>().ok())
+    };
+    while started.elapsed() < most && one_minute().is_some_and(|l| l >= 1.0) {
+        std::thread::sleep(std::time::Duration::from_secs(2));
+    }
+    started.elapsed().as_secs_f64()
+}
+
 /// Every file below `root` (not the folders; a link is listed, never followed).
 #[must_use]
 pub fn files(root: &Path) -> Vec<PathBuf> {
