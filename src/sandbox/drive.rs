@@ -30,6 +30,11 @@ const TICK: Duration = Duration::from_millis(5);
 const IDLE_FIRST: Duration = Duration::from_micros(50);
 /// The longest [`briefly`] sleeps between two looks.
 const BRIEF_TICK: Duration = Duration::from_millis(2);
+/// How often CPU time and memory are sampled (a `/proc` read in `basic`).
+const SAMPLE_EVERY: Duration = Duration::from_millis(20);
+/// Reads per pipe per wake-up, so a flood cannot keep the driver from its clock.
+const READS_PER_WAKE: usize = 16;
+const CHUNK: usize = 64 * 1024;
 
 /// Asks `look` until it answers or `within` passes on the program clock ([`pace::now`]): again after
 /// 50 µs, then each time twice as long, up to 2 ms apart. For a program that is ending (its pipe
@@ -50,12 +55,6 @@ pub fn briefly<T>(within: Duration, mut look: impl FnMut() -> Option<T>) -> Opti
         pause = (pause * 2).min(BRIEF_TICK);
     }
 }
-
-/// How often CPU time and memory are sampled (a `/proc` read in `basic`).
-const SAMPLE_EVERY: Duration = Duration::from_millis(20);
-/// Reads per pipe per wake-up, so a flood cannot keep the driver from its clock.
-const READS_PER_WAKE: usize = 16;
-const CHUNK: usize = 64 * 1024;
 
 /// Runs a started program to completion under `spec.limits` and reports what happened.
 ///
