@@ -56,6 +56,17 @@ pub fn briefly<T>(within: Duration, mut look: impl FnMut() -> Option<T>) -> Opti
     }
 }
 
+/// How `running` ended, if it does within `within` ([`briefly`]); `None` also when it cannot be
+/// asked (a closed pipe or terminal with no end to report).
+pub fn ended_within(running: &mut dyn Running, within: Duration) -> Option<Status> {
+    briefly(within, || match running.try_wait() {
+        Ok(None) => None,
+        Ok(Some(status)) => Some(Some(status)),
+        Err(_) => Some(None),
+    })
+    .flatten()
+}
+
 /// Runs a started program to completion under `spec.limits` and reports what happened.
 ///
 /// `Stdin::Bytes` is written and then closed; `Stdin::Piped` is closed at once (nobody is there to

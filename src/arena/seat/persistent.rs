@@ -17,7 +17,7 @@ use crate::sandbox::{Running, Sandbox, Spec, Stall, Status, Watch};
 
 use crate::arena::game::ArenaGame;
 use crate::arena::seat::{Reply, Seat, Start};
-use crate::sandbox::drive::briefly;
+use crate::sandbox::drive::{briefly, ended_within};
 use crate::sandbox::pace;
 
 /// Longest reply line kept; more without a newline is a flood.
@@ -154,12 +154,7 @@ pub fn closed(running: Option<&mut Box<dyn Running>>) -> Reply {
     let Some(running) = running else {
         return Reply::ClosedPipe;
     };
-    let ended = briefly(Duration::from_millis(100), || match running.try_wait() {
-        Ok(Some(status)) => Some(Some(status)),
-        Ok(None) => None,
-        Err(_) => Some(None),
-    });
-    match ended.flatten() {
+    match ended_within(&mut **running, Duration::from_millis(100)) {
         Some(status) => Reply::Crashed(describe(status)),
         None => Reply::ClosedPipe,
     }

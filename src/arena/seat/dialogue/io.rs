@@ -282,13 +282,8 @@ impl Io {
 
     /// The program closed its terminal: how it ended (it may take a moment to be reaped).
     fn gone(&mut self) -> Stop {
-        let running = &mut self.running;
-        let how = drive::briefly(Duration::from_millis(200), || match running.try_wait() {
-            Ok(Some(status)) => Some(describe(status)),
-            Ok(None) => None,
-            Err(_) => Some("closed its terminal".to_string()),
-        })
-        .unwrap_or_else(|| "closed its terminal".to_string());
+        let how = drive::ended_within(&mut *self.running, Duration::from_millis(200))
+            .map_or_else(|| "closed its terminal".to_string(), describe);
         self.ended = Some(how.clone());
         Stop::Ended(how)
     }
