@@ -66,6 +66,18 @@ pub fn analyse(
     side: Side,
     turning: bool,
 ) -> Option<GameAnalysis> {
+    memo::recall_or(record, side, turning, || {
+        analyse_afresh(record, side, turning)
+    })
+    .map(|mut a| {
+        a.game = game;
+        a
+    })
+}
+
+/// [`analyse`] with no memo (and game number 0, set by the caller).
+fn analyse_afresh(record: &GameRecord, side: Side, turning: bool) -> Option<GameAnalysis> {
+    let game = 0;
     let (base, param) = record
         .game
         .split_once(':')
@@ -166,6 +178,72 @@ impl Job<'_> {
             missed_blocks: numbered(t.missed_blocks),
             turning_point,
         })
+    }
+}
+
+/// The analyses already made in this process, by what they read of a record. The same game is
+/// analysed again and again otherwise: every case measuring a submission's games analyses all of
+/// them, and the cases of a suite share their games (a dialogue suite's eight cases, three sets of
+/// games); programs that play alike (every correct minimax against the perfect bot) play the very
+/// same games. An analysis is a function of the record's game, start, moves (as applied, with the
+/// states after them), the side and whether the turning point is looked for, so a remembered one is
+/// the one a fresh analysis would give: the results do not change, whichever worker made it first.
+mod memo {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+
+    use sha2::{Digest, Sha256};
+
+    use super::{GameAnalysis, GameRecord, Side};
+
+    /// Analyses kept at most (each a few hundred bytes); past that, new ones are made and not kept.
+    const KEPT: usize = 50_000;
+
+    type Key = [u8; 32];
+
+    fn kept() -> &'static Mutex<HashMap<Key, Option<GameAnalysis>>> {
+        static KEPT_ANALYSES: OnceLock<Mutex<HashMap<Key, Option<GameAnalysis>>>> = OnceLock::new();
+        KEPT_ANALYSES.get_or_init(|| Mutex::new(HashMap::new()))
+    }
+
+    /// Everything the analysis reads, each field length-prefixed so no two records share a key.
+    fn key(record: &GameRecord, side: Side, turning: bool) -> Key {
+        let mut h = Sha256::new();
+        let mut field = |bytes: &[u8]| {
+            h.update((bytes.len() as u64).to_le_bytes());
+            h.update(bytes);
+        };
+        field(record.game.as_bytes());
+        field(record.initial.as_bytes());
+        for m in &record.moves {
+            field(m.applied.as_bytes());
+            field(m.state.as_bytes());
+        }
+        field(record.colours.get(side).map_or(&b""[..], |c| c.as_bytes()));
+        field(&(side as u64).to_le_bytes());
+        field(&[u8::from(turning)]);
+        h.finalize().into()
+    }
+
+    /// The remembered analysis of `record` from `side`, or `fresh()`'s, remembered.
+    pub(super) fn recall_or(
+        record: &GameRecord,
+        side: Side,
+        turning: bool,
+        fresh: impl FnOnce() -> Option<GameAnalysis>,
+    ) -> Option<GameAnalysis> {
+        let key = key(record, side, turning);
+        let lock = || kept().lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(known) = lock().get(&key) {
+            return known.clone();
+        }
+        // Made outside the lock: two workers may both make one, and they are the same.
+        let made = fresh();
+        let mut kept = lock();
+        if kept.len() < KEPT {
+            kept.insert(key, made.clone());
+        }
+        made
     }
 }
 
@@ -336,6 +414,32 @@ mod tests {
         let x = analyse(&r, 2, 0, true).unwrap();
         assert_eq!(x.turning_point, None);
         assert_eq!(analyse(&r, 2, 1, false).unwrap().turning_point, None);
+    }
+
+    #[test]
+    fn a_remembered_analysis_is_the_fresh_one_numbered_as_asked() {
+        let r = scripted(&["0", "1", "4", "8", "6", "3", "2"]);
+        for side in 0..2 {
+            for turning in [false, true] {
+                let fresh = analyse_afresh(&r, side, turning).map(|mut a| {
+                    a.game = 5;
+                    a
+                });
+                assert!(fresh.is_some());
+                // Made, then remembered: the same both times, and numbered as each caller asks.
+                assert_eq!(analyse(&r, 5, side, turning), fresh);
+                assert_eq!(analyse(&r, 5, side, turning), fresh);
+                assert_eq!(
+                    analyse(&r, 9, side, turning).map(|a| a.game),
+                    fresh.map(|_| 9)
+                );
+            }
+        }
+        // The side's name is read from the record: a record that differs only there is its own.
+        let mut renamed = r.clone();
+        renamed.colours[1] = "nought".into();
+        assert_eq!(analyse(&renamed, 1, 1, true).unwrap().side, "nought");
+        assert_eq!(analyse(&r, 1, 1, true).unwrap().side, "o");
     }
 
     #[test]
