@@ -91,6 +91,13 @@ pub trait Game: Clone + fmt::Debug {
         self.legal_moves(&mut out);
         out
     }
+
+    /// Whether `mv` is one of `legal_moves` (checking a replayed record's moves). A game whose list is
+    /// long (Super-TTT's pairs of placements, thousands a turn) answers without making it.
+    #[must_use]
+    fn is_legal_move(&self, mv: Self::Move) -> bool {
+        self.moves().contains(&mv)
+    }
 }
 
 /// A one-line text form of positions and moves that mirrors the seed's own data structure (the raster

@@ -210,7 +210,7 @@ pub fn judge<G: ArenaGame>(state: &G, want: Want, form: ReplyForm, answer: &str)
         ReplyForm::Move => state.parse_move(answer).ok(),
         ReplyForm::State => state.move_from_state(answer),
     }
-    .filter(|m| state.moves().contains(m));
+    .filter(|&m| state.is_legal_move(m));
     let Some(mv) = parsed else {
         let mut details = Vec::new();
         match form {

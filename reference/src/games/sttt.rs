@@ -512,6 +512,35 @@ impl Game for Sttt {
         }
     }
 
+    /// `legal_moves`' rule for one turn: a legal first placement; then none if it ended the game, else
+    /// a second legal after it, listed in the smaller-square-first order unless taking the second first
+    /// would close the first's board.
+    fn is_legal_move(&self, mv: Turn) -> bool {
+        let Some(p1) = mv.first else {
+            return false;
+        };
+        if !self.placement_legal(p1) {
+            return false;
+        }
+        let mut s1 = self.clone();
+        s1.place(p1);
+        if s1.outcome.is_some() {
+            return mv.second.is_none();
+        }
+        let Some(p2) = mv.second else {
+            return false;
+        };
+        if !s1.placement_legal(p2) {
+            return false;
+        }
+        if p2.index() < p1.index() {
+            let mut s2 = self.clone();
+            s2.place(p2);
+            return !s2.placement_legal(p1);
+        }
+        true
+    }
+
     fn apply(&mut self, mv: Turn) {
         for p in [mv.first, mv.second].into_iter().flatten() {
             debug_assert!(self.placement_legal(p), "illegal Super-TTT placement {p:?}");
@@ -592,5 +621,50 @@ impl Notation for Sttt {
             return Ok(swapped);
         }
         Err(format!("`{}` is not a complete legal turn", text.trim()))
+    }
+}
+
+#[cfg(test)]
+mod legal_move_tests {
+    use super::*;
+    use crate::rng::Rng;
+
+    /// Every turn `is_legal_move` accepts is listed by `legal_moves` and the other way round, over
+    /// random games: every listed turn, then random turns (any squares, either order, a missing or
+    /// out-of-range placement), legal or not.
+    #[test]
+    fn one_turn_is_legal_exactly_when_the_list_holds_it() {
+        let mut rng = Rng::new(31);
+        let mut checked = [0usize; 2];
+        for _ in 0..12 {
+            let mut g = Sttt::new();
+            while g.outcome().is_none() {
+                let listed = g.moves();
+                for &mv in &listed {
+                    assert!(
+                        g.is_legal_move(mv),
+                        "{mv:?} listed but refused in {}",
+                        g.encode()
+                    );
+                }
+                let square = |rng: &mut Rng| match rng.below(12) {
+                    0 => None,
+                    1 => Some(Placement { big: 9, little: 0 }),
+                    _ => Some(Placement::from_index(rng.below(81))),
+                };
+                for _ in 0..300 {
+                    let mv = Turn {
+                        first: square(&mut rng),
+                        second: square(&mut rng),
+                    };
+                    let legal = listed.contains(&mv);
+                    assert_eq!(g.is_legal_move(mv), legal, "{mv:?} in {}", g.encode());
+                    checked[usize::from(legal)] += 1;
+                }
+                g.apply(listed[rng.below(listed.len())]);
+            }
+        }
+        // Both answers were exercised, many times.
+        assert!(checked[0] > 1000 && checked[1] > 20, "{checked:?}");
     }
 }

@@ -227,7 +227,7 @@ fn applied_move<G: ArenaGame>(
 ) -> Result<G::Move, String> {
     let parsed = state.parse_move(&m.applied);
     if let Ok(mv) = &parsed {
-        if state.moves().contains(mv) {
+        if state.is_legal_move(*mv) {
             return Ok(*mv);
         }
     }
