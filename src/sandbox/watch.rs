@@ -53,7 +53,11 @@ pub const CONFIRM: Duration = Duration::from_millis(100);
 /// ran): a millisecond, not the time a typed line may take to reach a reader. Every turn of a dialogue
 /// waits this long with the program's core idle: at 4 ms the WPI examples left 20 s of their 2 cores'
 /// 52 s idle, at 1 ms 11 s (26 s of wall to 22 s), with the same verdicts, also on a machine loaded
-/// 4 times over.
+/// 4 times over. Nothing the program printed before it went back to its read is left behind, however
+/// short the confirmation: a terminal hands what the program writes to the grader's end through a
+/// kernel work item, and a `poll` of that end that finds nothing first runs any such pending work
+/// (`n_tty_poll` calls `tty_buffer_flush_work`); `line::wait_awaiting` polls before every look, so
+/// what was written before the first look is read before a second can confirm.
 const RESPONSIVE_EVERY: Duration = Duration::from_millis(15);
 const RESPONSIVE_CONFIRM: Duration = Duration::from_millis(1);
 /// Right after a program printed ([`Watch::heard`]), when it is most likely to be back in its read,
