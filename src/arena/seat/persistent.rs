@@ -132,9 +132,7 @@ impl PersistentSeat {
         if let Some(mut live) = self.live.take() {
             // Closing stdin lets a well-behaved player exit on its own; then the whole tree goes.
             drop(live.stdin);
-            briefly(Duration::from_millis(50), || {
-                live.running.try_wait().ok().flatten()
-            });
+            ended_within(&mut *live.running, Duration::from_millis(50));
             live.running.kill();
             self.used = Some(live.running.usage());
         }
