@@ -17,6 +17,7 @@ pub mod rooms;
 pub mod samefault;
 pub mod score;
 pub mod shard;
+pub mod spread;
 pub mod tournament;
 pub mod wire;
 

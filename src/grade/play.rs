@@ -15,7 +15,7 @@ use reference::rng::Rng;
 use super::dialogue;
 use super::samefault;
 use crate::arena::analysis::{analyse, GameAnalysis};
-use crate::arena::config::ArenaConfig;
+use crate::arena::config::{ArenaConfig, Protocol};
 use crate::arena::event::schedule::SeatMaker;
 use crate::arena::game::record::{Ending, GameRecord, GameResult};
 use crate::arena::game::registry::{dispatch, MakeBot, Visitor};
@@ -288,28 +288,36 @@ impl Visitor for Runner {
             sandbox: Some(self.sandbox.clone()),
         };
         let game = initial.name();
-        (self.from..self.to)
-            .map(|k| {
-                let seed = game_seed(self.seed, self.opponent.spec(), &game, k as u32);
-                let order = if my_side(k) == 0 { [0, 1] } else { [1, 0] };
-                let mut first = maker.seat(order[0], seed);
-                let mut second = maker.seat(order[1], seed.rotate_left(32));
-                let who = Match {
-                    players: [
-                        maker.entrants[order[0]].name.clone(),
-                        maker.entrants[order[1]].name.clone(),
-                    ],
-                    seed,
-                };
-                play_measured(
-                    initial.clone(),
-                    [first.as_mut(), second.as_mut()],
-                    &who,
-                    &self.config.policy,
-                    &mut |_, _| {},
-                )
-            })
-            .collect()
+        let play = |i: usize| {
+            let k = self.from + i;
+            let seed = game_seed(self.seed, self.opponent.spec(), &game, k as u32);
+            let order = if my_side(k) == 0 { [0, 1] } else { [1, 0] };
+            let mut first = maker.seat(order[0], seed);
+            let mut second = maker.seat(order[1], seed.rotate_left(32));
+            let who = Match {
+                players: [
+                    maker.entrants[order[0]].name.clone(),
+                    maker.entrants[order[1]].name.clone(),
+                ],
+                seed,
+            };
+            play_measured(
+                initial.clone(),
+                [first.as_mut(), second.as_mut()],
+                &who,
+                &self.config.policy,
+                &mut |_, _| {},
+            )
+        };
+        // Games that depend only on their number are played on free slots too, so a submission whose
+        // games sleep or run to their limits does not end its class alone. A dialogue program's games
+        // are not: each starts from what the grader learned of the program in the games before it.
+        let dialogue = matches!(self.config.protocol, Protocol::Dialogue(_));
+        if initial.games_apart() && !dialogue {
+            super::spread::spread(self.to - self.from, &play)
+        } else {
+            (0..self.to - self.from).map(play).collect()
+        }
     }
 }
 

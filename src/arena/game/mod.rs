@@ -29,6 +29,13 @@ pub trait ArenaGame: Game<Move: Send + Sync> + Notation + Send + Sync + 'static 
         None
     }
 
+    /// Whether the games of one set carry nothing from one to the next, so they may be played at
+    /// once, in any order, with the same records. Not for a rules-program game: one program serves
+    /// every game of the set, and its first failure ends every game after it.
+    fn games_apart(&self) -> bool {
+        true
+    }
+
     /// The side as the seed names it: `x`/`o` for the tic-tac-toe family, `white`/`black` for Oska.
     fn side_name(side: Player) -> &'static str {
         match side {

@@ -519,6 +519,10 @@ impl ArenaGame for External {
         self.rules.failed()
     }
 
+    fn games_apart(&self) -> bool {
+        false
+    }
+
     /// The program's `render`, a row a line.
     fn render(&self) -> String {
         self.rows()
