@@ -15,7 +15,7 @@ use reference::rng::Rng;
 use super::dialogue;
 use super::samefault;
 use crate::arena::analysis::{analyse, GameAnalysis};
-use crate::arena::config::{ArenaConfig, Protocol};
+use crate::arena::config::ArenaConfig;
 use crate::arena::event::schedule::SeatMaker;
 use crate::arena::game::record::{Ending, GameRecord, GameResult};
 use crate::arena::game::registry::{dispatch, MakeBot, Visitor};
@@ -311,13 +311,16 @@ impl Visitor for Runner {
         };
         // Games that depend only on their number are played on free slots too, so a submission whose
         // games sleep or run to their limits does not end its class alone. A dialogue program's games
-        // are not: each starts from what the grader learned of the program in the games before it.
-        let dialogue = matches!(self.config.protocol, Protocol::Dialogue(_));
-        if initial.games_apart() && !dialogue {
-            super::spread::spread(self.to - self.from, &play)
-        } else {
-            (0..self.to - self.from).map(play).collect()
+        // are played in order until the grader has learned all they can teach it (each starts from
+        // what the games before taught); a rules program's always are (one program serves them all).
+        let n = self.to - self.from;
+        let mut played = Vec::with_capacity(n);
+        while played.len() < n && !(initial.games_apart() && maker.learned()) {
+            played.push(play(played.len()));
         }
+        let from = played.len();
+        played.extend(super::spread::spread(n - from, &|i| play(from + i)));
+        played
     }
 }
 

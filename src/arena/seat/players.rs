@@ -230,6 +230,30 @@ impl<G: ArenaGame> Maker<G> {
 
     /// A built submission: its built copy read-only, a fresh working folder (never the copy itself, so
     /// no game can change the program another game runs).
+    /// Whether the games from now on start alike in any order: no seat still learns from the games
+    /// before (a dialogue program's, until the grader has learned how to play it:
+    /// [`DialogueSeat::learned`]).
+    #[must_use]
+    pub fn learned(&self) -> bool {
+        let Protocol::Dialogue(_) = &self.config.protocol else {
+            return true;
+        };
+        self.entrants.iter().all(|e| match &e.kind {
+            Kind::Built(built) => {
+                let args = self.config.args.clone().unwrap_or_default();
+                let spec = built.spec(
+                    &args,
+                    Path::new("/"),
+                    Stdin::Piped,
+                    &game_limits(&self.config),
+                );
+                DialogueSeat::learned(&spec)
+            }
+            Kind::Program { .. } => false,
+            Kind::Bot(_) | Kind::Failed(_) => true,
+        })
+    }
+
     fn built(&self, built: &crate::build::Built, work: &Path) -> Box<dyn Seat<G>> {
         let args = self.config.args.clone().unwrap_or_default();
         let spec = built.spec(&args, work, Stdin::Piped, &game_limits(&self.config));

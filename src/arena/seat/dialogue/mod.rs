@@ -217,7 +217,20 @@ fn result_words(result: GameResult, colours: &[String; 2]) -> String {
     }
 }
 
+/// The program's identity for what its games teach: the command names the submission's built copy
+/// (each game has a working folder of its own).
+fn memory_key(spec: &Spec) -> String {
+    format!("{:?}\0{:?}", spec.program, spec.args)
+}
+
 impl DialogueSeat {
+    /// Whether the grader has learned all the program `spec` runs can teach it from its games, so its
+    /// later games start alike in any order (`memory::Memory::learned`).
+    #[must_use]
+    pub fn learned(spec: &Spec) -> bool {
+        memory::recall(&memory_key(spec)).learned()
+    }
+
     #[must_use]
     pub fn new(sandbox: Arc<dyn Sandbox>, mut spec: Spec, script: Script) -> DialogueSeat {
         spec.stdin = Stdin::Terminal;
@@ -225,8 +238,7 @@ impl DialogueSeat {
         if !spec.env.iter().any(|(k, _)| k == "TERM") {
             spec.env.push(("TERM".into(), "xterm".into()));
         }
-        // The command names the submission's built copy; each game has a working folder of its own.
-        let key = format!("{:?}\0{:?}", spec.program, spec.args);
+        let key = memory_key(&spec);
         let memory = memory::recall(&key);
         let belief = match memory.encoding {
             Some(e) => Belief::known(e),

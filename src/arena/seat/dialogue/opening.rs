@@ -63,6 +63,13 @@ impl DialogueSeat {
             }
         }
         self.check_rule_one();
+        // An opening with the encoding known from the start is what every later game of this side
+        // meets (`memory::Memory::learned`).
+        let given = usize::from(start.side == Player::Second);
+        if self.memory.encoding.is_some() && !self.memory.opened[given] {
+            self.memory.opened[given] = true;
+            self.remember();
+        }
         Ok(())
     }
 
