@@ -228,8 +228,6 @@ impl<G: ArenaGame> Maker<G> {
         self.protocol_seat(spec)
     }
 
-    /// A built submission: its built copy read-only, a fresh working folder (never the copy itself, so
-    /// no game can change the program another game runs).
     /// Whether the games from now on start alike in any order: no seat still learns from the games
     /// before (a dialogue program's, until the grader has learned how to play it:
     /// [`DialogueSeat::learned`]).
@@ -254,6 +252,8 @@ impl<G: ArenaGame> Maker<G> {
         })
     }
 
+    /// A built submission: its built copy read-only, a fresh working folder (never the copy itself, so
+    /// no game can change the program another game runs).
     fn built(&self, built: &crate::build::Built, work: &Path) -> Box<dyn Seat<G>> {
         let args = self.config.args.clone().unwrap_or_default();
         let spec = built.spec(&args, work, Stdin::Piped, &game_limits(&self.config));
