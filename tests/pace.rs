@@ -159,6 +159,56 @@ fn an_answer_awaited_while_the_core_is_lent_keeps_its_clock() {
     }
 }
 
+/// A program asleep past its deadline while its core is lent times out at the deadline on its clock,
+/// not when a core comes back: the other worker holds the only one for 1.5 s, and the stop that waits
+/// for it is off the clock although the program sleeps on a timer (the timeout is settled before it).
+#[test]
+fn a_program_asleep_past_its_deadline_times_out_at_the_deadline_not_when_a_core_comes_back() {
+    let dir = crate::util::scratch();
+    for (tier, sandbox) in sandboxes() {
+        let mut sleeper = spec(dir.path(), Stdin::Piped);
+        sleeper.args = vec![
+            "-c".into(),
+            "import sys, time\nsys.stdin.readline()\ntime.sleep(1.0)\nprint('late', flush=True)\n"
+                .into(),
+        ];
+        let started = Instant::now();
+        let (read, took, stopped, admitted) = lend_and_wake(|| {
+            let mut running = sandbox.spawn(&sleeper).unwrap();
+            let mut stdin = running.take_stdin().unwrap();
+            let mut stdout = LineReader::new(running.take_stdout().unwrap(), 1 << 10);
+            sandbox::write_all(&mut stdin, b"go\n", Some(pace::now() + WALL)).unwrap();
+            let mut awaited = Awaited {
+                running: &mut *running,
+                stdin: &stdin,
+                watch: &mut Watch::new(None),
+            };
+            let deadline = Some(pace::now() + Duration::from_millis(400));
+            let read = stdout.read_line_awaiting(deadline, &mut awaited).unwrap();
+            running.kill();
+            read
+        });
+        assert!(
+            admitted,
+            "{tier:?}: the sleeping program's slot admitted the other"
+        );
+        assert_eq!(read, Answer::Read(ReadLine::Timeout), "{tier:?}");
+        assert!(
+            started.elapsed() > HOLD,
+            "{tier:?}: {:?}",
+            started.elapsed()
+        );
+        assert!(
+            took < Duration::from_millis(900),
+            "{tier:?}: timed out after {took:?} on its clock"
+        );
+        assert!(
+            stopped >= Duration::from_millis(500),
+            "{tier:?}: {stopped:?}"
+        );
+    }
+}
+
 /// Without lending (no lend cap) the same program keeps its slot: nothing is stopped, and the other
 /// worker only starts once it is done.
 #[test]

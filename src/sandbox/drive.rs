@@ -154,7 +154,7 @@ pub fn drive(mut running: Box<dyn Running>, spec: &Spec) -> Result<Outcome, Sand
         }
     }
 
-    pace.done(None);
+    pace.done(None, false);
     let ended_at = ended_at.unwrap_or_else(pace::now);
     let status = status.unwrap_or(Status::Signaled(libc::SIGKILL));
     outcome(

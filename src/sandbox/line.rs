@@ -100,7 +100,8 @@ impl LineReader {
                 Err(e) => break Err(e),
             }
         };
-        pace.done(Some(&mut *awaited.running));
+        let ran_out = matches!(answer, Ok(Answer::Read(ReadLine::Timeout)));
+        pace.done(Some(&mut *awaited.running), ran_out);
         answer
     }
 
@@ -171,7 +172,8 @@ pub fn wait_awaiting(
             Err(e) => break Err(e),
         }
     };
-    pace.done(Some(&mut *awaited.running));
+    let ran_out = matches!(answer, Ok(Ok(false)));
+    pace.done(Some(&mut *awaited.running), ran_out);
     answer
 }
 

@@ -20,7 +20,9 @@
 //! Timers run on while a program is stopped, so a stop is only taken off the clock of a program with
 //! no thread asleep on one: a slot is lent only while at most one thread sleeps on a timer (the sleep
 //! that will wake it) and every other in a wait only the run can end, and a program that, when stopped,
-//! has a thread on a timer keeps the stop on its clock (a contrivance that costs only itself).
+//! has a thread on a timer keeps the stop on its clock (a contrivance that costs only itself), unless
+//! the wait had run out before it: then what the program was waited for is settled, and a program
+//! asleep past its deadline timed out at the deadline, not when a slot came back.
 //!
 //! What a program can notice: its own reading of the time jumps across a stop (a search that times
 //! itself then sees less time than it had). Only a program that slept first, and woke while another
@@ -397,7 +399,7 @@ impl Wait {
                 None => moved,
             };
             if woke {
-                self.reclaim(&pacer, Some(running));
+                self.reclaim(&pacer, Some(running), false);
                 self.still_since = Instant::now();
             }
             return;
@@ -417,26 +419,32 @@ impl Wait {
     }
 
     /// The wait is over: the slot is taken back (the program, if it still runs, stopped meanwhile).
-    pub fn done(mut self, running: Option<&mut dyn Running>) {
+    /// `ran_out`: it ended on its deadline.
+    pub fn done(mut self, running: Option<&mut dyn Running>, ran_out: bool) {
         if let Some(pacer) = self.pacer.take() {
             if pacer.lent.get() {
-                self.reclaim(&pacer, running);
+                self.reclaim(&pacer, running, ran_out);
             }
         }
     }
 
-    fn reclaim(&self, pacer: &Pacer, mut running: Option<&mut dyn Running>) {
+    /// Takes the slot back, the program stopped while none is free; `ran_out`: the wait ended on its
+    /// deadline.
+    fn reclaim(&self, pacer: &Pacer, mut running: Option<&mut dyn Running>, ran_out: bool) {
         if pacer.cores.try_reclaim() {
             pacer.lent.set(false);
             return;
         }
         // Off the clock only when no thread of the program sleeps on a timer, which would run on
         // while it is stopped (a thread that starts a timed wait the moment another wakes is a
-        // contrivance that costs the program itself: its stop stays on its clock).
-        let off_clock = match &running {
-            Some(r) => super::procfs::sleep_of(&**r).is_some_and(|s| s.timed == 0),
-            None => true,
-        };
+        // contrivance that costs the program itself: its stop stays on its clock). Or when its time
+        // ran out before the stop: what it was waited for is settled, and a program asleep past its
+        // deadline timed out at the deadline, not when a slot came back.
+        let off_clock = ran_out
+            || match &running {
+                Some(r) => super::procfs::sleep_of(&**r).is_some_and(|s| s.timed == 0),
+                None => true,
+            };
         let stopped_at = Instant::now();
         let suspended = running.as_mut().is_some_and(|r| r.suspend(true));
         let cpu_at_stop = running.as_mut().map(|r| r.group_cpu());
