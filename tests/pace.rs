@@ -129,26 +129,29 @@ fn a_run_woken_while_its_core_is_lent_is_stopped_off_its_clock() {
     }
 }
 
+/// Starts `spec`, types `go`, and awaits its answer for `wait` on the clock; the program is killed after.
+fn answer_to_go(sandbox: &dyn Sandbox, spec: &Spec, wait: Duration) -> Answer {
+    let mut running = sandbox.spawn(spec).unwrap();
+    let mut stdin = running.take_stdin().unwrap();
+    let mut stdout = LineReader::new(running.take_stdout().unwrap(), 1 << 10);
+    sandbox::write_all(&mut stdin, b"go\n", Some(pace::now() + WALL)).unwrap();
+    let mut awaited = Awaited {
+        running: &mut *running,
+        stdin: &stdin,
+        watch: &mut Watch::new(None),
+    };
+    let read = stdout.read_line_awaiting(Some(pace::now() + wait), &mut awaited);
+    running.kill();
+    read.unwrap()
+}
+
 #[test]
 fn an_answer_awaited_while_the_core_is_lent_keeps_its_clock() {
     let dir = crate::util::scratch();
     for (tier, sandbox) in sandboxes() {
         let started = Instant::now();
-        let (read, took, stopped, admitted) = lend_and_wake(|| {
-            let mut running = sandbox.spawn(&spec(dir.path(), Stdin::Piped)).unwrap();
-            let mut stdin = running.take_stdin().unwrap();
-            let mut stdout = LineReader::new(running.take_stdout().unwrap(), 1 << 10);
-            let deadline = Some(pace::now() + WALL);
-            sandbox::write_all(&mut stdin, b"go\n", deadline).unwrap();
-            let mut awaited = Awaited {
-                running: &mut *running,
-                stdin: &stdin,
-                watch: &mut Watch::new(None),
-            };
-            let read = stdout.read_line_awaiting(deadline, &mut awaited).unwrap();
-            running.kill();
-            read
-        });
+        let (read, took, stopped, admitted) =
+            lend_and_wake(|| answer_to_go(&*sandbox, &spec(dir.path(), Stdin::Piped), WALL));
         lent_then_stopped(tier, admitted, started, stopped);
         assert_eq!(
             read,
@@ -173,21 +176,8 @@ fn a_program_asleep_past_its_deadline_times_out_at_the_deadline_not_when_a_core_
                 .into(),
         ];
         let started = Instant::now();
-        let (read, took, stopped, admitted) = lend_and_wake(|| {
-            let mut running = sandbox.spawn(&sleeper).unwrap();
-            let mut stdin = running.take_stdin().unwrap();
-            let mut stdout = LineReader::new(running.take_stdout().unwrap(), 1 << 10);
-            sandbox::write_all(&mut stdin, b"go\n", Some(pace::now() + WALL)).unwrap();
-            let mut awaited = Awaited {
-                running: &mut *running,
-                stdin: &stdin,
-                watch: &mut Watch::new(None),
-            };
-            let deadline = Some(pace::now() + Duration::from_millis(400));
-            let read = stdout.read_line_awaiting(deadline, &mut awaited).unwrap();
-            running.kill();
-            read
-        });
+        let (read, took, stopped, admitted) =
+            lend_and_wake(|| answer_to_go(&*sandbox, &sleeper, Duration::from_millis(400)));
         assert!(
             admitted,
             "{tier:?}: the sleeping program's slot admitted the other"
