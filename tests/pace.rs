@@ -230,6 +230,8 @@ fn with_no_lending_a_sleeping_run_keeps_its_core() {
 
 /// A program with two threads asleep on timers is never lent its core: stopped when one woke, the
 /// other's timer would run on off its clock (a free sleep). So the other worker waits.
+/// Both sleep until the same moment: under load the second thread may start its sleep late, and one
+/// thread alone on a timer is rightly lent its core.
 #[test]
 fn a_program_sleeping_on_two_timers_keeps_its_core() {
     let dir = crate::util::scratch();
@@ -238,9 +240,11 @@ fn a_program_sleeping_on_two_timers_keeps_its_core() {
         two_timers.args = vec![
             "-c".into(),
             "import threading, time\n\
-             t = threading.Thread(target=time.sleep, args=(0.8,))\n\
+             end = time.monotonic() + 0.8\n\
+             nap = lambda: time.sleep(max(0, end - time.monotonic()))\n\
+             t = threading.Thread(target=nap)\n\
              t.start()\n\
-             time.sleep(0.8)\n\
+             nap()\n\
              t.join()\n\
              print('done', flush=True)\n"
                 .into(),
