@@ -162,6 +162,7 @@ impl<'a> Games<'a> {
             .map(|(k, r)| {
                 let mut json = serde_json::to_string_pretty(r).unwrap_or_default();
                 json.push('\n');
+                crate::arena::game::replay::vouch(json.as_bytes());
                 Artifact {
                     path: PathBuf::from("games").join(format!("{}-{}.json", case.name, k + 1)),
                     bytes: json.into_bytes(),

@@ -22,6 +22,7 @@ pub fn save(dir: &Path, prefix: &str, records: &[GameRecord]) -> anyhow::Result<
         let file = dir.join(format!("{prefix}{:04}.json", i + 1));
         let mut json = serde_json::to_string_pretty(r)?;
         json.push('\n');
+        crate::arena::game::replay::vouch(json.as_bytes());
         write_atomic(&file, json.as_bytes())
             .with_context(|| format!("cannot write `{}`", file.display()))?;
     }
