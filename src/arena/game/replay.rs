@@ -61,9 +61,9 @@ pub fn read(dir: &Path, rel: &Path) -> Result<GameRecord, String> {
     Ok(record)
 }
 
-/// The SHA-256 of every record this process wrote from a game it played ([`vouch`]). A record read
-/// back with the same bytes is the one the referee made from the rules, move by move: replaying it
-/// again would only repeat that (for a rules program, one run of it per record, one after another
+/// The SHA-256 of every record this process wrote from a game it played, or from a record it checked
+/// in full (`grader merge` saving its shards' games) ([`vouch`]). A record read back with the same
+/// bytes is one the rules already vouched for, move by move: replaying it again would only repeat that (for a rules program, one run of it per record, one after another
 /// when a class's pages are written). Any other bytes, a tampered file or another run's, are
 /// checked in full. 32 bytes a game played, for the life of the run.
 static WRITTEN: std::sync::LazyLock<std::sync::Mutex<std::collections::HashSet<[u8; 32]>>> =
@@ -74,7 +74,8 @@ fn digest(bytes: &[u8]) -> [u8; 32] {
     sha2::Sha256::digest(bytes).into()
 }
 
-/// Notes `bytes`, a record this process made from a game it played and is about to save, as its own.
+/// Notes `bytes`, a record this process is about to save, made from a game it played or from a record
+/// it checked in full, as its own.
 pub fn vouch(bytes: &[u8]) {
     let d = digest(bytes);
     WRITTEN.lock().unwrap_or_else(|e| e.into_inner()).insert(d);
