@@ -24,12 +24,17 @@ const HOLD: Duration = Duration::from_millis(1500);
 const WALL: Duration = Duration::from_millis(1200);
 
 fn spec(dir: &std::path::Path, stdin: Stdin) -> Spec {
+    python(dir, stdin, SLEEP_THEN_WORK)
+}
+
+/// `python3 -c code` in `dir` under these tests' limits.
+fn python(dir: &std::path::Path, stdin: Stdin, code: &str) -> Spec {
     let mut limits = grader::config::Config::load(None).unwrap().limits;
     limits.wall = WALL;
     limits.cpu = Duration::from_secs(5);
     Spec {
         program: "python3".into(),
-        args: vec!["-c".into(), SLEEP_THEN_WORK.into()],
+        args: vec!["-c".into(), code.into()],
         workdir: dir.to_path_buf(),
         env: Vec::new(),
         stdin,
@@ -169,12 +174,11 @@ fn an_answer_awaited_while_the_core_is_lent_keeps_its_clock() {
 fn a_program_asleep_past_its_deadline_times_out_at_the_deadline_not_when_a_core_comes_back() {
     let dir = crate::util::scratch();
     for (tier, sandbox) in sandboxes() {
-        let mut sleeper = spec(dir.path(), Stdin::Piped);
-        sleeper.args = vec![
-            "-c".into(),
-            "import sys, time\nsys.stdin.readline()\ntime.sleep(1.0)\nprint('late', flush=True)\n"
-                .into(),
-        ];
+        let sleeper = python(
+            dir.path(),
+            Stdin::Piped,
+            "import sys, time\nsys.stdin.readline()\ntime.sleep(1.0)\nprint('late', flush=True)\n",
+        );
         let started = Instant::now();
         let (read, took, stopped, admitted) =
             lend_and_wake(|| answer_to_go(&*sandbox, &sleeper, Duration::from_millis(400)));
@@ -236,9 +240,9 @@ fn with_no_lending_a_sleeping_run_keeps_its_core() {
 fn a_program_sleeping_on_two_timers_keeps_its_core() {
     let dir = crate::util::scratch();
     for (tier, sandbox) in sandboxes() {
-        let mut two_timers = spec(dir.path(), Stdin::Null);
-        two_timers.args = vec![
-            "-c".into(),
+        let two_timers = python(
+            dir.path(),
+            Stdin::Null,
             "import threading, time\n\
              end = time.monotonic() + 0.8\n\
              nap = lambda: time.sleep(max(0, end - time.monotonic()))\n\
@@ -246,9 +250,8 @@ fn a_program_sleeping_on_two_timers_keeps_its_core() {
              t.start()\n\
              nap()\n\
              t.join()\n\
-             print('done', flush=True)\n"
-                .into(),
-        ];
+             print('done', flush=True)\n",
+        );
         let (outcome, _, stopped, admitted) = lend_and_wake(|| sandbox.run(&two_timers));
         let outcome = outcome.expect("the sandbox runs");
         assert_eq!(outcome.stdout, b"done\n", "{tier:?}: {outcome:?}");
@@ -291,8 +294,7 @@ fn a_forking_waker_is_frozen_whole_and_never_gains_time() {
         println!("skipped: the full tier is not available here");
         return;
     };
-    let mut waker = spec(dir.path(), Stdin::Bytes(b"go\n".to_vec()));
-    waker.args = vec!["-c".into(), SLEEP_THEN_FORK.into()];
+    let mut waker = python(dir.path(), Stdin::Bytes(b"go\n".to_vec()), SLEEP_THEN_FORK);
     waker.limits.wall = Duration::from_secs(10);
     let (outcome, took, stopped, admitted) = lend_and_wake(|| sandbox.run(&waker));
     let outcome = outcome.expect("the sandbox runs");
