@@ -70,8 +70,21 @@ pub struct Cgroup {
     dirs: Vec<PathBuf>,
     /// The limits written, once they are.
     limits: Option<Limits>,
-    /// The CPU counter's file, opened at its first reading ([`Cgroup::cpu`]).
-    cpu_file: std::sync::OnceLock<Option<fs::File>>,
+    /// The counters' files, opened at their first reading ([`Cgroup::cpu`], [`Cgroup::usage`]).
+    counters: std::sync::OnceLock<Counters>,
+}
+
+/// A group's counter files, kept open: the driver reads them every few milliseconds of a run, and a
+/// path's lookup through the cgroup file system costs more than the read. `None` where one could not
+/// be opened: read by its path then.
+#[derive(Debug)]
+struct Counters {
+    /// v2 `cpu.stat`, v1 `cpuacct.usage`.
+    cpu: Option<fs::File>,
+    /// v2 `memory.peak`, v1 `memory.max_usage_in_bytes`.
+    peak: Option<fs::File>,
+    /// v2 `memory.events`, v1 `memory.oom_control`.
+    oom: Option<fs::File>,
 }
 
 /// A group's memory and process limits.
@@ -173,7 +186,7 @@ impl Cgroup {
                     version,
                     dirs: vec![dir],
                     limits: None,
-                    cpu_file: std::sync::OnceLock::new(),
+                    counters: std::sync::OnceLock::new(),
                 }
             }
             Version::V1 => {
@@ -188,7 +201,7 @@ impl Cgroup {
                     version,
                     dirs,
                     limits: None,
-                    cpu_file: std::sync::OnceLock::new(),
+                    counters: std::sync::OnceLock::new(),
                 }
             }
         };
@@ -261,73 +274,71 @@ impl Cgroup {
         })
     }
 
-    /// CPU of every process that ever ran in the group, as [`Cgroup::usage`] reads it but from a file
-    /// kept open: the watch and the pacer read it many times a second, and a path's lookup through
-    /// the cgroup file system costs more than the read.
-    pub fn cpu(&self) -> Duration {
-        use std::os::unix::fs::FileExt;
-        let file = self.cpu_file.get_or_init(|| {
-            let path = match self.version {
-                Version::V2 => self.dirs.first().map(|d| d.join("cpu.stat")),
-                Version::V1 => self.dirs.get(2).map(|d| d.join("cpuacct.usage")),
-            };
-            path.and_then(|p| fs::File::open(p).ok())
-        });
-        let mut buf = [0u8; 512];
-        let read = file.as_ref().and_then(|f| f.read_at(&mut buf, 0).ok());
-        let Some(n) = read else {
-            return self.usage().cpu;
-        };
-        let text = String::from_utf8_lossy(&buf[..n]);
+    /// The counter files' paths, in [`Counters`] order.
+    fn counter_paths(&self) -> Option<[PathBuf; 3]> {
         match self.version {
-            Version::V2 => text
-                .lines()
-                .find_map(|l| l.strip_prefix("usage_usec ")?.trim().parse().ok())
-                .map_or_else(|| self.usage().cpu, Duration::from_micros),
-            Version::V1 => text
-                .trim()
-                .parse()
-                .map_or_else(|_| self.usage().cpu, Duration::from_nanos),
+            Version::V2 => {
+                let dir = self.dirs.first()?;
+                Some([
+                    dir.join("cpu.stat"),
+                    dir.join("memory.peak"),
+                    dir.join("memory.events"),
+                ])
+            }
+            Version::V1 => {
+                let (mem, cpuacct) = (self.dirs.first()?, self.dirs.get(2)?);
+                Some([
+                    cpuacct.join("cpuacct.usage"),
+                    mem.join("memory.max_usage_in_bytes"),
+                    mem.join("memory.oom_control"),
+                ])
+            }
+        }
+    }
+
+    fn counters(&self) -> &Counters {
+        self.counters.get_or_init(|| {
+            let open = |p: &PathBuf| fs::File::open(p).ok();
+            let paths = self.counter_paths();
+            let [cpu, peak, oom] = [0, 1, 2].map(|i| paths.as_ref().and_then(|p| open(&p[i])));
+            Counters { cpu, peak, oom }
+        })
+    }
+
+    /// Counter `which` of [`Counters`] (0 CPU, 1 peak, 2 OOM) read now: from its kept-open file
+    /// (read again from the start, a cgroup file shows the count now), else by its path. Empty when
+    /// neither reads.
+    fn read_counter(&self, which: usize) -> String {
+        use std::os::unix::fs::FileExt;
+        let counters = self.counters();
+        let file = [&counters.cpu, &counters.peak, &counters.oom][which].as_ref();
+        let mut buf = [0u8; 1024];
+        if let Some(n) = file.and_then(|f| f.read_at(&mut buf, 0).ok()) {
+            return String::from_utf8_lossy(&buf[..n]).into_owned();
+        }
+        self.counter_paths()
+            .and_then(|p| fs::read_to_string(&p[which]).ok())
+            .unwrap_or_default()
+    }
+
+    /// CPU of every process that ever ran in the group: [`Cgroup::usage`]'s, its one counter only
+    /// (the watch and the pacer read it many times a second).
+    pub fn cpu(&self) -> Duration {
+        let text = self.read_counter(0);
+        match self.version {
+            Version::V2 => Duration::from_micros(field(&text, "usage_usec ").unwrap_or(0)),
+            Version::V1 => Duration::from_nanos(text.trim().parse().unwrap_or(0)),
         }
     }
 
     /// CPU of every process that ever ran in the group, peak memory, and whether the kernel killed for
     /// memory. Unreadable counters read as zero rather than failing a run already done.
     pub fn usage(&self) -> Usage {
-        let read = |path: PathBuf| fs::read_to_string(path).unwrap_or_default();
-        let field = |text: &str, key: &str| {
-            text.lines()
-                .find_map(|l| l.strip_prefix(key)?.trim().parse::<u64>().ok())
-        };
-        match self.version {
-            Version::V2 => {
-                let dir = &self.dirs[0];
-                let cpu = field(&read(dir.join("cpu.stat")), "usage_usec ").unwrap_or(0);
-                let peak = read(dir.join("memory.peak")).trim().parse().ok();
-                let oom = field(&read(dir.join("memory.events")), "oom_kill ").unwrap_or(0);
-                Usage {
-                    cpu: Duration::from_micros(cpu),
-                    peak_memory: peak,
-                    oom: oom > 0,
-                }
-            }
-            Version::V1 => {
-                let mem = &self.dirs[0];
-                let cpu = read(self.dirs[2].join("cpuacct.usage"))
-                    .trim()
-                    .parse()
-                    .unwrap_or(0);
-                let peak = read(mem.join("memory.max_usage_in_bytes"))
-                    .trim()
-                    .parse()
-                    .ok();
-                let oom = field(&read(mem.join("memory.oom_control")), "oom_kill ").unwrap_or(0);
-                Usage {
-                    cpu: Duration::from_nanos(cpu),
-                    peak_memory: peak,
-                    oom: oom > 0,
-                }
-            }
+        // v2's `memory.events` and v1's `memory.oom_control` both count the kills on this line.
+        Usage {
+            cpu: self.cpu(),
+            peak_memory: self.read_counter(1).trim().parse().ok(),
+            oom: field(&self.read_counter(2), "oom_kill ").unwrap_or(0) > 0,
         }
     }
 
@@ -391,6 +402,12 @@ impl Cgroup {
     }
 }
 
+/// The number after `key` on one of `text`'s lines (`oom_kill 1`).
+fn field(text: &str, key: &str) -> Option<u64> {
+    text.lines()
+        .find_map(|l| l.strip_prefix(key)?.trim().parse().ok())
+}
+
 fn procs(dir: &Path) -> Vec<libc::pid_t> {
     fs::read_to_string(dir.join("cgroup.procs"))
         .unwrap_or_default()
@@ -427,7 +444,7 @@ impl Drop for Cgroup {
     fn drop(&mut self) {
         // Usually empty by now (the init's end took its whole namespace along): the pool's thread
         // removes it off the run's path. Without that thread, now.
-        drop(self.cpu_file.take());
+        drop(self.counters.take());
         let dirs = std::mem::take(&mut self.dirs);
         if let Err(dirs) = pool::doom(self.version, dirs) {
             destroy(self.version, &dirs);
@@ -446,7 +463,7 @@ fn destroy(version: Version, dirs: &[PathBuf]) {
             version,
             dirs: dirs.to_vec(),
             limits: None,
-            cpu_file: std::sync::OnceLock::new(),
+            counters: std::sync::OnceLock::new(),
         };
         group.kill_all();
         // Its drop would come back here.
@@ -721,7 +738,7 @@ mod tests {
 
     /// Groups come from the pool fresh: never one another run used.
     #[test]
-    fn the_kept_open_cpu_counter_reads_what_usage_reads() {
+    fn the_kept_open_counters_read_what_the_files_opened_afresh_read() {
         let Ok(version) = detect() else {
             eprintln!("skipping: no cgroup hierarchy here");
             return;
@@ -732,22 +749,31 @@ mod tests {
         let mut child = std::process::Command::new("sh")
             .args([
                 "-c",
-                "read _; i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done",
+                "read _; x=$(head -c 4000000 /dev/zero | tr '\\0' a); i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done",
             ])
             .stdin(std::process::Stdio::piped())
             .spawn()
             .unwrap();
-        let procs = match version {
-            Version::V2 => group.dirs[0].join("cgroup.procs"),
-            Version::V1 => group.dirs[2].join("cgroup.procs"),
-        };
-        fs::write(&procs, child.id().to_string()).unwrap();
+        for dir in &group.dirs {
+            fs::write(dir.join("cgroup.procs"), child.id().to_string()).unwrap();
+        }
         // Starts spinning only once it is in the group.
         std::io::Write::write_all(child.stdin.as_mut().unwrap(), b"go\n").unwrap();
         assert!(child.wait().unwrap().success());
-        let kept = group.cpu();
-        assert!(kept > Duration::from_millis(20), "{kept:?}");
-        assert_eq!(kept, group.usage().cpu);
+        let kept = group.usage();
+        assert!(kept.cpu > Duration::from_millis(20), "{kept:?}");
+        // The files opened before the run read what the same files opened now read.
+        let fresh = |i: usize| fs::read_to_string(&group.counter_paths().unwrap()[i]).unwrap();
+        let cpu = match version {
+            Version::V2 => Duration::from_micros(field(&fresh(0), "usage_usec ").unwrap()),
+            Version::V1 => Duration::from_nanos(fresh(0).trim().parse().unwrap()),
+        };
+        assert_eq!(kept.cpu, cpu);
+        assert_eq!(group.cpu(), cpu);
+        let peak: u64 = fresh(1).trim().parse().unwrap();
+        assert!(peak > 0);
+        assert_eq!(kept.peak_memory, Some(peak));
+        assert_eq!(kept.oom, field(&fresh(2), "oom_kill ").unwrap() > 0);
     }
 
     #[test]
