@@ -223,7 +223,7 @@ fn tournament() {
             &reference::games::tictactoe::TicTacToe::new(),
             &plan,
             &Randoms,
-            &|_, _| {},
+            &|_, _, _, _| {},
         );
         let games = r.stages[0].records.len();
         let secs = t.elapsed().as_secs_f64();
@@ -269,7 +269,7 @@ fn ladder_tournament<G: ArenaGame + reference::bots::Playable>(
             slots: None,
         };
         let t = Instant::now();
-        let r = schedule::run(&initial, &plan, &Ladder(bots), &|_, _| {});
+        let r = schedule::run(&initial, &plan, &Ladder(bots), &|_, _, _, _| {});
         let n = r.stages[0].records.len();
         let secs = t.elapsed().as_secs_f64();
         println!(

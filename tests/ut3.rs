@@ -671,8 +671,11 @@ fn a_class_run_plays_the_tournament_and_writes_its_marks_for_any_jobs() {
                 .starts_with("ranked 1 of 3 (furthest stage: final"),
             "{t}"
         );
+        // The CPU its program used over its four games: the class's cost, for the floor benchmark.
+        assert!(t["cpu-ms"].as_u64().is_some_and(|ms| ms > 0), "{t}");
         let malformed = result("malformed");
         let t = &malformed["tournament"];
+        assert!(t.get("cpu-ms").is_none(), "played no game: {t}");
         assert_eq!(
             (&t["marks"], &t["rank"]),
             (&0.0.into(), &serde_json::Value::Null),

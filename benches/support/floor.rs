@@ -3,9 +3,9 @@
 //!
 //! A program's CPU is every run the results record: a build's (`build.cpu-ms`, where the grader wrote
 //! it), each case's (both runs of a case run twice), each play case's games, once (a case on games an
-//! earlier case played records none of their CPU, `grade::play`). What results do not record (an
-//! integrity check's second run, a class tournament's games) is left out, so the floor is if anything
-//! low and the ratio against it high.
+//! earlier case played records none of their CPU, `grade::play`), and its class tournament's games
+//! (`tournament.cpu-ms`). What results do not record (an integrity check's second run, a tournament
+//! entrant's second build) is left out, so the floor is if anything low and the ratio against it high.
 //!
 //! A submission takes at least its build, then the cases only its own worker makes, one after another
 //! (play and position cases: no `cpu-limit`), or all its cases spread over every core (helpers make its
@@ -78,7 +78,9 @@ impl Floor {
                 own += ms(case, "wall-ms");
             }
         }
-        self.cpu += cpu;
+        // The class tournament is played once the class is graded, beside other classes' grading: its
+        // games are the class's CPU, never one submission's least time.
+        self.cpu += cpu + ms(&result["tournament"], "cpu-ms");
         // Its worker's own cases one after another, or all its cases over every core, after its build.
         let least = ms(build, "wall-ms") + own.max((own + spread) / cores.max(1) as f64);
         if least > self.longest {

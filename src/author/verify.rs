@@ -342,6 +342,7 @@ mod tests {
             entrants: 5,
             standing: None,
             reason: "first".into(),
+            cpu_ms: 0,
         });
         assert_eq!(Expected::of(&result).total, Some(alone));
     }

@@ -5,6 +5,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 use crate::error::Error;
 use crate::sandbox::pace::{Cores, Pacer};
@@ -12,7 +13,7 @@ use crate::sandbox::Sandbox;
 use crate::suite::Suite;
 
 use crate::arena::event::ranking::{overall, LeftOut, Placed};
-use crate::arena::event::tournament::{play, Knobs};
+use crate::arena::event::tournament::{play_costed, Knobs};
 use crate::arena::game::registry::{dispatch, MakeBot, Visitor};
 use crate::arena::game::ArenaGame;
 use crate::report::tournament::{save_records, write_ranking};
@@ -51,6 +52,8 @@ pub struct Outcome {
     /// `tournament.csv` (the games saved beside it in [`GAMES_DIR`]), or why either could not be
     /// written (the marks above stand regardless).
     pub file: anyhow::Result<PathBuf>,
+    /// The CPU each entrant's program used over its games, by name.
+    pub cpu: Vec<(String, Duration)>,
 }
 
 /// Builds the entrants, plays the suite's event among them, ranks them, and writes `tournament.csv`.
@@ -87,6 +90,7 @@ pub fn play_class(event: &ClassEvent<'_>) -> Result<Outcome, Error> {
             not_graded: Vec::new(),
             unplayed: Some(unplayed),
             file,
+            cpu: Vec::new(),
         });
     }
     dispatch(&config.game, event).map_err(|e| Error::machine(anyhow::Error::new(e)))?
@@ -129,7 +133,8 @@ impl Visitor for &ClassEvent<'_> {
                 entrants.iter().map(|e| of(&e.name)).collect()
             }),
         };
-        let (results, _) = play(
+        let names: Vec<String> = entrants.iter().map(|e| e.name.clone()).collect();
+        let played = play_costed(
             &initial,
             bots,
             entrants,
@@ -137,6 +142,8 @@ impl Visitor for &ClassEvent<'_> {
             Some(self.sandbox.clone()),
             &knobs,
         );
+        let results = played.results;
+        let cpu = names.into_iter().zip(played.cpu).collect();
         let placed = overall(&results, config.marks.as_ref());
         // The games go beside the ranking, replacing an earlier run's, for `grader play --replay`.
         let games = self.dir.join(GAMES_DIR);
@@ -150,6 +157,7 @@ impl Visitor for &ClassEvent<'_> {
             not_graded: built.not_graded,
             unplayed: None,
             file,
+            cpu,
         })
     }
 }

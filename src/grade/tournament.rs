@@ -189,6 +189,10 @@ fn mark(
         entrants: outcome.map_or(0, |o| o.placed.len()),
         standing: None,
         reason: String::new(),
+        cpu_ms: outcome
+            .ok()
+            .and_then(|o| o.cpu.iter().find(|(name, _)| *name == r.student))
+            .map_or(0, |(_, cpu)| crate::units::nearest_ms(*cpu)),
     };
     if let Some(l) = left_out
         .iter()

@@ -319,6 +319,7 @@ mod tests {
             entrants: 3,
             standing: None,
             reason: reason.into(),
+            cpu_ms: 0,
         };
         let mut cols = columns(&["plain"]);
         cols.tournament = Some((40.0, false));

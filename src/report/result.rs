@@ -67,6 +67,16 @@ pub struct TournamentMark {
     pub standing: Option<Standing>,
     /// One sentence: why these marks.
     pub reason: String,
+    /// The CPU its program used over the tournament's games, milliseconds: a timing, like a case's
+    /// (`cargo bench --bench grading -- --floor` counts it in the class's cost). Absent when it played
+    /// none.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cpu_ms: u64,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's `skip_serializing_if` passes a reference.
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// A line of the stage table where a student finished.

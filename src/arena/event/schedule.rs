@@ -10,9 +10,14 @@ use reference::rng::Rng;
 use crate::arena::event::standings::{standings, Row, Scoring};
 use crate::arena::game::record::GameRecord;
 use crate::arena::game::ArenaGame;
-use crate::arena::referee::{play, Match, Policy};
+use crate::arena::referee::{play_measured, Match, Policy};
 use crate::arena::seat::Seat;
 use crate::sandbox::pace::{Cores, Pacer};
+use crate::sandbox::Usage;
+
+/// Told of each game as it ends: its index among the fixtures played, the fixture, its record, and
+/// what each seat's program used (in colour order; `None` for a seat that runs none).
+pub type Done<'a> = dyn Fn(usize, &Fixture, &GameRecord, &[Option<Usage>; 2]) + Sync + 'a;
 
 /// Makes a fresh seat for entrant `who` for one game (a bot seeded with `seed`, or a process).
 pub trait SeatMaker<G: ArenaGame>: Sync {
@@ -69,7 +74,7 @@ pub fn run_fixtures<G: ArenaGame>(
     maker: &dyn SeatMaker<G>,
     policy: &Policy,
     (jobs, slots): (usize, Option<&Arc<Cores>>),
-    done: &(dyn Fn(usize, &GameRecord) + Sync),
+    done: &Done<'_>,
 ) -> Vec<GameRecord> {
     let next = AtomicUsize::new(0);
     // Each worker keeps its own results and they are merged once at the end: no lock per game.
@@ -85,14 +90,14 @@ pub fn run_fixtures<G: ArenaGame>(
                 players: [names[f.first].clone(), names[f.second].clone()],
                 seed: f.seed,
             };
-            let record = play(
+            let (record, used) = play_measured(
                 initial.clone(),
                 [a.as_mut(), b.as_mut()],
                 &who,
                 policy,
                 &mut |_, _| {},
             );
-            done(i, &record);
+            done(i, f, &record, &used);
             mine.push((i, record));
         }
         mine
@@ -151,7 +156,7 @@ pub fn run<G: ArenaGame>(
     initial: &G,
     plan: &Plan<'_>,
     maker: &dyn SeatMaker<G>,
-    done: &(dyn Fn(usize, &GameRecord) + Sync),
+    done: &Done<'_>,
 ) -> Results {
     let mut alive: Vec<usize> = (0..plan.names.len()).collect();
     let root = Rng::new(plan.seed);
@@ -243,7 +248,7 @@ fn play_among<G: ArenaGame>(
     initial: &G,
     plan: &Plan<'_>,
     maker: &dyn SeatMaker<G>,
-    done: &(dyn Fn(usize, &GameRecord) + Sync),
+    done: &Done<'_>,
     members: &[usize],
     fixtures: &[Fixture],
 ) -> (Vec<Row>, Vec<GameRecord>) {
@@ -270,7 +275,7 @@ fn knockout<G: ArenaGame>(
     initial: &G,
     plan: &Plan<'_>,
     maker: &dyn SeatMaker<G>,
-    done: &(dyn Fn(usize, &GameRecord) + Sync),
+    done: &Done<'_>,
     mut field: Vec<usize>,
     root: &Rng,
     stages: &mut Vec<StageResult>,

@@ -2,11 +2,12 @@
 //! Elo, `jobs` games at once, records saved for replays. The same seed gives the same results for any
 //! `jobs`.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
 use crate::sandbox::pace::Cores;
-use crate::sandbox::Sandbox;
+use crate::sandbox::{Sandbox, Usage};
 
 use crate::arena::config::ArenaConfig;
 use crate::arena::event::schedule::{self, Fixture, Plan, Results, Stage, StageResult};
@@ -55,6 +56,32 @@ pub fn play<G: ArenaGame>(
 where
     G::Move: Send + Sync,
 {
+    let played = play_costed(initial, bots, entrants, config, sandbox, knobs);
+    (played.results, played.knockout)
+}
+
+/// What [`play_costed`] played.
+pub struct Played {
+    pub results: Results,
+    /// It ended in a knockout.
+    pub knockout: bool,
+    /// The CPU each entrant's program used over its games (aligned with the entrants; zero for a bot).
+    pub cpu: Vec<Duration>,
+}
+
+/// [`play`], with the CPU each entrant's program used: a class's own cost, which its results record
+/// (`grade::tournament`) beside its cases'.
+pub fn play_costed<G: ArenaGame>(
+    initial: &G,
+    bots: MakeBot<G>,
+    entrants: Vec<Entrant>,
+    config: &ArenaConfig,
+    sandbox: Option<Arc<dyn Sandbox>>,
+    knobs: &Knobs,
+) -> Played
+where
+    G::Move: Send + Sync,
+{
     let names: Vec<String> = entrants.iter().map(|e| e.name.clone()).collect();
     let format = knobs.format.unwrap_or(if config.stages.is_empty() {
         Format::RoundRobin
@@ -90,14 +117,28 @@ where
         sandbox,
     };
     let finished = AtomicUsize::new(0);
-    let progress = |_: usize, _: &crate::arena::game::record::GameRecord| {
+    let micros: Vec<AtomicU64> = names.iter().map(|_| AtomicU64::new(0)).collect();
+    let progress = |_: usize, f: &Fixture, _: &GameRecord, used: &[Option<Usage>; 2]| {
+        for (who, used) in [f.first, f.second].into_iter().zip(used) {
+            if let (Some(total), Some(u)) = (micros.get(who), used) {
+                let us = u64::try_from(u.cpu.as_micros()).unwrap_or(u64::MAX);
+                total.fetch_add(us, Ordering::Relaxed);
+            }
+        }
         let n = finished.fetch_add(1, Ordering::Relaxed) + 1;
         if n % 50 == 0 {
             eprintln!("{n} games played");
         }
     };
     let results = schedule::run(initial, &plan, &maker, &progress);
-    (results, plan.knockout)
+    Played {
+        results,
+        knockout: plan.knockout,
+        cpu: micros
+            .iter()
+            .map(|m| Duration::from_micros(m.load(Ordering::Relaxed)))
+            .collect(),
+    }
 }
 
 /// A round robin's every game, in the order one run plays and numbers them (`round-robin-0001.json`
@@ -165,7 +206,7 @@ where
         &maker,
         &config.policy,
         (knobs.jobs.max(1), knobs.slots.as_ref()),
-        &|_, _| {},
+        &|_, _, _, _| {},
     );
     Ok((all.len(), mine.into_iter().zip(records).collect()))
 }

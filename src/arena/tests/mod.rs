@@ -245,7 +245,7 @@ fn six_in_sections(
         sections,
         ..six.plan(jobs)
     };
-    crate::arena::event::schedule::run(&Race::new(), &plan, &RandomMaker, &|_, _| {})
+    crate::arena::event::schedule::run(&Race::new(), &plan, &RandomMaker, &|_, _, _, _| {})
 }
 
 /// Six players `p0`..`p5` with no time limit.
@@ -538,7 +538,7 @@ fn most_seats_at_once(slots: Option<&Arc<crate::sandbox::pace::Cores>>) -> usize
         live: Arc::default(),
         most: Arc::default(),
     };
-    crate::arena::event::schedule::run(&Race::new(), &plan, &maker, &|_, _| {});
+    crate::arena::event::schedule::run(&Race::new(), &plan, &maker, &|_, _, _, _| {});
     maker.most.load(std::sync::atomic::Ordering::SeqCst)
 }
 

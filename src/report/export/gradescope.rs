@@ -334,6 +334,7 @@ mod tests {
                 faults: 0,
             }),
             reason: "ranked 2 of 4".into(),
+            cpu_ms: 0,
         });
         r
     }
