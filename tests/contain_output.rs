@@ -291,7 +291,9 @@ fn fault_reasons_quoting_a_player_are_escaped_and_cut_in_check_and_in_results() 
     std::fs::create_dir_all(&student).unwrap();
     std::fs::write(student.join("player.py"), ESCAPING_PLAYER).unwrap();
     let play = repo().join("tests/fixtures/play-ttt");
+    // `check` keeps the games in a temporary folder: this test's, removed with it.
     let run = grader()
+        .env("TMPDIR", dir.path())
         .arg("check")
         .arg(&play)
         .arg(&student)

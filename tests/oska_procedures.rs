@@ -366,7 +366,9 @@ fn garbage_loses_the_game_with_what_it_was_through_the_grader() {
         "def oskaplayer(board, player, depth):\n    return len(board)\n",
     )
     .unwrap();
+    // `check` keeps the games in a temporary folder: this test's, removed with it.
     let out = grader()
+        .env("TMPDIR", dir.path())
         .arg("check")
         .arg(repo().join("suites/ubc-2004-oska"))
         .arg(&sub)

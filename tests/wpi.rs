@@ -430,8 +430,11 @@ fn a_python_2_program_that_python_3_compiles_runs_with_python_2() {
         points("python2-package"),
         (vec![10.0, 15.0, 20.0, 15.0, 40.0], 100.0)
     );
-    // The student is told, in `grader check`'s report and on the page.
+    // The student is told, in `grader check`'s report and on the page. (`check` keeps the games in a
+    // temporary folder: this test's, removed with it.)
+    let tmp = scratch();
     let out = grader()
+        .env("TMPDIR", tmp.path())
         .arg("check")
         .arg(repo().join(SUITE))
         .arg(repo().join(EXAMPLES).join("python2-package"))
