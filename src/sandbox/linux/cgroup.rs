@@ -70,8 +70,19 @@ pub struct Cgroup {
     dirs: Vec<PathBuf>,
     /// The limits written, once they are.
     limits: Option<Limits>,
-    /// The counters' files, opened at their first reading ([`Cgroup::cpu`], [`Cgroup::usage`]).
+    /// The counters' files, opened at the first reading of any ([`Cgroup::cpu`], [`Cgroup::usage`]).
     counters: std::sync::OnceLock<Counters>,
+}
+
+/// A group's counters, each read from one file.
+#[derive(Clone, Copy, Debug)]
+enum Counter {
+    /// v2 `cpu.stat`, v1 `cpuacct.usage`.
+    Cpu = 0,
+    /// v2 `memory.peak`, v1 `memory.max_usage_in_bytes`.
+    Peak = 1,
+    /// v2 `memory.events`, v1 `memory.oom_control`.
+    Oom = 2,
 }
 
 /// A group's counter files, kept open: the driver reads them every few milliseconds of a run, and a
@@ -79,11 +90,8 @@ pub struct Cgroup {
 /// be opened: read by its path then.
 #[derive(Debug)]
 struct Counters {
-    /// v2 `cpu.stat`, v1 `cpuacct.usage`.
     cpu: Option<fs::File>,
-    /// v2 `memory.peak`, v1 `memory.max_usage_in_bytes`.
     peak: Option<fs::File>,
-    /// v2 `memory.events`, v1 `memory.oom_control`.
     oom: Option<fs::File>,
 }
 
@@ -274,7 +282,7 @@ impl Cgroup {
         })
     }
 
-    /// The counter files' paths, in [`Counters`] order.
+    /// The counter files' paths, in [`Counter`] order.
     fn counter_paths(&self) -> Option<[PathBuf; 3]> {
         match self.version {
             Version::V2 => {
@@ -296,49 +304,52 @@ impl Cgroup {
         }
     }
 
-    fn counters(&self) -> &Counters {
-        self.counters.get_or_init(|| {
-            let open = |p: &PathBuf| fs::File::open(p).ok();
-            let paths = self.counter_paths();
-            let [cpu, peak, oom] = [0, 1, 2].map(|i| paths.as_ref().and_then(|p| open(&p[i])));
-            Counters { cpu, peak, oom }
-        })
-    }
-
-    /// Counter `which` of [`Counters`] (0 CPU, 1 peak, 2 OOM) read now: from its kept-open file
-    /// (read again from the start, a cgroup file shows the count now), else by its path. Empty when
-    /// neither reads.
-    fn read_counter(&self, which: usize) -> String {
+    /// What `parse` makes of counter `which` read now: from its file kept open (a cgroup file read
+    /// again from its start shows the count now), else by its path; `parse("")` when neither reads.
+    fn read_counter<T>(&self, which: Counter, parse: impl FnOnce(&str) -> T) -> T {
         use std::os::unix::fs::FileExt;
-        let counters = self.counters();
-        let file = [&counters.cpu, &counters.peak, &counters.oom][which].as_ref();
+        let counters = self.counters.get_or_init(|| {
+            let paths = self.counter_paths();
+            let open = |c: Counter| fs::File::open(&paths.as_ref()?[c as usize]).ok();
+            Counters {
+                cpu: open(Counter::Cpu),
+                peak: open(Counter::Peak),
+                oom: open(Counter::Oom),
+            }
+        });
+        let file = match which {
+            Counter::Cpu => &counters.cpu,
+            Counter::Peak => &counters.peak,
+            Counter::Oom => &counters.oom,
+        };
         let mut buf = [0u8; 1024];
-        if let Some(n) = file.and_then(|f| f.read_at(&mut buf, 0).ok()) {
-            return String::from_utf8_lossy(&buf[..n]).into_owned();
+        if let Some(n) = file.as_ref().and_then(|f| f.read_at(&mut buf, 0).ok()) {
+            return parse(&String::from_utf8_lossy(&buf[..n]));
         }
-        self.counter_paths()
-            .and_then(|p| fs::read_to_string(&p[which]).ok())
-            .unwrap_or_default()
+        let text = self
+            .counter_paths()
+            .and_then(|p| fs::read_to_string(&p[which as usize]).ok());
+        parse(text.as_deref().unwrap_or_default())
     }
 
     /// CPU of every process that ever ran in the group: [`Cgroup::usage`]'s, its one counter only
     /// (the watch and the pacer read it many times a second).
     pub fn cpu(&self) -> Duration {
-        let text = self.read_counter(0);
-        match self.version {
-            Version::V2 => Duration::from_micros(field(&text, "usage_usec ").unwrap_or(0)),
+        self.read_counter(Counter::Cpu, |text| match self.version {
+            Version::V2 => Duration::from_micros(field(text, "usage_usec ").unwrap_or(0)),
             Version::V1 => Duration::from_nanos(text.trim().parse().unwrap_or(0)),
-        }
+        })
     }
 
     /// CPU of every process that ever ran in the group, peak memory, and whether the kernel killed for
     /// memory. Unreadable counters read as zero rather than failing a run already done.
     pub fn usage(&self) -> Usage {
         // v2's `memory.events` and v1's `memory.oom_control` both count the kills on this line.
+        let oom = |text: &str| field(text, "oom_kill ").unwrap_or(0) > 0;
         Usage {
             cpu: self.cpu(),
-            peak_memory: self.read_counter(1).trim().parse().ok(),
-            oom: field(&self.read_counter(2), "oom_kill ").unwrap_or(0) > 0,
+            peak_memory: self.read_counter(Counter::Peak, |text| text.trim().parse().ok()),
+            oom: self.read_counter(Counter::Oom, oom),
         }
     }
 
@@ -763,17 +774,23 @@ mod tests {
         let kept = group.usage();
         assert!(kept.cpu > Duration::from_millis(20), "{kept:?}");
         // The files opened before the run read what the same files opened now read.
-        let fresh = |i: usize| fs::read_to_string(&group.counter_paths().unwrap()[i]).unwrap();
+        let fresh =
+            |i: Counter| fs::read_to_string(&group.counter_paths().unwrap()[i as usize]).unwrap();
         let cpu = match version {
-            Version::V2 => Duration::from_micros(field(&fresh(0), "usage_usec ").unwrap()),
-            Version::V1 => Duration::from_nanos(fresh(0).trim().parse().unwrap()),
+            Version::V2 => {
+                Duration::from_micros(field(&fresh(Counter::Cpu), "usage_usec ").unwrap())
+            }
+            Version::V1 => Duration::from_nanos(fresh(Counter::Cpu).trim().parse().unwrap()),
         };
         assert_eq!(kept.cpu, cpu);
         assert_eq!(group.cpu(), cpu);
-        let peak: u64 = fresh(1).trim().parse().unwrap();
+        let peak: u64 = fresh(Counter::Peak).trim().parse().unwrap();
         assert!(peak > 0);
         assert_eq!(kept.peak_memory, Some(peak));
-        assert_eq!(kept.oom, field(&fresh(2), "oom_kill ").unwrap() > 0);
+        assert_eq!(
+            kept.oom,
+            field(&fresh(Counter::Oom), "oom_kill ").unwrap() > 0
+        );
     }
 
     #[test]
