@@ -236,6 +236,7 @@ where
             sandbox.cloned(),
             knobs,
         );
+        let played = (played.results, played.knockout);
         let games = knobs.games.unwrap_or(1);
         let settled = played
             .0

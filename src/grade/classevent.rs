@@ -13,7 +13,7 @@ use crate::sandbox::Sandbox;
 use crate::suite::Suite;
 
 use crate::arena::event::ranking::{overall, LeftOut, Placed};
-use crate::arena::event::tournament::{play_costed, Knobs};
+use crate::arena::event::tournament::{play, Knobs};
 use crate::arena::game::registry::{dispatch, MakeBot, Visitor};
 use crate::arena::game::ArenaGame;
 use crate::report::tournament::{save_records, write_ranking};
@@ -134,7 +134,7 @@ impl Visitor for &ClassEvent<'_> {
             }),
         };
         let names: Vec<String> = entrants.iter().map(|e| e.name.clone()).collect();
-        let played = play_costed(
+        let played = play(
             &initial,
             bots,
             entrants,

@@ -42,36 +42,21 @@ pub struct Knobs {
     pub slots: Option<Arc<Cores>>,
 }
 
-/// Plays the event among `entrants` (built already) in the format `knobs` chooses, `knobs.jobs` games
-/// at once, a line on stderr every 50 games. Returns the results and whether it ended in a knockout.
-/// The one way both `grader tournament` and `grader run` play: the same seed, the same games.
-pub fn play<G: ArenaGame>(
-    initial: &G,
-    bots: MakeBot<G>,
-    entrants: Vec<Entrant>,
-    config: &ArenaConfig,
-    sandbox: Option<Arc<dyn Sandbox>>,
-    knobs: &Knobs,
-) -> (Results, bool)
-where
-    G::Move: Send + Sync,
-{
-    let played = play_costed(initial, bots, entrants, config, sandbox, knobs);
-    (played.results, played.knockout)
-}
-
-/// What [`play_costed`] played.
+/// What [`play`] played.
 pub struct Played {
     pub results: Results,
     /// It ended in a knockout.
     pub knockout: bool,
-    /// The CPU each entrant's program used over its games (aligned with the entrants; zero for a bot).
+    /// The CPU each entrant's program used over its games (aligned with the entrants; zero for a bot):
+    /// a class's own cost, which its results record (`grade::tournament`) beside its cases'.
     pub cpu: Vec<Duration>,
 }
 
-/// [`play`], with the CPU each entrant's program used: a class's own cost, which its results record
-/// (`grade::tournament`) beside its cases'.
-pub fn play_costed<G: ArenaGame>(
+/// Plays the event among `entrants` (built already) in the format `knobs` chooses, `knobs.jobs` games
+/// at once, a line on stderr every 50 games: the results, whether it ended in a knockout, and what
+/// each entrant's program used. The one way both `grader tournament` and `grader run` play: the same
+/// seed, the same games.
+pub fn play<G: ArenaGame>(
     initial: &G,
     bots: MakeBot<G>,
     entrants: Vec<Entrant>,
