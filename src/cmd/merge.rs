@@ -102,7 +102,7 @@ fn finish(args: &Args, merged: Merged) -> Result<Exit, CliError> {
             .map_err(CliError::usage)?;
         let submissions = crate::course::submissions::Submissions::load(&manifest.students_dir)
             .map_err(CliError::usage)?;
-        let policy = crate::course::apply::Policy {
+        let policy = crate::report::policy::Policy {
             course: course.as_ref(),
             submissions: submissions.as_ref(),
             groups: &columns.groups,

@@ -237,8 +237,8 @@ impl SuiteOut {
     fn policy<'a>(
         &'a self,
         marks: Option<&'a crate::marks::ClassMarks>,
-    ) -> crate::course::apply::Policy<'a> {
-        crate::course::apply::Policy {
+    ) -> crate::report::policy::Policy<'a> {
+        crate::report::policy::Policy {
             course: self.course.as_ref(),
             submissions: self.submissions.as_ref(),
             groups: &self.columns.groups,

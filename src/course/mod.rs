@@ -10,7 +10,6 @@
 //! Raw serde structs mirror the file; [`Course::load`] checks them into the types below. The grade
 //! arithmetic is [`grade`] (pure), the late rules [`late`].
 
-pub mod apply;
 pub mod grade;
 pub mod late;
 pub mod roster;

@@ -63,7 +63,7 @@ pub fn gate(
 #[allow(clippy::too_many_arguments)]
 pub fn play_and_mark(
     suite: &Suite,
-    policy: &crate::course::apply::Policy<'_>,
+    policy: &crate::report::policy::Policy<'_>,
     students: &[(String, PathBuf)],
     results: &mut [SubmissionResult],
     sandbox: &Arc<dyn Sandbox>,
@@ -122,7 +122,7 @@ pub fn play_and_mark(
 /// (`entry = "regular"`, 000:24), and one entered after the tournament's entry deadline (000:23).
 /// They play no game and get no marks, which is no fault of their program.
 fn entries(
-    policy: &crate::course::apply::Policy<'_>,
+    policy: &crate::report::policy::Policy<'_>,
     entrants: Vec<(String, PathBuf)>,
     left_out: &mut Vec<LeftOut>,
 ) -> Vec<(String, PathBuf)> {

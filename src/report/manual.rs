@@ -262,9 +262,9 @@ mod tests {
         ];
         (r.score, r.max) = (5.0, 10.0);
         let groups = [("play".to_string(), 10.0)];
-        let policy = crate::course::apply::Policy {
+        let policy = crate::report::policy::Policy {
             groups: &groups,
-            ..crate::course::apply::Policy::default()
+            ..crate::report::policy::Policy::default()
         };
         policy.apply(std::slice::from_mut(&mut r));
         r

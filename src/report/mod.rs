@@ -11,6 +11,7 @@ pub mod feedback;
 pub mod grid;
 pub mod html;
 pub mod manual;
+pub mod policy;
 pub mod result;
 pub mod rubric;
 pub mod search;

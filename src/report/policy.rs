@@ -1,14 +1,17 @@
-//! The course applied to a graded class: for each result, who it is for (roster, else what the LMS
-//! said), its track, section and team, its due date (track, extension), how late it was
-//! (`submissions.toml`), and so its [`Grade`]. What `grader run` and `grader merge` do once every
-//! result (and the tournament) is in.
+//! The course (`crate::course`) applied to a graded class: for each result, who it is for (roster,
+//! else what the LMS said), its track, section and team, its due date (track, extension), how late it
+//! was (`submissions.toml`), and so its [`Grade`]. What `grader run` and `grader merge` do once every
+//! result (and the tournament) is in. It lives among the reports, not in `course`, because it reads
+//! results: `course` stays below `report` (a course file knows nothing of results).
 
 use jiff::Timestamp;
 
-use super::grade::{grade, Grade, GroupPoints, Timing, TournamentPoints, Unattempted, Work};
-use super::roster::{Identity, Student};
-use super::submissions::{Entry, Submissions};
-use super::{time, Course, Extension};
+use crate::course::grade::{
+    grade, Grade, GroupPoints, Timing, TournamentPoints, Unattempted, Work,
+};
+use crate::course::roster::{Identity, Student};
+use crate::course::submissions::{Entry, Submissions};
+use crate::course::{time, Course, Extension};
 use crate::report::result::SubmissionResult;
 
 /// What the course knows about one class: its file (if any) and its submissions file (if any).
@@ -56,7 +59,7 @@ impl Policy<'_> {
 
     /// The due date for `folder`: its students' latest extension, else its track's date, else the
     /// course's.
-    fn due(&self, folder: &str, track: Option<&super::Track>) -> Option<Timestamp> {
+    fn due(&self, folder: &str, track: Option<&crate::course::Track>) -> Option<Timestamp> {
         let course = self.course?;
         let usual = track.and_then(|t| t.due).or(course.due);
         let keys: Vec<String> = std::iter::once(folder.to_string())
@@ -175,7 +178,7 @@ impl Policy<'_> {
     fn identities(
         &self,
         members: &[&Student],
-        record: Option<&super::submissions::Record>,
+        record: Option<&crate::course::submissions::Record>,
     ) -> Vec<Identity> {
         let roster = self.course.and_then(|c| c.roster.as_ref());
         let mut out: Vec<Identity> = members.iter().map(|s| Identity::of(s)).collect();
