@@ -184,6 +184,9 @@ struct Lines<R> {
     reader: R,
     buf: Vec<u8>,
     number: u64,
+    /// The end was read: the file is a finished run's, so no more reads (each would be a system
+    /// call for every expected line past a short file's end).
+    ended: bool,
 }
 
 impl<R: BufRead> Lines<R> {
@@ -191,11 +194,13 @@ impl<R: BufRead> Lines<R> {
     fn advance(&mut self) -> io::Result<bool> {
         loop {
             self.buf.clear();
-            if (&mut self.reader)
-                .take(MAX_LINE as u64)
-                .read_until(b'\n', &mut self.buf)?
-                == 0
+            if self.ended
+                || (&mut self.reader)
+                    .take(MAX_LINE as u64)
+                    .read_until(b'\n', &mut self.buf)?
+                    == 0
             {
+                self.ended = true;
                 return Ok(false);
             }
             if self.buf.len() == MAX_LINE && self.buf.last() != Some(&b'\n') {
@@ -286,6 +291,7 @@ pub fn compare_reader(expected: &str, actual: impl Read) -> io::Result<TraceRepo
         reader: BufReader::with_capacity(1 << 16, actual),
         buf: Vec::with_capacity(64),
         number: 0,
+        ended: false,
     };
     let mut expected_lines = ExpectedLines(expected.as_bytes());
     let mut walk = Walk::default();
@@ -512,6 +518,25 @@ mod tests {
 
     fn report(expected: &str, actual: &str) -> TraceReport {
         compare_reader(expected, actual.as_bytes()).unwrap()
+    }
+
+    #[test]
+    fn a_short_file_is_read_to_its_end_once_not_again_for_every_expected_line_past_it() {
+        /// A reader that counts the reads asked of it.
+        struct Counted<'a>(&'a [u8], std::rc::Rc<std::cell::Cell<usize>>);
+        impl Read for Counted<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                self.1.set(self.1.get() + 1);
+                self.0.read(buf)
+            }
+        }
+        let expected: String = (0..5000).map(|i| format!("s{i} 1\n")).collect();
+        let reads = std::rc::Rc::new(std::cell::Cell::new(0));
+        let r = compare_reader(&expected, Counted(b"s0 1\ns1 1\n", reads.clone())).unwrap();
+        assert_eq!((r.expected_lines, r.actual_lines), (5000, 2));
+        assert_eq!(r.divergence.as_ref().map(|d| d.line), Some(3));
+        // The bytes, then the end: two reads, not one more per expected line past the end.
+        assert_eq!(reads.get(), 2);
     }
 
     #[test]
