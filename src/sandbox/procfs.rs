@@ -34,7 +34,7 @@ pub fn sleep_of(running: &dyn Running) -> Option<Sleep> {
     for pid in pids {
         for task in std::fs::read_dir(format!("/proc/{pid}/task")).ok()? {
             let dir = task.ok()?.path();
-            let stat = std::fs::read_to_string(dir.join("stat")).ok()?;
+            let stat = read_task_file(&dir.join("stat")).ok()?;
             match stat.rsplit_once(')')?.1.split_whitespace().next()? {
                 "S" => {}
                 "Z" | "X" => continue,
@@ -117,7 +117,7 @@ pub(super) fn look(running: &mut dyn Running, stdin: Option<&File>) -> Option<Se
         let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).ok()?;
         for task in tasks {
             let dir = task.ok()?.path();
-            let stat = std::fs::read_to_string(dir.join("stat")).ok()?;
+            let stat = read_task_file(&dir.join("stat")).ok()?;
             let state = stat.rsplit_once(')')?.1.split_whitespace().next()?;
             match state {
                 "S" => {}
@@ -160,7 +160,7 @@ pub(super) fn look(_running: &mut dyn Running, _stdin: Option<&File>) -> Option<
 /// The system call a thread sleeps in and its arguments, from `/proc/PID/task/TID/syscall` (`dir`).
 #[cfg(target_os = "linux")]
 fn syscall_of(dir: &std::path::Path) -> Option<(i64, Vec<u64>)> {
-    let call = std::fs::read_to_string(dir.join("syscall")).ok()?;
+    let call = read_task_file(&dir.join("syscall")).ok()?;
     let mut fields = call.split_whitespace();
     let nr: i64 = fields.next()?.parse().ok()?;
     let args = fields
@@ -168,6 +168,24 @@ fn syscall_of(dir: &std::path::Path) -> Option<(i64, Vec<u64>)> {
         .filter_map(|a| u64::from_str_radix(a.trim_start_matches("0x"), 16).ok())
         .collect();
     Some((nr, args))
+}
+
+/// A thread's `stat` or `syscall` file under `/proc`. The kernel writes either whole at the first
+/// read (one record, `single_open`), so one read that returns less than it asked for holds all of it;
+/// `fs::read_to_string` would also ask its size (`statx`, 0 for these) and read once more for the end:
+/// two system calls of five, for each thread of a run at each look of the watch. Hand-written: no
+/// crate reads a kernel file by that rule.
+#[cfg(target_os = "linux")]
+fn read_task_file(path: &std::path::Path) -> std::io::Result<String> {
+    use std::io::Read;
+    let mut file = File::open(path)?;
+    let mut buf = [0u8; 4096];
+    let n = file.read(&mut buf)?;
+    let mut bytes = buf[..n].to_vec();
+    if n == buf.len() {
+        file.read_to_end(&mut bytes)?;
+    }
+    String::from_utf8(bytes).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
 }
 
 /// What a sleeping thread waits in, as far as a deadlock is concerned.
@@ -241,6 +259,45 @@ pub fn group_pids(_leader: i32) -> Vec<i32> {
 #[cfg(all(test, target_os = "linux"))]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_task_file_is_read_whole_in_one_read_and_a_longer_file_to_its_end() {
+        use std::io::Write;
+        // A thread blocked reading an empty pipe: its `syscall` file stands still while it waits.
+        let (mut reader, mut writer) = std::io::pipe().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let blocked = std::thread::spawn(move || {
+            // SAFETY: gettid has no preconditions.
+            tx.send(unsafe { libc::gettid() }).unwrap();
+            let mut byte = [0u8; 1];
+            std::io::Read::read(&mut reader, &mut byte).unwrap()
+        });
+        let tid = rx.recv().unwrap();
+        let dir = std::path::PathBuf::from(format!("/proc/self/task/{tid}"));
+        let mut found = None;
+        for _ in 0..500 {
+            let call = std::fs::read_to_string(dir.join("syscall")).unwrap();
+            if call.starts_with(&format!("{} ", libc::SYS_read)) {
+                found = Some(call);
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        let call = found.expect("the thread never blocked in read");
+        assert_eq!(read_task_file(&dir.join("syscall")).unwrap(), call);
+        let stat = read_task_file(&dir.join("stat")).unwrap();
+        assert!(
+            stat.starts_with(&format!("{tid} (")) && stat.ends_with('\n'),
+            "{stat}"
+        );
+        writer.write_all(b"x").unwrap();
+        assert_eq!(blocked.join().unwrap(), 1);
+        // Longer than one read's buffer: read on to the end.
+        let long = tempfile::NamedTempFile::new().unwrap();
+        let text: String = (0..1000).map(|i| format!("{i:07}\n")).collect();
+        std::fs::write(long.path(), &text).unwrap();
+        assert_eq!(read_task_file(long.path()).unwrap(), text);
+    }
 
     #[test]
     fn only_waits_the_run_itself_must_end_are_vouched_for() {
