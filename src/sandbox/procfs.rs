@@ -171,10 +171,10 @@ fn syscall_of(dir: &std::path::Path) -> Option<(i64, Vec<u64>)> {
 }
 
 /// A thread's `stat` or `syscall` file under `/proc`. The kernel writes either whole at the first
-/// read (one record, `single_open`), so one read that returns less than it asked for holds all of it;
-/// `fs::read_to_string` would also ask its size (`statx`, 0 for these) and read once more for the end:
-/// two system calls of five, for each thread of a run at each look of the watch. Hand-written: no
-/// crate reads a kernel file by that rule.
+/// read (one record, `single_open`), so one read that returns less than it asked for holds all of it:
+/// open, read, close, for each thread of a run at each look of the watch, where `fs::read_to_string`
+/// asks the size (`statx`, which says 0 for these), reads in small probes, and once more for the end.
+/// Hand-written: no crate reads a kernel file by that rule.
 #[cfg(target_os = "linux")]
 fn read_task_file(path: &std::path::Path) -> std::io::Result<String> {
     use std::io::Read;
@@ -275,7 +275,7 @@ mod tests {
         let tid = rx.recv().unwrap();
         let dir = std::path::PathBuf::from(format!("/proc/self/task/{tid}"));
         let mut found = None;
-        for _ in 0..500 {
+        for _ in 0..2500 {
             let call = std::fs::read_to_string(dir.join("syscall")).unwrap();
             if call.starts_with(&format!("{} ", libc::SYS_read)) {
                 found = Some(call);
