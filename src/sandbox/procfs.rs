@@ -34,7 +34,7 @@ pub fn sleep_of(running: &dyn Running) -> Option<Sleep> {
     for pid in pids {
         for task in std::fs::read_dir(format!("/proc/{pid}/task")).ok()? {
             let dir = task.ok()?.path();
-            let stat = read_task_file(&dir.join("stat")).ok()?;
+            let stat = read_proc_record(&dir.join("stat")).ok()?;
             match stat.rsplit_once(')')?.1.split_whitespace().next()? {
                 "S" => {}
                 "Z" | "X" => continue,
@@ -117,7 +117,7 @@ pub(super) fn look(running: &mut dyn Running, stdin: Option<&File>) -> Option<Se
         let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).ok()?;
         for task in tasks {
             let dir = task.ok()?.path();
-            let stat = read_task_file(&dir.join("stat")).ok()?;
+            let stat = read_proc_record(&dir.join("stat")).ok()?;
             let state = stat.rsplit_once(')')?.1.split_whitespace().next()?;
             match state {
                 "S" => {}
@@ -160,7 +160,7 @@ pub(super) fn look(_running: &mut dyn Running, _stdin: Option<&File>) -> Option<
 /// The system call a thread sleeps in and its arguments, from `/proc/PID/task/TID/syscall` (`dir`).
 #[cfg(target_os = "linux")]
 fn syscall_of(dir: &std::path::Path) -> Option<(i64, Vec<u64>)> {
-    let call = read_task_file(&dir.join("syscall")).ok()?;
+    let call = read_proc_record(&dir.join("syscall")).ok()?;
     let mut fields = call.split_whitespace();
     let nr: i64 = fields.next()?.parse().ok()?;
     let args = fields
@@ -170,13 +170,13 @@ fn syscall_of(dir: &std::path::Path) -> Option<(i64, Vec<u64>)> {
     Some((nr, args))
 }
 
-/// A thread's `stat` or `syscall` file under `/proc`. The kernel writes either whole at the first
-/// read (one record, `single_open`), so one read that returns less than it asked for holds all of it:
-/// open, read, close, for each thread of a run at each look of the watch, where `fs::read_to_string`
-/// asks the size (`statx`, which says 0 for these), reads in small probes, and once more for the end.
-/// Hand-written: no crate reads a kernel file by that rule.
-#[cfg(target_os = "linux")]
-fn read_task_file(path: &std::path::Path) -> std::io::Result<String> {
+/// A `/proc` file of one record: a process's or thread's `stat`, a thread's `syscall`. The kernel
+/// writes such a file whole at the first read (`single_open`), so one read that returns less than it
+/// asked for holds all of it: open, read, close, for each thread of a run at each look of the watch
+/// and each process of a scan of `/proc`, where `fs::read_to_string` asks the size (`statx`, which
+/// says 0 for these), reads in small probes, and once more for the end. Hand-written: no crate reads
+/// a kernel file by that rule.
+pub(super) fn read_proc_record(path: &std::path::Path) -> std::io::Result<String> {
     use std::io::Read;
     let mut file = File::open(path)?;
     let mut buf = [0u8; 4096];
@@ -235,7 +235,7 @@ pub fn group_pids(leader: i32) -> Vec<i32> {
         if pid == leader {
             continue;
         }
-        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        let Ok(stat) = read_proc_record(format!("/proc/{pid}/stat").as_ref()) else {
             continue;
         };
         // After the command's closing parenthesis: state, ppid, pgrp.
@@ -261,7 +261,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_task_file_is_read_whole_in_one_read_and_a_longer_file_to_its_end() {
+    fn a_proc_record_is_read_whole_in_one_read_and_a_longer_file_to_its_end() {
         use std::io::Write;
         // A thread blocked reading an empty pipe: its `syscall` file stands still while it waits.
         let (mut reader, mut writer) = std::io::pipe().unwrap();
@@ -284,8 +284,8 @@ mod tests {
             std::thread::sleep(std::time::Duration::from_millis(2));
         }
         let call = found.expect("the thread never blocked in read");
-        assert_eq!(read_task_file(&dir.join("syscall")).unwrap(), call);
-        let stat = read_task_file(&dir.join("stat")).unwrap();
+        assert_eq!(read_proc_record(&dir.join("syscall")).unwrap(), call);
+        let stat = read_proc_record(&dir.join("stat")).unwrap();
         assert!(
             stat.starts_with(&format!("{tid} (")) && stat.ends_with('\n'),
             "{stat}"
@@ -296,7 +296,7 @@ mod tests {
         let long = tempfile::NamedTempFile::new().unwrap();
         let text: String = (0..1000).map(|i| format!("{i:07}\n")).collect();
         std::fs::write(long.path(), &text).unwrap();
-        assert_eq!(read_task_file(long.path()).unwrap(), text);
+        assert_eq!(read_proc_record(long.path()).unwrap(), text);
     }
 
     #[test]

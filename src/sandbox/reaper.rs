@@ -75,7 +75,7 @@ fn every_process() -> BTreeMap<libc::pid_t, Proc> {
 }
 
 fn stat(pid: libc::pid_t) -> Option<Proc> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let stat = super::procfs::read_proc_record(format!("/proc/{pid}/stat").as_ref()).ok()?;
     // The command name may hold spaces and parentheses: fields start after the last ')'.
     let (_, rest) = stat.rsplit_once(')')?;
     let f: Vec<&str> = rest.split_whitespace().collect();
