@@ -398,11 +398,9 @@ fn pollfd(file: &File, events: libc::c_short) -> libc::pollfd {
     }
 }
 
-/// poll(2) for at most `timeout` (rounded up to whole milliseconds); EINTR counts as a wake-up.
+/// poll(2) for at most `timeout`; EINTR counts as a wake-up.
 pub(crate) fn poll(fds: &mut [libc::pollfd], timeout: Duration) -> io::Result<usize> {
-    let ms = timeout.as_micros().div_ceil(1000).min(i32::MAX as u128) as libc::c_int;
-    // SAFETY: fds is a valid, exclusively borrowed slice of pollfd.
-    let r = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, ms) };
+    let r = poll_raw(fds, Some(timeout));
     if r < 0 {
         let err = io::Error::last_os_error();
         if err.kind() == io::ErrorKind::Interrupted {
@@ -411,6 +409,40 @@ pub(crate) fn poll(fds: &mut [libc::pollfd], timeout: Duration) -> io::Result<us
         return Err(err);
     }
     Ok(r as usize)
+}
+
+/// poll(2) for `left` (forever when `None`), as the raw call returns. Linux's `ppoll` takes
+/// nanoseconds: a dialogue's looks come half a millisecond apart, and `poll`'s whole milliseconds
+/// made each one a millisecond with the program and its core idle.
+#[cfg(target_os = "linux")]
+pub(crate) fn poll_raw(fds: &mut [libc::pollfd], left: Option<Duration>) -> libc::c_int {
+    let timeout = left.map(|d| libc::timespec {
+        tv_sec: libc::time_t::try_from(d.as_secs()).unwrap_or(libc::time_t::MAX),
+        tv_nsec: libc::c_long::from(d.subsec_nanos()),
+    });
+    let timeout = timeout
+        .as_ref()
+        .map_or(std::ptr::null(), std::ptr::from_ref);
+    // SAFETY: fds is a valid, exclusively borrowed slice of pollfd; the timeout, when given,
+    // outlives the call; no signal mask is passed.
+    unsafe {
+        libc::ppoll(
+            fds.as_mut_ptr(),
+            fds.len() as libc::nfds_t,
+            timeout,
+            std::ptr::null(),
+        )
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+pub(crate) fn poll_raw(fds: &mut [libc::pollfd], left: Option<Duration>) -> libc::c_int {
+    // Whole milliseconds, rounded up, so a wait never ends a hair before its deadline and spins.
+    let ms = left.map_or(-1, |d| {
+        d.as_micros().div_ceil(1000).min(i32::MAX as u128) as libc::c_int
+    });
+    // SAFETY: fds is a valid, exclusively borrowed slice of pollfd.
+    unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, ms) }
 }
 
 /// Sets O_NONBLOCK on our end of a pipe (the program's end is a separate open file and stays blocking).
@@ -459,5 +491,34 @@ mod tests {
         // 50 µs, doubling to 2 ms: sleeps at least that long cover 10 ms in 10 sleeps, so 11 looks at
         // most (a sleep is never shorter than asked), and at least one after the first.
         assert!((2..=11).contains(&looks), "{looks} looks");
+    }
+
+    /// A poll waits out the time it is given, to the microsecond, never less; without one, until the
+    /// descriptor is ready; a descriptor ready at once answers at once.
+    #[test]
+    fn a_poll_waits_its_whole_time_and_wakes_for_a_ready_descriptor() {
+        use std::io::Write;
+        let mut ends = [0; 2];
+        // SAFETY: two ints for the two ends.
+        assert_eq!(unsafe { libc::pipe(ends.as_mut_ptr()) }, 0);
+        // SAFETY: fresh descriptors, each owned once.
+        let (read, mut write) = unsafe {
+            use std::os::fd::FromRawFd;
+            (File::from_raw_fd(ends[0]), File::from_raw_fd(ends[1]))
+        };
+        let mut fds = [pollfd(&read, libc::POLLIN)];
+        for wait in [Duration::from_micros(2500), Duration::from_millis(20)] {
+            let start = Instant::now();
+            assert_eq!(poll_raw(&mut fds, Some(wait)), 0);
+            assert!(
+                start.elapsed() >= wait,
+                "{wait:?}: woke after {:?}",
+                start.elapsed()
+            );
+        }
+        write.write_all(b"x").unwrap();
+        assert_eq!(poll_raw(&mut fds, None), 1);
+        assert_eq!(poll_raw(&mut fds, Some(Duration::ZERO)), 1);
+        assert_ne!(fds[0].revents & libc::POLLIN, 0);
     }
 }

@@ -215,25 +215,13 @@ pub(crate) fn wait(
     deadline: Option<Instant>,
 ) -> io::Result<bool> {
     loop {
-        let timeout = match deadline {
-            None => -1,
-            Some(d) => {
-                let left = d.saturating_duration_since(pace::now());
-                if left.is_zero() {
-                    0
-                } else {
-                    // Round up, so a wait never ends a hair before the deadline and spins.
-                    i32::try_from(left.as_micros().div_ceil(1000)).unwrap_or(i32::MAX)
-                }
-            }
-        };
+        let left = deadline.map(|d| d.saturating_duration_since(pace::now()));
         let mut pfd = libc::pollfd {
             fd: file.as_raw_fd(),
             events,
             revents: 0,
         };
-        // SAFETY: one valid pollfd, for the length we pass.
-        let n = unsafe { libc::poll(&mut pfd, 1, timeout) };
+        let n = super::drive::poll_raw(std::slice::from_mut(&mut pfd), left);
         if n < 0 {
             let e = io::Error::last_os_error();
             if e.kind() == io::ErrorKind::Interrupted {

@@ -72,6 +72,8 @@ pub(super) struct Seen {
     pub(super) stdin_empty: bool,
     /// The program reads a terminal (`Stdin::Terminal`), not a pipe.
     pub(super) tty: bool,
+    /// Threads seen that have not ended (zombies left out): every one asleep when `asleep`.
+    pub(super) threads: usize,
 }
 
 #[cfg(target_os = "linux")]
@@ -128,6 +130,7 @@ pub(super) fn look(running: &mut dyn Running, stdin: Option<&File>) -> Option<Se
                     return Some(seen);
                 }
             }
+            seen.threads += 1;
             let (nr, args) = syscall_of(&dir)?;
             let fd_target = |fd: u64| {
                 std::fs::read_link(format!("/proc/{pid}/fd/{fd}"))

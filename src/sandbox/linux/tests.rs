@@ -230,3 +230,58 @@ fn a_program_on_a_terminal_shows_its_prompt_and_is_seen_waiting() {
         running.kill();
     }
 }
+
+/// A program of one thread back in its read of the terminal waits for what is typed: the first look
+/// of a responsive watch that finds it there ends the turn. A shell waiting for the child that reads
+/// takes a second look, a millisecond on, first (between two looks another process may act).
+#[test]
+fn one_thread_back_in_its_read_of_the_terminal_is_waiting_at_the_first_look() {
+    use crate::sandbox::procfs::look;
+    use crate::sandbox::{BasicSandbox, NoSandbox, Sandbox, Stall, Watch};
+    use std::io::Read;
+    use std::time::{Duration, Instant};
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut tiers: Vec<Box<dyn Sandbox>> = vec![Box::new(NoSandbox), Box::new(BasicSandbox)];
+    match FullSandbox::new() {
+        Ok(full) => tiers.push(Box::new(full)),
+        Err(_) => eprintln!("skipping the full tier: unavailable here"),
+    }
+    let scripts = [
+        ("printf 'P: '; read m", 1),
+        ("printf 'P: '; head -n 1 >/dev/null; true", 2),
+    ];
+    for sandbox in tiers {
+        let tier = sandbox.tier();
+        for (script, threads) in scripts {
+            let spec = small_spec("/bin/sh", &["-c", script], dir.path(), Stdin::Terminal);
+            let mut running = sandbox.spawn(&spec).unwrap();
+            let keys = running.take_stdin().unwrap();
+            let mut screen = running.take_stdout().unwrap();
+            let mut shown = [0u8; 3];
+            screen.read_exact(&mut shown).unwrap();
+            assert_eq!(&shown, b"P: ", "{tier}: {script}");
+            // Until a look finds every thread asleep, one of them reading the terminal.
+            let until = Instant::now() + Duration::from_secs(30);
+            let seen = loop {
+                match look(&mut *running, Some(&keys)) {
+                    Some(s) if s.asleep && s.reading => break s,
+                    _ if Instant::now() > until => panic!("{tier}: {script}: never seen reading"),
+                    _ => std::thread::sleep(Duration::from_millis(1)),
+                }
+            };
+            assert_eq!(seen.threads, threads, "{tier}: {script}");
+            let mut watch = Watch::responsive(None);
+            let first = watch.check(&mut *running, Some(&keys));
+            if threads == 1 {
+                assert_eq!(first, Some(Stall::Input), "{tier}: {script}");
+            } else {
+                assert_eq!(first, None, "{tier}: {script}");
+                std::thread::sleep(Duration::from_millis(3));
+                let second = watch.check(&mut *running, Some(&keys));
+                assert_eq!(second, Some(Stall::Input), "{tier}: {script}");
+            }
+            running.kill();
+        }
+    }
+}
