@@ -160,6 +160,8 @@ pub fn main() -> ExitCode {
         Command::Completions(args) => docs::completions(args),
         Command::Man(args) => docs::man(args),
     };
+    // What runs left, still being taken apart off the grading threads, goes before the process does.
+    crate::sandbox::removal::wait_removed();
     match result {
         Ok(exit) => exit.into(),
         Err(CliError { exit, error }) => {

@@ -17,6 +17,7 @@ pub mod pace;
 pub mod process;
 pub mod procfs;
 pub mod reaper;
+pub mod removal;
 pub mod rlimits;
 pub mod scratch;
 pub mod sink;

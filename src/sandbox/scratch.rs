@@ -6,6 +6,7 @@ use std::ffi::{CString, OsStr};
 use std::io;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, Once};
 
 pub use super::tree::{chown_tree, remove_tree, RemoveError};
@@ -20,6 +21,9 @@ pub struct Bounds {
     pub inodes: u64,
 }
 
+/// Released sub-folders so far, for their names on the way out ([`Scratch::release`]).
+static RELEASED: AtomicU64 = AtomicU64::new(0);
+
 /// The prefix of every scratch folder a grader makes in the temporary folder.
 const PREFIX: &str = "grader-run-";
 
@@ -31,6 +35,8 @@ pub struct Scratch {
     path: PathBuf,
     /// Sub-folders with a tmpfs of their own mounted over them.
     mounts: Mutex<Vec<PathBuf>>,
+    /// Removed off this thread when dropped ([`Scratch::for_one_run`]).
+    later: bool,
 }
 
 impl Scratch {
@@ -42,7 +48,16 @@ impl Scratch {
         Ok(Scratch {
             path: dir.keep(),
             mounts: Mutex::new(Vec::new()),
+            later: false,
         })
+    }
+
+    /// [`Scratch::new`] for one game or run: dropped, it is removed off the dropping thread
+    /// (`removal.rs`), so the next run need not wait for the disk.
+    pub fn for_one_run() -> io::Result<Scratch> {
+        let mut scratch = Scratch::new()?;
+        scratch.later = true;
+        Ok(scratch)
     }
 
     pub fn path(&self) -> &Path {
@@ -74,6 +89,14 @@ impl Scratch {
         if mounted {
             unmount(dir);
         }
+        // Out of the way under a name never made again, then removed off this thread: the next run
+        // may be given a folder of the same name at once.
+        let n = RELEASED.fetch_add(1, Ordering::Relaxed);
+        let away = self.path.join(format!(".released-{n}"));
+        if std::fs::rename(dir, &away).is_ok() {
+            super::removal::remove_later(away, false);
+            return Ok(());
+        }
         remove_tree(dir)
     }
 
@@ -87,6 +110,12 @@ impl Drop for Scratch {
         for dir in std::mem::take(&mut *self.mounts_mut()) {
             unmount(&dir);
         }
+        if self.later {
+            super::removal::remove_later(std::mem::take(&mut self.path), true);
+            return;
+        }
+        // What was released from it may still be queued: never two removals over one tree.
+        super::removal::wait_removed();
         if let Err(e) = remove_tree(&self.path) {
             eprintln!("warning: {e}");
         }

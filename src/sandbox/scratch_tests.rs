@@ -179,6 +179,34 @@ fn a_scratch_folder_is_named_after_its_live_owner_and_removed_on_drop() {
     assert!(!path.exists());
 }
 
+/// A released sub-folder is gone from its name at once (a run may be given the same name next) and
+/// from the disk once the queued removals are; a scratch for one run goes off the dropping thread,
+/// and its owner's wait sees it gone.
+#[test]
+fn a_released_name_is_free_at_once_and_one_run_scratch_goes_off_the_thread() {
+    let scratch = Scratch::new().unwrap();
+    let dir = scratch.sub("s0", None).unwrap();
+    std::fs::create_dir(dir.join("deep")).unwrap();
+    std::fs::write(dir.join("deep/f"), b"x").unwrap();
+    scratch.release(&dir).unwrap();
+    assert!(!dir.exists());
+    let again = scratch.sub("s0", None).unwrap();
+    assert!(again.is_dir() && std::fs::read_dir(&again).unwrap().next().is_none());
+    super::super::removal::wait_removed();
+    let left: Vec<_> = std::fs::read_dir(scratch.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, ["s0"], "only the folder made again is left");
+
+    let one = Scratch::for_one_run().unwrap();
+    let path = one.path().to_path_buf();
+    std::fs::write(path.join("f"), b"x").unwrap();
+    drop(one);
+    super::super::removal::wait_removed();
+    assert!(!path.exists());
+}
+
 #[test]
 fn mountinfo_escapes_are_undone() {
     assert_eq!(unescape(r"/tmp/a\040b\134c"), b"/tmp/a b\\c");

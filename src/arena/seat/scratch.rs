@@ -162,7 +162,7 @@ pub fn anchor(dir: &Path, command: &[String]) -> (OsString, Vec<OsString>) {
 /// # Errors
 /// The temporary folder cannot be made (the machine's side).
 pub fn work_dir() -> io::Result<crate::sandbox::scratch::Scratch> {
-    crate::sandbox::scratch::Scratch::new()
+    crate::sandbox::scratch::Scratch::for_one_run()
 }
 
 /// A program's seat and the working folder it plays in: the folder outlives the process (the seat is
