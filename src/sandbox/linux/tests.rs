@@ -285,3 +285,58 @@ fn one_thread_back_in_its_read_of_the_terminal_is_waiting_at_the_first_look() {
         }
     }
 }
+
+/// A program that printed and went back to its read is seen there at the first check after the
+/// grader heard it, though its CPU time moved since the check before (it ran to print): right after
+/// output, a check reads the threads' states rather than take moved CPU time for work.
+#[test]
+fn a_program_that_just_printed_is_seen_back_in_its_read_at_the_next_check() {
+    use crate::sandbox::procfs::look;
+    use crate::sandbox::{BasicSandbox, NoSandbox, Sandbox, Stall, Watch};
+    use std::io::{Read, Write};
+    use std::time::{Duration, Instant};
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut tiers: Vec<Box<dyn Sandbox>> = vec![Box::new(NoSandbox), Box::new(BasicSandbox)];
+    match FullSandbox::new() {
+        Ok(full) => tiers.push(Box::new(full)),
+        Err(_) => eprintln!("skipping the full tier: unavailable here"),
+    }
+    // It answers what is typed after some work of its own, so its CPU time moves.
+    let script = "read a; i=0; while [ $i -lt 3000 ]; do i=$((i+1)); done; printf 'P: '; read m";
+    for sandbox in tiers {
+        let tier = sandbox.tier();
+        let spec = small_spec("/bin/sh", &["-c", script], dir.path(), Stdin::Terminal);
+        let mut running = sandbox.spawn(&spec).unwrap();
+        let mut keys = running.take_stdin().unwrap();
+        let mut screen = running.take_stdout().unwrap();
+        let until = Instant::now() + Duration::from_secs(30);
+        let reading = |running: &mut dyn crate::sandbox::Running, keys: &std::fs::File| loop {
+            match look(running, Some(keys)) {
+                Some(s) if s.asleep && s.reading => return,
+                _ if Instant::now() > until => panic!("{tier}: never seen reading"),
+                _ => std::thread::sleep(Duration::from_millis(1)),
+            }
+        };
+        reading(&mut *running, &keys);
+        let mut watch = Watch::responsive(None);
+        assert_eq!(
+            watch.check(&mut *running, Some(&keys)),
+            Some(Stall::Input),
+            "{tier}"
+        );
+        keys.write_all(b"a\n").unwrap();
+        let mut shown = [0u8; 3];
+        screen.read_exact(&mut shown).unwrap();
+        assert_eq!(&shown, b"P: ", "{tier}");
+        reading(&mut *running, &keys);
+        watch.heard();
+        std::thread::sleep(Duration::from_millis(1));
+        assert_eq!(
+            watch.check(&mut *running, Some(&keys)),
+            Some(Stall::Input),
+            "{tier}"
+        );
+        running.kill();
+    }
+}
