@@ -94,7 +94,7 @@ impl LineReader {
                 Ok(other) => break Ok(Answer::Read(other)),
                 Err(e) => break Err(e),
             }
-            match awaited.stalled(&self.file) {
+            match awaited.stalled(&[&self.file]) {
                 Ok(Some(stall)) => break Ok(Answer::Stalled(stall)),
                 Ok(None) => pace.look(&mut *awaited.running),
                 Err(e) => break Err(e),
@@ -136,29 +136,29 @@ impl Awaited<'_> {
         deadline.map_or(next, |d| d.min(next))
     }
 
-    /// Looks at the program after a wait for `output` found nothing; a stall only when, besides,
-    /// nothing arrived on `output` since (what it printed last may still answer).
-    fn stalled(&mut self, output: &File) -> io::Result<Option<Stall>> {
+    /// Looks at the program after a wait for `outputs` found nothing; a stall only when, besides,
+    /// nothing arrived on them since (what it printed last may still answer).
+    fn stalled(&mut self, outputs: &[&File]) -> io::Result<Option<Stall>> {
         let Some(stall) = self.watch.check(&mut *self.running, Some(self.stdin)) else {
             return Ok(None);
         };
-        if wait(output, libc::POLLIN, Some(pace::now()))? {
+        if wait_any(outputs, libc::POLLIN, Some(pace::now()))? {
             return Ok(None);
         }
         Ok(Some(stall))
     }
 }
 
-/// [`wait`] for `file` (the program's output) while the grader waits for `awaited`'s answer: `Err` with
-/// the stall when the program is found blocked on its input instead.
+/// [`wait`] for any of `files` (the program's outputs) while the grader waits for `awaited`'s answer:
+/// `Err` with the stall when the program is found blocked on its input instead.
 pub fn wait_awaiting(
-    file: &File,
+    files: &[&File],
     deadline: Option<Instant>,
     awaited: &mut Awaited<'_>,
 ) -> io::Result<Result<bool, Stall>> {
     let mut pace = pace::Wait::start();
     let answer = loop {
-        match wait(file, libc::POLLIN, Some(awaited.slice(deadline, &pace))) {
+        match wait_any(files, libc::POLLIN, Some(awaited.slice(deadline, &pace))) {
             Ok(true) => break Ok(Ok(true)),
             Ok(false) => {}
             Err(e) => break Err(e),
@@ -166,7 +166,7 @@ pub fn wait_awaiting(
         if deadline.is_some_and(|d| pace::now() >= d) {
             break Ok(Ok(false));
         }
-        match awaited.stalled(file) {
+        match awaited.stalled(files) {
             Ok(Some(stall)) => break Ok(Err(stall)),
             Ok(None) => pace.look(&mut *awaited.running),
             Err(e) => break Err(e),
@@ -214,14 +214,26 @@ pub(crate) fn wait(
     events: libc::c_short,
     deadline: Option<Instant>,
 ) -> io::Result<bool> {
-    loop {
-        let left = deadline.map(|d| d.saturating_duration_since(pace::now()));
-        let mut pfd = libc::pollfd {
+    wait_any(&[file], events, deadline)
+}
+
+/// [`wait`] for any of `files`.
+pub(crate) fn wait_any(
+    files: &[&File],
+    events: libc::c_short,
+    deadline: Option<Instant>,
+) -> io::Result<bool> {
+    let mut pfds: Vec<libc::pollfd> = files
+        .iter()
+        .map(|file| libc::pollfd {
             fd: file.as_raw_fd(),
             events,
             revents: 0,
-        };
-        let n = super::drive::poll_raw(std::slice::from_mut(&mut pfd), left);
+        })
+        .collect();
+    loop {
+        let left = deadline.map(|d| d.saturating_duration_since(pace::now()));
+        let n = super::drive::poll_raw(&mut pfds, left);
         if n < 0 {
             let e = io::Error::last_os_error();
             if e.kind() == io::ErrorKind::Interrupted {
@@ -329,6 +341,18 @@ mod tests {
             File::from(std::os::fd::OwnedFd::from(r)),
             File::from(std::os::fd::OwnedFd::from(w)),
         )
+    }
+
+    /// A wait for several files answers for whichever is ready, the last as well as the first.
+    #[test]
+    fn a_wait_for_several_files_wakes_for_any_of_them() {
+        let (r1, _w1) = pipe();
+        let (r2, mut w2) = pipe();
+        let soon = || Some(Instant::now() + Duration::from_millis(20));
+        assert!(!wait_any(&[&r1, &r2], libc::POLLIN, soon()).unwrap());
+        w2.write_all(b"x").unwrap();
+        assert!(wait_any(&[&r1, &r2], libc::POLLIN, soon()).unwrap());
+        assert!(!wait(&r1, libc::POLLIN, soon()).unwrap());
     }
 
     #[test]

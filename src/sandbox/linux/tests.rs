@@ -202,7 +202,7 @@ fn a_program_on_a_terminal_shows_its_prompt_and_is_seen_waiting() {
                 stdin: &keys,
                 watch: &mut watch,
             };
-            match wait_awaiting(&screen, Some(until), &mut awaited).unwrap() {
+            match wait_awaiting(&[&screen], Some(until), &mut awaited).unwrap() {
                 Ok(true) => {
                     let mut chunk = [0u8; 256];
                     let n = screen.read(&mut chunk).unwrap();

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use crate::arena::seat::persistent::{describe, STDERR_KEEP};
 use crate::arena::seat::Reply;
 use crate::sandbox::line::{self, Awaited, Wrote};
-use crate::sandbox::{drive, Running, Sandbox, Spec, Stall, Watch};
+use crate::sandbox::{drive, pace, Running, Sandbox, Spec, Stall, Watch};
 
 use super::screen;
 use super::transcript::Transcript;
@@ -160,10 +160,17 @@ impl Io {
         // What it wrote to stderr before it stopped is on the screen too, after what it printed.
         self.read_errors();
         if !self.pending.is_empty() {
-            // The terminal may still hold the end of what it printed before that.
-            std::thread::sleep(Duration::from_millis(5));
+            // The terminal may still hold the end of what it printed before that, in the kernel's
+            // work that passes it on: a poll of the terminal's end runs that work first
+            // (`n_tty_poll`), so what it finds is all of it.
             loop {
                 let before = self.raw.len();
+                if !matches!(
+                    line::wait(&self.screen, libc::POLLIN, Some(pace::now())),
+                    Ok(true)
+                ) {
+                    break;
+                }
                 match self.read_some(transcript) {
                     Ok(true) if self.raw.len() > before && self.raw.len() <= WINDOW => {}
                     _ => break,
@@ -203,7 +210,12 @@ impl Io {
                     stdin: &self.keys,
                     watch: &mut watch,
                 };
-                line::wait_awaiting(&self.screen, Some(deadline), &mut awaited)
+                // Its stderr too: a prompt written there (Python's `input()` on a terminal) is
+                // printing as much as one on the terminal.
+                let outputs: Vec<&File> = std::iter::once(&self.screen)
+                    .chain(self.errors.as_ref())
+                    .collect();
+                line::wait_awaiting(&outputs, Some(deadline), &mut awaited)
             };
             match waited {
                 Ok(Ok(true)) => match self.read_some(transcript) {
@@ -252,7 +264,23 @@ impl Io {
         let mut chunk = [0u8; 8 * 1024];
         loop {
             match file.read(&mut chunk) {
-                Ok(0) | Err(_) => return,
+                // Its end, or a pipe that fails: nothing more comes, and it is not waited on again.
+                Ok(0) => {
+                    self.errors = None;
+                    return;
+                }
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::Interrupted
+                    ) =>
+                {
+                    return
+                }
+                Err(_) => {
+                    self.errors = None;
+                    return;
+                }
                 Ok(n) => {
                     self.pending.extend_from_slice(&chunk[..n]);
                     if let Ok(mut kept) = self.kept.lock() {
@@ -303,5 +331,74 @@ impl Io {
     pub fn stop(mut self) -> crate::sandbox::Usage {
         self.running.kill();
         self.running.usage()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sandbox::{BasicSandbox, Limits, Stdin};
+
+    fn spec(script: &str, dir: &std::path::Path) -> Spec {
+        Spec {
+            program: "/bin/sh".into(),
+            args: vec!["-c".into(), script.into()],
+            workdir: dir.to_owned(),
+            env: vec![],
+            stdin: Stdin::Terminal,
+            limits: Limits {
+                cpu: Duration::from_secs(10),
+                wall: Duration::from_secs(10),
+                memory: 64 << 20,
+                output: 1 << 16,
+                file_size: 1 << 20,
+                processes: 8,
+                open_files: 64,
+                stack: 8 << 20,
+                address_space: None,
+                idle: Some(Duration::from_secs(5)),
+            },
+            read_only: vec![],
+        }
+    }
+
+    /// A prompt written to stderr (Python's `input()` on a terminal writes it there) is heard, after
+    /// what the program printed on the terminal before it, whether or not it printed there at all;
+    /// a program that then ends, its stderr closed, is heard to end.
+    #[test]
+    fn a_prompt_on_stderr_is_heard_in_order_and_the_end_after_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let script =
+            "printf 'Move: ' >&2; read m; echo \"board $m\"; printf 'Again: ' >&2; read m; \
+                      printf 'Bye' >&2; exit 3";
+        let kept = Arc::new(Mutex::new(Vec::new()));
+        let mut io = Io::start(&BasicSandbox, &spec(script, dir.path()), &kept).unwrap();
+        let mut transcript = Transcript::default();
+        let until = || Until::from(Instant::now() + Duration::from_secs(10));
+        let heard = io.hear(until(), &mut transcript);
+        assert_eq!((heard.stop, heard.text.as_str()), (Stop::Waiting, "Move: "));
+        io.type_line(
+            "5",
+            Instant::now() + Duration::from_secs(10),
+            &mut transcript,
+        )
+        .unwrap();
+        let heard = io.hear(until(), &mut transcript);
+        assert_eq!(heard.stop, Stop::Waiting);
+        assert_eq!(heard.text, "board 5\nAgain: ");
+        io.type_line(
+            "6",
+            Instant::now() + Duration::from_secs(10),
+            &mut transcript,
+        )
+        .unwrap();
+        let heard = io.hear(until(), &mut transcript);
+        assert_eq!(
+            heard.stop,
+            Stop::Ended("exit status 3".into()),
+            "{}",
+            heard.text
+        );
+        assert_eq!(heard.text, "Bye");
     }
 }
