@@ -176,16 +176,12 @@ fn the_watch_sees_a_run_blocked_on_its_stdin_and_not_one_asleep() {
 #[test]
 fn a_program_on_a_terminal_shows_its_prompt_and_is_seen_waiting() {
     use crate::sandbox::line::{wait_awaiting, Awaited};
-    use crate::sandbox::{BasicSandbox, NoSandbox, Sandbox, Stall, Watch};
+    use crate::sandbox::{Stall, Watch};
     use std::io::{Read, Write};
     use std::time::{Duration, Instant};
 
     let dir = tempfile::tempdir().unwrap();
-    let mut tiers: Vec<Box<dyn Sandbox>> = vec![Box::new(NoSandbox), Box::new(BasicSandbox)];
-    match FullSandbox::new() {
-        Ok(full) => tiers.push(Box::new(full)),
-        Err(_) => eprintln!("skipping the full tier: unavailable here"),
-    }
+    let tiers = every_tier();
     let script = "[ -t 0 ] && [ -t 1 ] && t=tty; printf 'Your move: '; read m; echo \"got $m $t\"";
     for sandbox in tiers {
         let tier = sandbox.tier();
@@ -237,16 +233,12 @@ fn a_program_on_a_terminal_shows_its_prompt_and_is_seen_waiting() {
 #[test]
 fn one_thread_back_in_its_read_of_the_terminal_is_waiting_at_the_first_look() {
     use crate::sandbox::procfs::look;
-    use crate::sandbox::{BasicSandbox, NoSandbox, Sandbox, Stall, Watch};
+    use crate::sandbox::{Stall, Watch};
     use std::io::Read;
     use std::time::{Duration, Instant};
 
     let dir = tempfile::tempdir().unwrap();
-    let mut tiers: Vec<Box<dyn Sandbox>> = vec![Box::new(NoSandbox), Box::new(BasicSandbox)];
-    match FullSandbox::new() {
-        Ok(full) => tiers.push(Box::new(full)),
-        Err(_) => eprintln!("skipping the full tier: unavailable here"),
-    }
+    let tiers = every_tier();
     let scripts = [
         ("printf 'P: '; read m", 1),
         ("printf 'P: '; head -n 1 >/dev/null; true", 2),
@@ -292,16 +284,12 @@ fn one_thread_back_in_its_read_of_the_terminal_is_waiting_at_the_first_look() {
 #[test]
 fn a_program_that_just_printed_is_seen_back_in_its_read_at_the_next_check() {
     use crate::sandbox::procfs::look;
-    use crate::sandbox::{BasicSandbox, NoSandbox, Sandbox, Stall, Watch};
+    use crate::sandbox::{Stall, Watch};
     use std::io::{Read, Write};
     use std::time::{Duration, Instant};
 
     let dir = tempfile::tempdir().unwrap();
-    let mut tiers: Vec<Box<dyn Sandbox>> = vec![Box::new(NoSandbox), Box::new(BasicSandbox)];
-    match FullSandbox::new() {
-        Ok(full) => tiers.push(Box::new(full)),
-        Err(_) => eprintln!("skipping the full tier: unavailable here"),
-    }
+    let tiers = every_tier();
     // It answers what is typed after some work of its own, so its CPU time moves.
     let script = "read a; i=0; while [ $i -lt 3000 ]; do i=$((i+1)); done; printf 'P: '; read m";
     for sandbox in tiers {
@@ -339,4 +327,17 @@ fn a_program_that_just_printed_is_seen_back_in_its_read_at_the_next_check() {
         );
         running.kill();
     }
+}
+
+/// Every tier this machine has: `none` and `basic` always, `full` where it can be set up (said so
+/// when it cannot).
+fn every_tier() -> Vec<Box<dyn crate::sandbox::Sandbox>> {
+    use crate::sandbox::{BasicSandbox, NoSandbox};
+    let mut tiers: Vec<Box<dyn crate::sandbox::Sandbox>> =
+        vec![Box::new(NoSandbox), Box::new(BasicSandbox)];
+    match FullSandbox::new() {
+        Ok(full) => tiers.push(Box::new(full)),
+        Err(_) => eprintln!("skipping the full tier: unavailable here"),
+    }
+    tiers
 }
