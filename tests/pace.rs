@@ -234,8 +234,11 @@ fn with_no_lending_a_sleeping_run_keeps_its_core() {
 
 /// A program with two threads asleep on timers is never lent its core: stopped when one woke, the
 /// other's timer would run on off its clock (a free sleep). So the other worker waits.
-/// Both sleep until the same moment: under load the second thread may start its sleep late, and one
-/// thread alone on a timer is rightly lent its core.
+/// One thread alone on a timer is rightly lent its core, so the program never leaves one so: the
+/// second thread sleeps until a fixed moment (under load it may start its sleep late), and the first,
+/// its own sleep over, runs until the second has ended instead of waiting for it. Waiting (`join`),
+/// it would leave the second alone on its timer for as long as that timer's wake-up came later than
+/// its own (a CI run saw one such moment, on a machine whose cores the hypervisor takes away).
 #[test]
 fn a_program_sleeping_on_two_timers_keeps_its_core() {
     let dir = crate::util::scratch();
@@ -245,11 +248,11 @@ fn a_program_sleeping_on_two_timers_keeps_its_core() {
             Stdin::Null,
             "import threading, time\n\
              end = time.monotonic() + 0.8\n\
-             nap = lambda: time.sleep(max(0, end - time.monotonic()))\n\
-             t = threading.Thread(target=nap)\n\
+             nap = lambda later: time.sleep(max(0, end + later - time.monotonic()))\n\
+             t = threading.Thread(target=nap, args=(0.1,))\n\
              t.start()\n\
-             nap()\n\
-             t.join()\n\
+             nap(0)\n\
+             while t.is_alive():\n    pass\n\
              print('done', flush=True)\n",
         );
         let (outcome, _, stopped, admitted) = lend_and_wake(|| sandbox.run(&two_timers));
