@@ -234,11 +234,12 @@ fn with_no_lending_a_sleeping_run_keeps_its_core() {
 
 /// A program with two threads asleep on timers is never lent its core: stopped when one woke, the
 /// other's timer would run on off its clock (a free sleep). So the other worker waits.
-/// One thread alone on a timer is rightly lent its core, so the program never leaves one so: the
-/// second thread sleeps until a fixed moment (under load it may start its sleep late), and the first,
-/// its own sleep over, runs until the second has ended instead of waiting for it. Waiting (`join`),
-/// it would leave the second alone on its timer for as long as that timer's wake-up came later than
-/// its own (a CI run saw one such moment, on a machine whose cores the hypervisor takes away).
+/// One thread alone on a timer is rightly lent its core, so the program never leaves one so: each
+/// thread sleeps until a fixed moment, the second's 0.1 s after the first's (under load either may
+/// start its sleep late), and the first, its own sleep over, runs until the second has ended instead
+/// of waiting for it. Waiting (`join`), it would leave the second alone on its timer (a CI run saw
+/// that once with both sleeping until the same moment, the second's wake-up coming after the first's
+/// on a machine whose cores the hypervisor takes away).
 #[test]
 fn a_program_sleeping_on_two_timers_keeps_its_core() {
     let dir = crate::util::scratch();
