@@ -102,6 +102,22 @@ fn a_class_is_graded_by_playing() {
     // The same four games against `random` serve three cases: played once (4 starts), plus 2 games
     // against `perfect` and 2 against itself (two processes each).
     assert_eq!(read(&dir.path().join("starts.txt")).lines().count(), 10);
+    // The three sets are played at once, ahead of the cases after the first (`grade::sets`); each
+    // case that first asks for a set still counts its games' CPU and a share of the time they took,
+    // and a case that only recalls games counts neither.
+    for name in ["legal-vs-random", "vs-perfect", "self-play"] {
+        let c = case(&good, name);
+        assert!(c["wall-ms"].as_u64().unwrap() > 0, "{name}: {c}");
+        assert!(c["cpu-ms"].as_u64().unwrap() > 0, "{name}: {c}");
+    }
+    for name in ["vs-random", "won-vs-random"] {
+        let c = case(&good, name);
+        assert_eq!(
+            (&c["wall-ms"], &c["cpu-ms"]),
+            (&0.into(), &0.into()),
+            "{name}: {c}"
+        );
+    }
 
     // Records for every game of every case, replayable; the transcript beside result.json.
     let games = out.join("play-ttt/good/games");

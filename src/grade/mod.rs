@@ -16,6 +16,7 @@ pub mod position;
 pub mod rooms;
 pub mod samefault;
 pub mod score;
+pub mod sets;
 pub mod shard;
 pub mod spread;
 pub mod tournament;

@@ -6,22 +6,18 @@
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use reference::rng::Rng;
 
 use super::dialogue;
 use super::samefault;
+use super::sets::Set;
 use crate::arena::analysis::{analyse, GameAnalysis};
-use crate::arena::config::ArenaConfig;
-use crate::arena::event::schedule::SeatMaker;
 use crate::arena::game::record::{Ending, GameRecord, GameResult};
-use crate::arena::game::registry::{dispatch, MakeBot, Visitor};
-use crate::arena::game::ArenaGame;
-use crate::arena::referee::{play_measured, Match};
-use crate::arena::seat::players::{Entrant, Kind as Seat, Maker};
 use crate::build::Built;
 use crate::judge::excerpt;
 use crate::judge::{Judged, Verdict};
@@ -55,12 +51,28 @@ pub struct Games<'a> {
     /// Records by what fixes them (game, opponent, args, move limit), in game order, each with what
     /// its seats' programs used.
     played: HashMap<String, Vec<Played>>,
+    /// How many of each set's records a case has counted as its own (its CPU and wall time); the
+    /// others were played ahead of the case that asks for them first.
+    counted: HashMap<String, usize>,
+    /// The wall time of the games played ahead, by set, until the case that counts them takes it.
+    ahead_wall: HashMap<String, Duration>,
+    /// The games of later cases were played ahead (it is done once, at the first play case).
+    went_ahead: bool,
     /// Games actually played (not measured again from memory).
     pub games_played: usize,
 }
 
+/// What a case's games are: the records, the games not played (stand-ins), the first record no
+/// earlier case counted, and the wall time of the games played ahead for it.
+struct Records {
+    played: Vec<Played>,
+    not_played: Option<NotPlayed>,
+    new_from: usize,
+    ahead: Duration,
+}
+
 /// A game and what each seat's program used in it (colour order; `None` for a bot).
-type Played = (GameRecord, [Option<Usage>; 2]);
+pub type Played = (GameRecord, [Option<Usage>; 2]);
 
 /// The submission's colour in game `k` (0-based): first in games 1, 3, 5, ...
 #[must_use]
@@ -101,6 +113,9 @@ impl<'a> Games<'a> {
             student,
             built,
             played: HashMap::new(),
+            counted: HashMap::new(),
+            ahead_wall: HashMap::new(),
+            went_ahead: false,
             games_played: 0,
         }
     }
@@ -111,7 +126,12 @@ impl<'a> Games<'a> {
         let mut result = super::case::blank(group, case);
         let started = Instant::now();
         let before = self.games_played;
-        let (played, not_played, new_from) = match self.records(p) {
+        let Records {
+            played,
+            not_played,
+            new_from,
+            ahead,
+        } = match self.records(p) {
             Ok(r) => r,
             Err(why) => {
                 result.summary = format!("the grader could not play the games: {why}");
@@ -119,9 +139,15 @@ impl<'a> Games<'a> {
             }
         };
         // A case whose games an earlier case played ran nothing: no wall time of its own, whatever the
-        // clock said while recalling them (the pages say so, the same in every run).
-        if self.games_played > before {
-            result.wall_ms = crate::units::nearest_ms(started.elapsed());
+        // clock said while recalling them (the pages say so, the same in every run). Games played
+        // ahead for it count with their share of the time they took.
+        let now = if self.games_played > before {
+            started.elapsed()
+        } else {
+            Duration::ZERO
+        };
+        if self.games_played > before || !ahead.is_zero() {
+            result.wall_ms = crate::units::nearest_ms(now + ahead);
         }
         // What the submission's program used over the games: the highest peak memory (both seats when
         // it plays itself), and the CPU of the games played for this case (an earlier case's games
@@ -180,65 +206,81 @@ impl<'a> Games<'a> {
     }
 
     /// The case's records: the ones already played, then any still missing; games the rule of
-    /// `samefault` does not play stand in as copies, and are named. Last, the first game played now
-    /// (the ones before it an earlier case played).
-    fn records(&mut self, p: &Play) -> Result<(Vec<Played>, Option<NotPlayed>, usize), String> {
-        // Games with a dialogue's invalid-input probes are other games than the same games without.
-        let key = format!(
-            "{}\0{}\0{:?}\0{:?}\0{}",
-            p.arena.game,
-            p.opponent.spec(),
-            p.arena.args,
-            p.arena.policy.limit,
-            dialogue::probes(&p.arena)
-        );
+    /// `samefault` does not play stand in as copies, and are named. With them, the first record no
+    /// earlier case counted, and the wall time of those played ahead.
+    fn records(&mut self, p: &Play) -> Result<Records, String> {
+        let key = set_key(p);
         let want = p.games as usize;
-        let had = self.played.get(&key).map_or(0, Vec::len);
-        let shortcut = want > samefault::FIRST
-            && samefault::enabled()
-            && !samefault::sees_seed(&p.arena, &self.built);
-        if shortcut {
-            self.play(&key, p, samefault::FIRST)?;
-            let have = &self.played[&key];
-            let firsts: Vec<&GameRecord> =
-                have[..samefault::FIRST].iter().map(|(r, _)| r).collect();
-            let both = p.opponent == Opponent::Itself;
-            if let (true, Some(fault)) = (
-                have.len() < want,
-                samefault::same_fault(&firsts, my_side, both),
-            ) {
-                let mut out = have.clone();
-                for k in have.len()..want {
-                    let like = &have[my_side(k)].0;
-                    let seed = game_seed(self.suite.seed, p.opponent.spec(), &like.game, k as u32);
-                    out.push((samefault::stand_in(like, seed), [None, None]));
-                }
-                let np = samefault::not_played(have.len(), want, fault);
-                return Ok((out, Some(np), had));
+        let had = self.counted.get(&key).copied().unwrap_or(0);
+        let (played, not_played) = self.set(&key, p, want)?;
+        let ahead = self.ahead_wall.remove(&key).unwrap_or_default();
+        let len = self.played.get(&key).map_or(0, Vec::len);
+        let counted = self.counted.entry(key).or_default();
+        *counted = (*counted).max(len);
+        Ok(Records {
+            played,
+            not_played,
+            new_from: had,
+            ahead,
+        })
+    }
+
+    /// Set `key`'s first `want` records, played as needed, with the games not played.
+    fn set(
+        &mut self,
+        key: &str,
+        p: &Play,
+        want: usize,
+    ) -> Result<(Vec<Played>, Option<NotPlayed>), String> {
+        if self.shortcut(p) {
+            self.play(key, p, samefault::FIRST)?;
+            if let Some((out, np)) = self.stand_ins(key, p, want) {
+                return Ok((out, Some(np)));
             }
         }
-        self.play(&key, p, want)?;
-        Ok((self.played[&key][..want].to_vec(), None, had))
+        self.play(key, p, want)?;
+        Ok((self.played[key][..want].to_vec(), None))
+    }
+
+    /// Whether the rule of `samefault` may spare case `p` games past its first ones.
+    fn shortcut(&self, p: &Play) -> bool {
+        p.games as usize > samefault::FIRST
+            && samefault::enabled()
+            && !samefault::sees_seed(&p.arena, &self.built)
+    }
+
+    /// When set `key`'s first games ended in the same fault and fewer than `want` are played: the
+    /// ones played, then stand-ins up to `want`, and what was not played.
+    fn stand_ins(&self, key: &str, p: &Play, want: usize) -> Option<(Vec<Played>, NotPlayed)> {
+        let have = &self.played[key];
+        let firsts: Vec<&GameRecord> = have[..samefault::FIRST].iter().map(|(r, _)| r).collect();
+        let both = p.opponent == Opponent::Itself;
+        let fault = samefault::same_fault(&firsts, my_side, both).filter(|_| have.len() < want)?;
+        let mut out = have.clone();
+        for k in have.len()..want {
+            let like = &have[my_side(k)].0;
+            let seed = game_seed(self.suite.seed, p.opponent.spec(), &like.game, k as u32);
+            out.push((samefault::stand_in(like, seed), [None, None]));
+        }
+        Some((out, samefault::not_played(have.len(), want, fault)))
+    }
+
+    fn new_set(&self, p: &Play) -> Result<Set, String> {
+        Set::new(
+            self.sandbox,
+            &p.arena,
+            &self.built,
+            self.student,
+            &p.opponent,
+            self.suite.seed,
+        )
     }
 
     /// Plays the games of set `key` up to game `want` (counting from 1) that are not played yet.
     fn play(&mut self, key: &str, p: &Play, want: usize) -> Result<(), String> {
         let have = self.played.get(key).map_or(0, Vec::len);
         if have < want {
-            let fresh = dispatch(
-                &p.arena.game,
-                Runner {
-                    sandbox: self.sandbox.clone(),
-                    config: ArenaConfig::clone(&p.arena),
-                    built: self.built.clone(),
-                    student: self.student.to_string(),
-                    opponent: p.opponent.clone(),
-                    seed: self.suite.seed,
-                    from: have,
-                    to: want,
-                },
-            )
-            .map_err(|e| e.to_string())?;
+            let fresh = self.new_set(p)?.play(have, want);
             self.games_played += fresh.len();
             self.played
                 .entry(key.to_string())
@@ -247,82 +289,85 @@ impl<'a> Games<'a> {
         }
         Ok(())
     }
-}
 
-/// Plays games `from..to` of a case's set once the game's type is known.
-struct Runner {
-    sandbox: Arc<dyn Sandbox>,
-    config: ArenaConfig,
-    built: Built,
-    student: String,
-    opponent: Opponent,
-    seed: u64,
-    from: usize,
-    to: usize,
-}
-
-impl Visitor for Runner {
-    type Out = Vec<Played>;
-
-    fn visit<G: ArenaGame>(self, initial: G, bots: MakeBot<G>) -> Vec<Played>
-    where
-        G::Move: Send + Sync,
-    {
-        let me = Entrant {
-            name: self.student.clone(),
-            kind: Seat::Built(self.built.clone()),
-        };
-        let them = match &self.opponent {
-            Opponent::Bot(spec) => Entrant {
-                name: spec.clone(),
-                kind: Seat::Bot(spec.clone()),
-            },
-            Opponent::Itself => Entrant {
-                name: format!("{} (copy)", self.student),
-                kind: Seat::Built(self.built.clone()),
-            },
-        };
-        let maker = Maker {
-            entrants: vec![me, them],
-            bots,
-            config: self.config.clone(),
-            sandbox: Some(self.sandbox.clone()),
-        };
-        let game = initial.name();
-        let play = |i: usize| {
-            let k = self.from + i;
-            let seed = game_seed(self.seed, self.opponent.spec(), &game, k as u32);
-            let order = if my_side(k) == 0 { [0, 1] } else { [1, 0] };
-            let mut first = maker.seat(order[0], seed);
-            let mut second = maker.seat(order[1], seed.rotate_left(32));
-            let who = Match {
-                players: [
-                    maker.entrants[order[0]].name.clone(),
-                    maker.entrants[order[1]].name.clone(),
-                ],
-                seed,
-            };
-            play_measured(
-                initial.clone(),
-                [first.as_mut(), second.as_mut()],
-                &who,
-                &self.config.policy,
-                &mut |_, _| {},
-            )
-        };
-        // Games that depend only on their number are played on free slots too, so a submission whose
-        // games sleep or run to their limits does not end its class alone. A dialogue program's games
-        // are played in order until the grader has learned all they can teach it (each starts from
-        // what the games before taught); a rules program's always are (one program serves them all).
-        let n = self.to - self.from;
-        let mut played = Vec::with_capacity(n);
-        while played.len() < n && !(initial.games_apart() && maker.learned()) {
-            played.push(play(played.len()));
+    /// Once, before the first play case: plays at once the games `plays` (the play cases of this
+    /// program, in case order) will first ask for, when there are two sets or more to play and each
+    /// starts alike in any order (`grade::sets`). The rule of `samefault` is kept: a set's first games
+    /// are played before its others, which are played only when they are not spared.
+    pub fn play_ahead(&mut self, plays: &[&Play]) {
+        if std::mem::replace(&mut self.went_ahead, true) {
+            return;
         }
-        let from = played.len();
-        played.extend(super::spread::spread(n - from, &|i| play(from + i)));
-        played
+        let mut sets: Vec<(String, &Play, Set)> = Vec::new();
+        for &p in plays {
+            let key = set_key(p);
+            if self.played.contains_key(&key) || sets.iter().any(|(k, _, _)| *k == key) {
+                continue;
+            }
+            // A set the grader cannot make is left to its case, which says why.
+            match self.new_set(p) {
+                Ok(set) if set.apart() => sets.push((key, p, set)),
+                _ => {}
+            }
+        }
+        if sets.len() < 2 {
+            return;
+        }
+        let first = |p: &Play| {
+            if self.shortcut(p) {
+                samefault::FIRST
+            } else {
+                p.games as usize
+            }
+        };
+        let ranges: Vec<_> = sets
+            .iter()
+            .enumerate()
+            .map(|(j, (_, p, _))| (j, 0..first(p)))
+            .collect();
+        self.keep_ahead(&sets, &ranges);
+        // Each set's other games, unless its first ones ended in the same fault (`samefault`).
+        let rest: Vec<_> = sets
+            .iter()
+            .enumerate()
+            .filter(|(_, (key, p, _))| {
+                self.shortcut(p) && self.stand_ins(key, p, p.games as usize).is_none()
+            })
+            .map(|(j, (_, p, _))| (j, samefault::FIRST..p.games as usize))
+            .collect();
+        self.keep_ahead(&sets, &rest);
     }
+
+    /// Plays the ranges of `sets` that `ranges` names at once, and keeps their games.
+    fn keep_ahead(&mut self, sets: &[(String, &Play, Set)], ranges: &[(usize, Range<usize>)]) {
+        if ranges.is_empty() {
+            return;
+        }
+        let of: Vec<_> = ranges
+            .iter()
+            .map(|(j, r)| (&sets[*j].2, r.clone()))
+            .collect();
+        let made = super::sets::play_at_once(&of);
+        for ((j, _), (games, wall)) in ranges.iter().zip(made) {
+            let key = &sets[*j].0;
+            self.games_played += games.len();
+            self.played.entry(key.clone()).or_default().extend(games);
+            *self.ahead_wall.entry(key.clone()).or_default() += wall;
+        }
+    }
+}
+
+/// What fixes a set of games: the game, the opponent, the args and the move limit, and whether a
+/// dialogue's invalid-input probes are played (games with them are other games than without).
+fn set_key(p: &Play) -> String {
+    format!(
+        "{}\0{}\0{:?}\0{:?}\0{}",
+        p.arena.game,
+        p.opponent.spec(),
+        p.arena.args,
+        p.arena.policy.limit,
+        dialogue::probes(&p.arena)
+    )
 }
 
 /// Which seats of a game are the submission.
