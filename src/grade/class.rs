@@ -176,7 +176,7 @@ pub fn columns(suite: &Suite, tournament: bool) -> Columns {
 /// Grades every student with `jobs` threads, each in a scratch folder of its own (under `full`, a tmpfs
 /// capped to `bounds`) removed once graded, telling `reporter` of each case and submission as it
 /// finishes. Returns the results in student order. A worker whose program sleeps lends its slot
-/// (`sandbox::pace`), up to `jobs` lent at once.
+/// (`sandbox::pace`), up to [`LENT_PER_SLOT`] × `jobs` lent at once.
 ///
 /// # Errors
 /// The scratch folder cannot be made (nothing is graded).
@@ -193,9 +193,16 @@ pub fn grade_class(
     grade_class_sharing(sandbox, prepare, suite, students, &cores, bounds, reporter)
 }
 
+/// How many slots may be lent at once for each slot. Three: a submission whose games sleep (a move
+/// limit waited out) has its sets' games under way at once (`grade::sets`), each holding a lent slot
+/// while it sleeps; with one a slot, the Super-TTT class alone took 13.4 s, with three 12.3 s, and
+/// the examples measured 1.15-1.16× of their floor against 1.16-1.18× (fifteenth session,
+/// docs/testing.md).
+pub const LENT_PER_SLOT: usize = 3;
+
 /// How many slots may be lent at once (each admits one more submission while another's program
-/// sleeps): as many as there are slots, while the memory available holds every admitted submission at
-/// its memory limit (`memory`, bytes); none when `GRADER_NO_LEND` is set.
+/// sleeps): [`LENT_PER_SLOT`] for each slot, while the memory available holds every admitted
+/// submission at its memory limit (`memory`, bytes); none when `GRADER_NO_LEND` is set.
 #[must_use]
 pub fn lend_cap(jobs: usize, memory: u64) -> usize {
     if std::env::var_os("GRADER_NO_LEND").is_some() {
@@ -211,7 +218,7 @@ pub fn lend_cap(jobs: usize, memory: u64) -> usize {
         .map(|kib| kib * 1024);
     let fits = available.map_or(0, |a| a / memory.max(1));
     let fits = usize::try_from(fits).unwrap_or(usize::MAX);
-    jobs.min(fits.saturating_sub(jobs))
+    (LENT_PER_SLOT * jobs).min(fits.saturating_sub(jobs))
 }
 
 /// [`grade_class`] with its submissions graded in `cores` shared with other classes: as many workers as
@@ -390,5 +397,34 @@ mod key_tests {
             .map(|(k, _)| k)
             .collect();
         assert_eq!(keys, ["%67rades.csv", "bob%FE", "bob%FF"]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn available() -> u64 {
+        let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap();
+        let line = meminfo
+            .lines()
+            .find_map(|l| l.strip_prefix("MemAvailable:"))
+            .unwrap();
+        line.trim().trim_end_matches("kB").trim().parse::<u64>().unwrap() * 1024
+    }
+
+    /// Three slots lent for each slot while memory holds them all; fewer when it holds fewer
+    /// submissions at their limit than that.
+    #[test]
+    fn slots_lent_are_three_a_slot_within_memory() {
+        if std::env::var_os("GRADER_NO_LEND").is_some() {
+            eprintln!("skipping: GRADER_NO_LEND is set");
+            return;
+        }
+        assert_eq!(lend_cap(2, 1 << 20), 3 * 2);
+        // Room for four submissions at a quarter of what is available, give or take what moves
+        // between the two reads: two slots, one or two more.
+        let cap = lend_cap(2, available() / 4 + 1);
+        assert!((1..=2).contains(&cap), "{cap}");
     }
 }
