@@ -14,7 +14,7 @@ use grader::arena::seat::players::{Entrant, Kind, Maker};
 use grader::build::{BuildOutcome, Built, Recipe};
 use grader::config::Config;
 use grader::grade::pipeline::{grade, Rooms};
-use grader::grade::play::{game_seed, my_side};
+use grader::grade::sets::{game_seed, my_side};
 use grader::grade::wire::{environment, Environment};
 use grader::sandbox::scratch::Scratch;
 use grader::sandbox::Tier;

@@ -410,7 +410,12 @@ mod tests {
             .lines()
             .find_map(|l| l.strip_prefix("MemAvailable:"))
             .unwrap();
-        line.trim().trim_end_matches("kB").trim().parse::<u64>().unwrap() * 1024
+        line.trim()
+            .trim_end_matches("kB")
+            .trim()
+            .parse::<u64>()
+            .unwrap()
+            * 1024
     }
 
     /// Three slots lent for each slot while memory holds them all; fewer when it holds fewer

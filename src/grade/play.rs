@@ -11,11 +11,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use reference::rng::Rng;
-
 use super::dialogue;
 use super::samefault;
 use super::sets::Set;
+use super::sets::{game_seed, my_side, Played};
 use crate::arena::analysis::{analyse, GameAnalysis};
 use crate::arena::game::record::{Ending, GameRecord, GameResult};
 use crate::build::Built;
@@ -26,21 +25,7 @@ use crate::report::result::Artifact;
 use crate::report::result::CaseResult;
 use crate::report::result::NotPlayed;
 use crate::sandbox::Sandbox;
-use crate::sandbox::Usage;
 use crate::suite::{Case, Group, Measure, Opponent, Play, Suite};
-
-/// The seed of game `k` (0-based) against `opponent` in `game`: the same for every case that plays
-/// them, so identical game sets are identical games.
-#[must_use]
-pub fn game_seed(suite_seed: u64, opponent: &str, game: &str, k: u32) -> u64 {
-    // FNV-1a: stable across Rust versions, unlike `DefaultHasher`.
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in opponent.bytes().chain([0]).chain(game.bytes()) {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    Rng::new(suite_seed ^ h).fork(u64::from(k)).next_u64()
-}
 
 /// The submission's games for one submission's play cases, kept so each distinct game is played once.
 pub struct Games<'a> {
@@ -69,15 +54,6 @@ struct Records {
     not_played: Option<NotPlayed>,
     new_from: usize,
     ahead: Duration,
-}
-
-/// A game and what each seat's program used in it (colour order; `None` for a bot).
-pub type Played = (GameRecord, [Option<Usage>; 2]);
-
-/// The submission's colour in game `k` (0-based): first in games 1, 3, 5, ...
-#[must_use]
-pub fn my_side(k: usize) -> usize {
-    k % 2
 }
 
 /// The submission's colour in each game as played: the side it was given ([`my_side`]), or the other

@@ -13,16 +13,40 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::play::{game_seed, my_side, Played};
+use reference::rng::Rng;
+
 use crate::arena::config::ArenaConfig;
 use crate::arena::event::schedule::SeatMaker;
+use crate::arena::game::record::GameRecord;
 use crate::arena::game::registry::{dispatch, MakeBot, Visitor};
 use crate::arena::game::ArenaGame;
 use crate::arena::referee::{play_measured, Match};
 use crate::arena::seat::players::{Entrant, Kind as Seat, Maker};
 use crate::build::Built;
-use crate::sandbox::Sandbox;
+use crate::sandbox::{Sandbox, Usage};
 use crate::suite::Opponent;
+
+/// A game and what each seat's program used in it (colour order; `None` for a bot).
+pub type Played = (GameRecord, [Option<Usage>; 2]);
+
+/// The submission's colour in game `k` (0-based): first in games 1, 3, 5, ...
+#[must_use]
+pub fn my_side(k: usize) -> usize {
+    k % 2
+}
+
+/// The seed of game `k` (0-based) against `opponent` in `game`: the same for every case that plays
+/// them, so identical game sets are identical games.
+#[must_use]
+pub fn game_seed(suite_seed: u64, opponent: &str, game: &str, k: u32) -> u64 {
+    // FNV-1a: stable across Rust versions, unlike `DefaultHasher`.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in opponent.bytes().chain([0]).chain(game.bytes()) {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    Rng::new(suite_seed ^ h).fork(u64::from(k)).next_u64()
+}
 
 /// One set's games: game `k` (0-based) made on demand, on any thread.
 pub struct Set {
