@@ -16,7 +16,7 @@ use crate::build::Built;
 use crate::judge::Verdict;
 use crate::report::result::{Artifact, CaseResult, IntegrityNote};
 use crate::sandbox::Sandbox;
-use crate::suite::{Case, Group, Kind, Play, Suite};
+use crate::suite::{Case, Group, Kind, Suite};
 
 /// What grading a built submission's cases gave.
 pub struct Graded {
@@ -191,16 +191,16 @@ impl Worker<'_, '_> {
         match &case.kind {
             Kind::Run(_) => self.run(i),
             Kind::Play(p) => {
-                // This program's play cases from here on, whose games may be played at once.
-                let plays: Vec<&Play> = s.selected[i..]
+                // This program's play cases from here on, whose games may be played at once (read
+                // only at its first play case).
+                let plays = s.selected[i..]
                     .iter()
                     .filter(|(g, _)| g.program == group.program)
                     .filter_map(|(_, c)| match &c.kind {
                         Kind::Play(p) => Some(p),
                         _ => None,
-                    })
-                    .collect();
-                self.games[at].1.play_ahead(&plays);
+                    });
+                self.games[at].1.play_ahead(plays);
                 let (result, mut files) = self.games[at].1.run(group, case, p);
                 self.artifacts.append(&mut files);
                 result

@@ -36,10 +36,8 @@ pub struct Games<'a> {
     /// Records by what fixes them (game, opponent, args, move limit), in game order, each with what
     /// its seats' programs used.
     played: HashMap<String, Vec<Played>>,
-    /// How many of each set's records a case has counted as its own (its CPU and wall time); the
-    /// others were played ahead of the case that asks for them first.
-    counted: HashMap<String, usize>,
-    /// The wall time of the games played ahead, by set, until the case that counts them takes it.
+    /// The sets played ahead (from their first game) that no case has asked for yet, each with the
+    /// wall time its games took, which the first case to ask for it counts as its own.
     ahead_wall: HashMap<String, Duration>,
     /// The games of later cases were played ahead (it is done once, at the first play case).
     went_ahead: bool,
@@ -89,7 +87,6 @@ impl<'a> Games<'a> {
             student,
             built,
             played: HashMap::new(),
-            counted: HashMap::new(),
             ahead_wall: HashMap::new(),
             went_ahead: false,
             games_played: 0,
@@ -187,12 +184,13 @@ impl<'a> Games<'a> {
     fn records(&mut self, p: &Play) -> Result<Records, String> {
         let key = set_key(p);
         let want = p.games as usize;
-        let had = self.counted.get(&key).copied().unwrap_or(0);
+        // A set played ahead is this case's from its first game; any other's records so far are
+        // an earlier case's.
+        let (had, ahead) = match self.ahead_wall.remove(&key) {
+            Some(wall) => (0, wall),
+            None => (self.played.get(&key).map_or(0, Vec::len), Duration::ZERO),
+        };
         let (played, not_played) = self.set(&key, p, want)?;
-        let ahead = self.ahead_wall.remove(&key).unwrap_or_default();
-        let len = self.played.get(&key).map_or(0, Vec::len);
-        let counted = self.counted.entry(key).or_default();
-        *counted = (*counted).max(len);
         Ok(Records {
             played,
             not_played,
@@ -270,12 +268,12 @@ impl<'a> Games<'a> {
     /// program, in case order) will first ask for, when there are two sets or more to play and each
     /// starts alike in any order (`grade::sets`). The rule of `samefault` is kept: a set's first games
     /// are played before its others, which are played only when they are not spared.
-    pub fn play_ahead(&mut self, plays: &[&Play]) {
+    pub fn play_ahead<'p>(&mut self, plays: impl IntoIterator<Item = &'p Play>) {
         if std::mem::replace(&mut self.went_ahead, true) {
             return;
         }
         let mut sets: Vec<(String, &Play, Set)> = Vec::new();
-        for &p in plays {
+        for p in plays {
             let key = set_key(p);
             if self.played.contains_key(&key) || sets.iter().any(|(k, _, _)| *k == key) {
                 continue;
@@ -316,9 +314,6 @@ impl<'a> Games<'a> {
 
     /// Plays the ranges of `sets` that `ranges` names at once, and keeps their games.
     fn keep_ahead(&mut self, sets: &[(String, &Play, Set)], ranges: &[(usize, Range<usize>)]) {
-        if ranges.is_empty() {
-            return;
-        }
         let of: Vec<_> = ranges
             .iter()
             .map(|(j, r)| (&sets[*j].2, r.clone()))
