@@ -6,15 +6,14 @@
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::dialogue;
 use super::samefault;
-use super::sets::Set;
 use super::sets::{game_seed, my_side, Played};
+use super::sets::{Ask, Set};
 use crate::arena::analysis::{analyse, GameAnalysis};
 use crate::arena::game::record::{Ending, GameRecord, GameResult};
 use crate::build::Built;
@@ -228,8 +227,7 @@ impl<'a> Games<'a> {
     fn stand_ins(&self, key: &str, p: &Play, want: usize) -> Option<(Vec<Played>, NotPlayed)> {
         let have = &self.played[key];
         let firsts: Vec<&GameRecord> = have[..samefault::FIRST].iter().map(|(r, _)| r).collect();
-        let both = p.opponent == Opponent::Itself;
-        let fault = samefault::same_fault(&firsts, my_side, both).filter(|_| have.len() < want)?;
+        let fault = same_fault(p, &firsts).filter(|_| have.len() < want)?;
         let mut out = have.clone();
         for k in have.len()..want {
             let like = &have[my_side(k)].0;
@@ -266,8 +264,9 @@ impl<'a> Games<'a> {
 
     /// Once, before the first play case: plays at once the games `plays` (the play cases of this
     /// program, in case order) will first ask for, when there are two sets or more to play and each
-    /// starts alike in any order (`grade::sets`). The rule of `samefault` is kept: a set's first games
-    /// are played before its others, which are played only when they are not spared.
+    /// starts alike in any order (`grade::sets`). The rule of `samefault` is kept: a set's other games
+    /// start once one of its first games has seen a move (the rule cannot spare them then), or once
+    /// its first games have ended in no same fault; else they are not played.
     pub fn play_ahead<'p>(&mut self, plays: impl IntoIterator<Item = &'p Play>) {
         if std::mem::replace(&mut self.went_ahead, true) {
             return;
@@ -287,45 +286,32 @@ impl<'a> Games<'a> {
         if sets.len() < 2 {
             return;
         }
-        let first = |p: &Play| {
-            if self.shortcut(p) {
-                samefault::FIRST
-            } else {
-                p.games as usize
-            }
-        };
-        let ranges: Vec<_> = sets
+        let asks: Vec<Ask<'_>> = sets
             .iter()
-            .enumerate()
-            .map(|(j, (_, p, _))| (j, 0..first(p)))
-            .collect();
-        self.keep_ahead(&sets, &ranges);
-        // Each set's other games, unless its first ones ended in the same fault (`samefault`).
-        let rest: Vec<_> = sets
-            .iter()
-            .enumerate()
-            .filter(|(_, (key, p, _))| {
-                self.shortcut(p) && self.stand_ins(key, p, p.games as usize).is_none()
+            .map(|(_, p, set)| Ask {
+                set,
+                games: p.games as usize,
+                spare: self.shortcut(p),
             })
-            .map(|(j, (_, p, _))| (j, samefault::FIRST..p.games as usize))
             .collect();
-        self.keep_ahead(&sets, &rest);
-    }
-
-    /// Plays the ranges of `sets` that `ranges` names at once, and keeps their games.
-    fn keep_ahead(&mut self, sets: &[(String, &Play, Set)], ranges: &[(usize, Range<usize>)]) {
-        let of: Vec<_> = ranges
-            .iter()
-            .map(|(j, r)| (&sets[*j].2, r.clone()))
-            .collect();
-        let made = super::sets::play_at_once(&of);
-        for ((j, _), (games, wall)) in ranges.iter().zip(made) {
-            let key = &sets[*j].0;
+        // Each set's other games are played unless its first ones ended in the same fault
+        // (`samefault`), as `stand_ins` finds when its cases ask for them.
+        let spared = |j: usize, firsts: &[&Played]| {
+            let records: Vec<&GameRecord> = firsts.iter().map(|(r, _)| r).collect();
+            same_fault(sets[j].1, &records).is_some()
+        };
+        let made = super::sets::play_at_once(&asks, &spared);
+        for ((key, _, _), (games, wall)) in sets.iter().zip(made) {
             self.games_played += games.len();
             self.played.entry(key.clone()).or_default().extend(games);
             *self.ahead_wall.entry(key.clone()).or_default() += wall;
         }
     }
+}
+
+/// The fault the first games of case `p`'s set, `firsts`, ended in alike (`samefault`), if they did.
+fn same_fault(p: &Play, firsts: &[&GameRecord]) -> Option<String> {
+    samefault::same_fault(firsts, my_side, p.opponent == Opponent::Itself)
 }
 
 /// What fixes a set of games: the game, the opponent, the args and the move limit, and whether a

@@ -15,6 +15,8 @@ use std::time::{Duration, Instant};
 
 use reference::rng::Rng;
 
+use super::samefault::FIRST;
+use super::spread::{spread, spread_gated, Gate};
 use crate::arena::config::ArenaConfig;
 use crate::arena::event::schedule::SeatMaker;
 use crate::arena::game::record::GameRecord;
@@ -48,9 +50,13 @@ pub fn game_seed(suite_seed: u64, opponent: &str, game: &str, k: u32) -> u64 {
     Rng::new(suite_seed ^ h).fork(u64::from(k)).next_u64()
 }
 
+/// Game `k` of a set, told what to call at its first move.
+type Game = dyn Fn(usize, &dyn Fn()) -> Played + Sync;
+
 /// One set's games: game `k` (0-based) made on demand, on any thread.
 pub struct Set {
-    game: Box<dyn Fn(usize) -> Played + Sync>,
+    /// Game `k`, calling its second argument once when the game's first move is played.
+    game: Box<Game>,
     /// Whether the games from now on start alike in any order (a rules program's never do: one
     /// program serves them all; a dialogue program's do once the grader has learned how to play it).
     apart: Box<dyn Fn() -> bool + Sync>,
@@ -88,39 +94,83 @@ impl Set {
         let n = to - from;
         let mut played = Vec::with_capacity(n);
         while played.len() < n && !self.apart() {
-            played.push((self.game)(from + played.len()));
+            played.push((self.game)(from + played.len(), &|| {}));
         }
         let done = from + played.len();
-        played.extend(super::spread::spread(to - done, &|i| (self.game)(done + i)));
+        played.extend(spread(to - done, &|i| (self.game)(done + i, &|| {})));
         played
     }
 }
 
-/// Plays every range `sets[j].1` of set `sets[j].0` at once, spread over the slots that come free
-/// (each set must be [`Set::apart`]). Returns each range's games in order, and each its share of the
-/// wall time: the whole split by what its games took, so the shares add up to the time it took.
-pub fn play_at_once(sets: &[(&Set, std::ops::Range<usize>)]) -> Vec<(Vec<Played>, Duration)> {
-    let pieces: Vec<(usize, usize)> = sets
-        .iter()
-        .enumerate()
-        .flat_map(|(j, (_, range))| range.clone().map(move |k| (j, k)))
-        .collect();
+/// One set's games to play at once with other sets' ([`play_at_once`]).
+pub struct Ask<'a> {
+    pub set: &'a Set,
+    /// Games `0..games`.
+    pub games: usize,
+    /// Whether the rule of `samefault` may spare the games past the first [`samefault::FIRST`].
+    pub spare: bool,
+}
+
+/// Plays the games `asks` name at once, spread over the slots that come free (each set must be
+/// [`Set::apart`]). A set that the rule of `samefault` may spare plays its other games once one of
+/// its first games has seen a move (the rule then cannot spare them), or once its first games have
+/// ended and `spared(j, those)` is false; else they are not played. Returns each set's games played,
+/// in order, and each its share of the wall time: the whole split by what its games took, so the
+/// shares add up to the time it took.
+pub fn play_at_once(
+    asks: &[Ask<'_>],
+    spared: &(dyn Fn(usize, &[&Played]) -> bool + Sync),
+) -> Vec<(Vec<Played>, Duration)> {
+    let firsts = |a: &Ask<'_>| if a.spare { a.games.min(FIRST) } else { a.games };
+    let mut pieces: Vec<(usize, usize)> = Vec::new();
+    for (j, a) in asks.iter().enumerate() {
+        pieces.extend((0..firsts(a)).map(|k| (j, k)));
+    }
+    // A gate for each set that may be spared: its first games' pieces, then its others behind it.
+    let mut gates: Vec<Gate> = Vec::new();
+    let mut gate_of: Vec<Option<usize>> = vec![None; asks.len()];
+    for (j, a) in asks.iter().enumerate().filter(|(_, a)| a.spare) {
+        let after = (0..pieces.len()).filter(|&p| pieces[p].0 == j).collect();
+        let behind = (pieces.len()..pieces.len() + a.games - firsts(a)).collect();
+        pieces.extend((firsts(a)..a.games).map(|k| (j, k)));
+        gate_of[j] = Some(gates.len());
+        gates.push(Gate { after, behind });
+    }
     let started = Instant::now();
-    let made = super::spread::spread(pieces.len(), &|p| {
-        let (j, k) = pieces[p];
-        let began = Instant::now();
-        let game = (sets[j].0.game)(k);
-        (game, began.elapsed())
-    });
+    let made = spread_gated(
+        pieces.len(),
+        &gates,
+        &|p, open| {
+            let (j, k) = pieces[p];
+            let moved = || {
+                if let Some(g) = gate_of[j].filter(|_| k < FIRST) {
+                    open(g);
+                }
+            };
+            let began = Instant::now();
+            let game = (asks[j].set.game)(k, &moved);
+            (game, began.elapsed())
+        },
+        &|g, outcomes| {
+            let j = gate_of
+                .iter()
+                .position(|&o| o == Some(g))
+                .unwrap_or_default();
+            let games: Vec<&Played> = outcomes.iter().map(|(game, _)| game).collect();
+            !spared(j, &games)
+        },
+    );
     let wall = started.elapsed();
-    let mut out: Vec<(Vec<Played>, Duration)> = sets
+    let mut out: Vec<(Vec<Played>, Duration)> = asks
         .iter()
-        .map(|(_, r)| (Vec::with_capacity(r.len()), Duration::ZERO))
+        .map(|a| (Vec::with_capacity(a.games), Duration::ZERO))
         .collect();
-    let mut took = vec![Duration::ZERO; sets.len()];
-    for (&(j, _), (game, spent)) in pieces.iter().zip(made) {
-        out[j].0.push(game);
-        took[j] += spent;
+    let mut took = vec![Duration::ZERO; asks.len()];
+    for (&(j, _), made) in pieces.iter().zip(made) {
+        if let Some((game, spent)) = made {
+            out[j].0.push(game);
+            took[j] += spent;
+        }
     }
     let all: Duration = took.iter().sum();
     for (o, t) in out.iter_mut().zip(&took) {
@@ -177,7 +227,7 @@ impl Visitor for SetUp {
             self.config.policy.clone(),
         );
         Set {
-            game: Box::new(move |k: usize| {
+            game: Box::new(move |k: usize, moved: &dyn Fn()| {
                 let seed = game_seed(seed, &spec, &game, k as u32);
                 let order = if my_side(k) == 0 { [0, 1] } else { [1, 0] };
                 let mut first = maker.seat(order[0], seed);
@@ -189,12 +239,17 @@ impl Visitor for SetUp {
                     ],
                     seed,
                 };
+                let mut first_move = Some(moved);
                 play_measured(
                     initial.clone(),
                     [first.as_mut(), second.as_mut()],
                     &who,
                     &policy,
-                    &mut |_, _| {},
+                    &mut |_, _| {
+                        if let Some(moved) = first_move.take() {
+                            moved();
+                        }
+                    },
                 )
             }),
             apart: Box::new(move || games_apart && learner.learned()),
@@ -214,13 +269,21 @@ mod tests {
     /// A set whose game `k` is a record with seed `base + k`, after `wait` (which may block).
     fn set(base: u64, wait: impl Fn(usize) + Sync + 'static) -> Set {
         Set {
-            game: Box::new(move |k| {
+            game: Box::new(move |k, _| {
                 wait(k);
                 let mut r = tictactoe(GameResult::Draw { edge: None }, Ending::Rules, "draw");
                 r.seed = base + k as u64;
                 (r, [None, None])
             }),
             apart: Box::new(|| true),
+        }
+    }
+
+    fn ask(set: &Set, games: usize) -> Ask<'_> {
+        Ask {
+            set,
+            games,
+            spare: false,
         }
     }
 
@@ -254,7 +317,7 @@ mod tests {
         let cores = Cores::new(2, 0);
         let _slot = Pacer::enter(&cores);
         let started = Instant::now();
-        let made = play_at_once(&[(&a, 0..1), (&b, 0..3)]);
+        let made = play_at_once(&[ask(&a, 1), ask(&b, 3)], &|_, _| false);
         let took = started.elapsed();
         assert_eq!(*met.0.lock().unwrap(), 2);
         assert!(
@@ -269,5 +332,138 @@ mod tests {
         let shares: Duration = made.iter().map(|(_, wall)| *wall).sum();
         assert!(shares <= took, "{shares:?} > {took:?}");
         assert!(made.iter().all(|(_, wall)| !wall.is_zero()), "{made:?}");
+    }
+
+    /// Game `k` of a set whose every game ends in a fault of the submission before any move.
+    fn fault(k: usize) -> GameRecord {
+        let mut r = tictactoe(
+            GameResult::Win(1 - my_side(k)),
+            Ending::Fault,
+            "x failed to start",
+        );
+        r.moves.clear();
+        r.seed = k as u64;
+        r
+    }
+
+    /// With the rule of `samefault` in play, a set's other games start as soon as one of its first
+    /// games has seen a move (its game 1 waits, for at most 10 s, until its game 3 has started),
+    /// while a set whose first games `spared` finds alike plays no other game.
+    #[test]
+    fn a_set_past_its_first_move_plays_on_at_once_and_a_spared_one_stops() {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let third = Arc::new(AtomicBool::new(false));
+        let saw = Arc::new(AtomicBool::new(false));
+        let (t, s) = (third.clone(), saw.clone());
+        let on = Set {
+            game: Box::new(move |k, moved| {
+                if k == 0 {
+                    moved();
+                    let deadline = Instant::now() + Duration::from_secs(10);
+                    while !t.load(Ordering::SeqCst) && Instant::now() < deadline {
+                        std::thread::sleep(Duration::from_millis(5));
+                    }
+                    s.store(t.load(Ordering::SeqCst), Ordering::SeqCst);
+                }
+                if k == 2 {
+                    t.store(true, Ordering::SeqCst);
+                }
+                let mut r = tictactoe(GameResult::Draw { edge: None }, Ending::Rules, "draw");
+                r.seed = k as u64;
+                (r, [None, None])
+            }),
+            apart: Box::new(|| true),
+        };
+        let off_made = Arc::new(Mutex::new(Vec::new()));
+        let made = off_made.clone();
+        let off = Set {
+            game: Box::new(move |k, _| {
+                made.lock().unwrap().push(k);
+                (fault(k), [None, None])
+            }),
+            apart: Box::new(|| true),
+        };
+        let cores = Cores::new(3, 0);
+        let _slot = Pacer::enter(&cores);
+        let asks = [
+            Ask {
+                set: &on,
+                games: 4,
+                spare: true,
+            },
+            Ask {
+                set: &off,
+                games: 4,
+                spare: true,
+            },
+        ];
+        let got = play_at_once(&asks, &|j, firsts| {
+            firsts.len() == FIRST && firsts.iter().all(|(r, _)| r.moves.is_empty()) && j == 1
+        });
+        assert!(
+            saw.load(Ordering::SeqCst),
+            "game 3 did not start while game 1 was under way"
+        );
+        let seeds: Vec<Vec<u64>> = got
+            .iter()
+            .map(|(games, _)| games.iter().map(|(r, _)| r.seed).collect())
+            .collect();
+        assert_eq!(seeds, [vec![0, 1, 2, 3], vec![0, 1]]);
+        let mut off_made = off_made.lock().unwrap().clone();
+        off_made.sort_unstable();
+        assert_eq!(
+            off_made,
+            [0, 1],
+            "a spared set's other games are never played"
+        );
+    }
+
+    /// A real game tells its set of its first move, once (the student's or the bot's, whichever
+    /// moves first), and a game that ends before any move does not: games 1 and 2 of a player of
+    /// the first blank and of a program that exits at once, against `random`.
+    #[test]
+    fn a_game_tells_of_its_first_move_once_and_only_when_there_is_one() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("blank.py"),
+            "import sys\nfor line in sys.stdin:\n    kind, *rest = line.rstrip('\\n').split('\\t')\n    if kind == 'game':\n        print('ready', flush=True)\n    elif kind == 'turn':\n        print(rest[2].index('-'), flush=True)\n    elif kind == 'end':\n        break\n",
+        )
+        .unwrap();
+        std::fs::write(dir.path().join("mute.py"), "import sys\nsys.exit(3)\n").unwrap();
+        let sandbox: Arc<dyn Sandbox> = Arc::from(
+            crate::sandbox::select(crate::sandbox::Tier::Basic, &[]).expect("the basic sandbox"),
+        );
+        let config = crate::arena::setup::defaults("tictactoe");
+        for (file, moves) in [("blank.py", 1), ("mute.py", 0)] {
+            let built = Built {
+                language: "python".into(),
+                dir: dir.path().to_path_buf(),
+                command: vec![
+                    "python3".into(),
+                    dir.path().join(file).to_string_lossy().into(),
+                ],
+                log: String::new(),
+                outcome: None,
+                address_space: false,
+                interpreter: None,
+            };
+            let bot = Opponent::Bot("random".into());
+            let set = Set::new(&sandbox, &config, &built, "student", &bot, 7).unwrap();
+            for k in 0..2 {
+                let told = AtomicUsize::new(0);
+                let (record, _) = (set.game)(k, &|| {
+                    told.fetch_add(1, Ordering::SeqCst);
+                });
+                assert_eq!(
+                    told.into_inner(),
+                    moves,
+                    "{file}, game {}: {}",
+                    k + 1,
+                    record.reason
+                );
+                assert_eq!(record.moves.is_empty(), moves == 0, "{file}: {record:?}");
+            }
+        }
     }
 }
