@@ -182,9 +182,15 @@ pub fn class_entrants(
         .context("cannot create a scratch folder for the submissions")
         .map_err(Error::machine)?;
     let mut builder = Builder::new(suite, Some(sandbox), &scratch);
+    // Built at once on the slots that come free (`grade::spread`), each in its own folder; kept in
+    // student order.
+    let made = super::spread::spread(folders.len(), &|i| {
+        let (name, path) = &folders[i];
+        builder.make(i + 1, path, name)
+    });
     let mut list = Vec::new();
-    for (name, path) in folders {
-        if let Some(kind) = builder.kind(path, name).map_err(player_error)? {
+    for ((name, path), made) in folders.iter().zip(made) {
+        if let Some(kind) = builder.keep(path, name, made).map_err(player_error)? {
             list.push(crate::arena::seat::players::Entrant {
                 name: name.clone(),
                 kind,
@@ -230,26 +236,40 @@ impl<'a> Builder<'a> {
         }
     }
 
-    /// How the folder plays, or `None` when the machine cannot build it.
+    /// How the folder plays, or `None` when the machine cannot build it: the next folder's.
     fn kind(
         &mut self,
         path: &Path,
         name: &str,
     ) -> Result<Option<Kind>, crate::arena::seat::players::PlayerError> {
         self.k += 1;
-        let sandbox =
-            self.sandbox
-                .ok_or_else(|| crate::arena::seat::players::PlayerError::Build {
-                    path: path.to_path_buf(),
-                    source: anyhow::anyhow!("no sandbox was chosen to build submissions"),
-                })?;
-        let kind = match build(
+        let made = self.make(self.k, path, name);
+        self.keep(path, name, made)
+    }
+
+    /// Builds `path` in the scratch tree's folder `k` (any thread may, each in its own folder).
+    fn make(&self, k: usize, path: &Path, name: &str) -> anyhow::Result<Kind> {
+        let sandbox = self
+            .sandbox
+            .ok_or_else(|| anyhow::anyhow!("no sandbox was chosen to build submissions"))?;
+        build(
             self.suite,
             path,
             name,
-            &self.root.join(self.k.to_string()),
+            &self.root.join(k.to_string()),
             sandbox,
-        ) {
+        )
+    }
+
+    /// How the folder `made` built plays, or `None` when the machine cannot build it; notes who
+    /// cannot play or be graded here.
+    fn keep(
+        &mut self,
+        path: &Path,
+        name: &str,
+        made: anyhow::Result<Kind>,
+    ) -> Result<Option<Kind>, crate::arena::seat::players::PlayerError> {
+        let kind = match made {
             Ok(kind) => kind,
             Err(e)
                 if e.downcast_ref::<crate::build::BuildError>()
