@@ -121,21 +121,12 @@ pub fn play_at_once(
     asks: &[Ask<'_>],
     spared: &(dyn Fn(usize, &[&Played]) -> bool + Sync),
 ) -> Vec<(Vec<Played>, Duration)> {
-    let firsts = |a: &Ask<'_>| if a.spare { a.games.min(FIRST) } else { a.games };
-    let mut pieces: Vec<(usize, usize)> = Vec::new();
-    for (j, a) in asks.iter().enumerate() {
-        pieces.extend((0..firsts(a)).map(|k| (j, k)));
-    }
-    // A gate for each set that may be spared: its first games' pieces, then its others behind it.
-    let mut gates: Vec<Gate> = Vec::new();
-    let mut gate_of: Vec<Option<usize>> = vec![None; asks.len()];
-    for (j, a) in asks.iter().enumerate().filter(|(_, a)| a.spare) {
-        let after = (0..pieces.len()).filter(|&p| pieces[p].0 == j).collect();
-        let behind = (pieces.len()..pieces.len() + a.games - firsts(a)).collect();
-        pieces.extend((firsts(a)..a.games).map(|k| (j, k)));
-        gate_of[j] = Some(gates.len());
-        gates.push(Gate { after, behind });
-    }
+    let Pieces {
+        pieces,
+        gates,
+        gate_of,
+        set_of,
+    } = Pieces::of(asks);
     let started = Instant::now();
     let made = spread_gated(
         pieces.len(),
@@ -152,12 +143,8 @@ pub fn play_at_once(
             (game, began.elapsed())
         },
         &|g, outcomes| {
-            let j = gate_of
-                .iter()
-                .position(|&o| o == Some(g))
-                .unwrap_or_default();
             let games: Vec<&Played> = outcomes.iter().map(|(game, _)| game).collect();
-            !spared(j, &games)
+            !spared(set_of[g], &games)
         },
     );
     let wall = started.elapsed();
@@ -179,6 +166,44 @@ pub fn play_at_once(
         }
     }
     out
+}
+
+/// The games of [`play_at_once`] as pieces for `grade::spread`: every set's first games, then each
+/// sparable set's others, held behind a gate of its own.
+struct Pieces {
+    /// Each piece's set and game.
+    pieces: Vec<(usize, usize)>,
+    gates: Vec<Gate>,
+    /// Each set's gate, if it may be spared; each gate's set.
+    gate_of: Vec<Option<usize>>,
+    set_of: Vec<usize>,
+}
+
+impl Pieces {
+    fn of(asks: &[Ask<'_>]) -> Pieces {
+        let firsts = |a: &Ask<'_>| if a.spare { a.games.min(FIRST) } else { a.games };
+        let mut pieces: Vec<(usize, usize)> = Vec::new();
+        for (j, a) in asks.iter().enumerate() {
+            pieces.extend((0..firsts(a)).map(|k| (j, k)));
+        }
+        let mut gates = Vec::new();
+        let mut gate_of = vec![None; asks.len()];
+        let mut set_of = Vec::new();
+        for (j, a) in asks.iter().enumerate().filter(|(_, a)| a.spare) {
+            let after = (0..pieces.len()).filter(|&p| pieces[p].0 == j).collect();
+            let behind = (pieces.len()..pieces.len() + a.games - firsts(a)).collect();
+            pieces.extend((firsts(a)..a.games).map(|k| (j, k)));
+            gate_of[j] = Some(gates.len());
+            set_of.push(j);
+            gates.push(Gate { after, behind });
+        }
+        Pieces {
+            pieces,
+            gates,
+            gate_of,
+            set_of,
+        }
+    }
 }
 
 /// Makes a [`Set`] once the game's type is known.

@@ -5,7 +5,9 @@
 //!
 //! Why the results do not change: each piece depends on nothing but its index (a game's seed is fixed by
 //! the suite, the opponent and the game's number, never by when or where it is played), and the results
-//! come back in index order. Only who makes a piece and when moves.
+//! come back in index order. Only who makes a piece and when moves. Pieces may wait behind a gate (a
+//! set's other games behind its first ones, `grade::sets`): whether they are made at all depends only
+//! on what the pieces before them gave, never on when.
 
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -15,8 +17,8 @@ use std::thread::Result as Outcome;
 use crate::sandbox::pace::{self, Pacer};
 
 /// `job(0)`, ..., `job(n - 1)`, in that order: made by this thread and, when it grades with a pacer,
-/// by helpers on the slots that come free (each holds one while it makes a piece). A panic in any job is this thread's, raised
-/// once every piece under way has ended.
+/// by helpers on the slots that come free (each holds one while it makes a piece). A panic in any
+/// job is this thread's, raised once every piece under way has ended.
 pub fn spread<T: Send>(n: usize, job: &(dyn Fn(usize) -> T + Sync)) -> Vec<T> {
     let made = spread_gated(n, &[], &|k, _| job(k), &|_, _| true);
     made.into_iter()
