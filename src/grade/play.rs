@@ -12,8 +12,7 @@ use std::time::{Duration, Instant};
 
 use super::dialogue;
 use super::samefault;
-use super::sets::{game_seed, my_side, Played};
-use super::sets::{Ask, Set};
+use super::sets::{game_seed, my_side, Ask, Played, Set};
 use crate::arena::analysis::{analyse, GameAnalysis};
 use crate::arena::game::record::{Ending, GameRecord, GameResult};
 use crate::build::Built;

@@ -58,7 +58,8 @@ pub fn spread_gated<T: Send>(
         let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| job(k, &open)));
         pieces.put(k, outcome, gates, decide);
     };
-    let cores = pace::cores().filter(|_| n > 1);
+    // With one piece, or no slot that could ever be shared, no helper could take one.
+    let cores = pace::cores().filter(|c| n > 1 && c.most() > 1);
     let Some(cores) = cores else {
         // No slots to share: in index order here (each gate's `after` pieces come before the pieces
         // behind it, so it is decided by the time they come up).
@@ -78,7 +79,7 @@ pub fn spread_gated<T: Send>(
     };
     // As many as could ever grade at once: a helper whose program sleeps lends its slot like any
     // worker, so a submission whose games sleep has as many under way as the lent slots allow.
-    let helpers = cores.most().saturating_sub(1).min(n - 1);
+    let helpers = (cores.most() - 1).min(n - 1);
     let quit = AtomicBool::new(false);
     let work = || loop {
         match pieces.claim() {
