@@ -236,6 +236,7 @@ impl Toolchain {
 static PYTHON2: Mutex<Option<PathBuf>> = Mutex::new(None);
 
 /// A Python interpreter as it describes itself.
+#[derive(Debug)]
 struct Python {
     exe: PathBuf,
     /// Where it reads its library from: `sys.prefix` (a virtual environment's own folder), the base
@@ -259,17 +260,38 @@ fn find_python2(configured: Option<&Path>) -> Result<Python, String> {
         return describe(path, &format!("{}", path.display()), '2')
             .map_err(|why| format!("{why} (set in `grader.toml` as `[toolchains] python2`)"));
     }
+    let mut candidates: Vec<(PathBuf, String)> = ["python2.7", "python2"]
+        .into_iter()
+        .filter_map(|name| which(name).map(|exe| (exe, name.to_string())))
+        .collect();
+    candidates.extend(pyenv_pythons2().into_iter().map(|exe| {
+        let shown = exe.display().to_string();
+        (exe, shown)
+    }));
+    first_python2(&candidates)
+}
+
+/// The first of `candidates` (each an executable and how to name it) that is Python 2, else why
+/// none is. Every candidate is asked at once, the answers taken in order: a pyenv shim for a version
+/// that is not selected takes a fifth of a second to fail, and there may be two.
+fn first_python2(candidates: &[(PathBuf, String)]) -> Result<Python, String> {
+    let answers: Vec<Result<Python, String>> = std::thread::scope(|s| {
+        let asked: Vec<_> = candidates
+            .iter()
+            .map(|(exe, shown)| s.spawn(move || describe(exe, shown, '2')))
+            .collect();
+        asked
+            .into_iter()
+            .zip(candidates)
+            .map(|(h, (_, shown))| {
+                h.join()
+                    .unwrap_or_else(|_| Err(format!("detecting `{shown}` panicked")))
+            })
+            .collect()
+    });
     let mut tried = Vec::new();
-    for name in ["python2.7", "python2"] {
-        if let Some(exe) = which(name) {
-            match describe(&exe, name, '2') {
-                Ok(found) => return Ok(found),
-                Err(why) => tried.push(why),
-            }
-        }
-    }
-    for exe in pyenv_pythons2() {
-        match describe(&exe, &exe.display().to_string(), '2') {
+    for answer in answers {
+        match answer {
             Ok(found) => return Ok(found),
             Err(why) => tried.push(why),
         }
@@ -404,4 +426,40 @@ fn outermost(mut dirs: Vec<PathBuf>) -> Vec<PathBuf> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A script that answers [`DESCRIBE`] as a Python of `version` whose executable is the script
+    /// itself, after `delay` seconds.
+    fn fake_python(dir: &Path, name: &str, version: &str, delay: &str) -> (PathBuf, String) {
+        let exe = dir.join(name);
+        std::fs::write(
+            &exe,
+            format!("#!/bin/sh\nsleep {delay}\necho {version}\necho \"$0\"\necho /usr\n"),
+        )
+        .unwrap();
+        std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
+        (exe, name.to_string())
+    }
+
+    #[test]
+    fn python2_is_the_first_candidate_in_order_that_is_one_whichever_answers_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let candidates = [
+            fake_python(dir.path(), "python2.7", "3.11.7", "0"),
+            fake_python(dir.path(), "python2", "2.7.18", "0.3"),
+            fake_python(dir.path(), "pyenv-python2", "2.7.5", "0"),
+        ];
+        let found = first_python2(&candidates).unwrap();
+        assert_eq!(found.version, "2.7.18");
+        assert_eq!(found.exe, candidates[1].0);
+        // None is Python 2: every reason, in order.
+        let why = first_python2(&candidates[..1]).unwrap_err();
+        assert_eq!(why, "`python2.7` is Python 3.11.7, not 2");
+        let none = first_python2(&[]).unwrap_err();
+        assert!(none.starts_with("no `python2.7` or `python2`"), "{none}");
+    }
 }
