@@ -161,6 +161,34 @@ for line in sys.stdin:
     suite
 }
 
+/// A suite's load asks a rules game its name, sides and bots: of one program, started once.
+#[test]
+fn a_suite_load_starts_its_rules_program_once() {
+    let dir = scratch();
+    let log = dir.path().join("starts.log");
+    let suite = race_suite(
+        dir.path(),
+        &format!(
+            "if f[0] == \"rules\": open({:?}, \"a\").write(\"started\\n\")",
+            log.display().to_string()
+        ),
+    );
+    let empty = dir.path().join("class");
+    std::fs::create_dir_all(&empty).unwrap();
+    let run = grader()
+        .arg("run")
+        .arg(&suite)
+        .arg(&empty)
+        .arg("--out")
+        .arg(dir.path().join("out"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+    let starts = std::fs::read_to_string(&log).unwrap_or_default();
+    assert_eq!(starts.lines().count(), 1, "started {starts:?}; {stderr}");
+}
+
 #[test]
 fn a_rules_program_that_fails_is_the_suites_fault() {
     let dir = scratch();

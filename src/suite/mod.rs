@@ -296,6 +296,8 @@ impl Suite {
         oracle: Arc<dyn Oracle>,
         mode: Mode,
     ) -> Result<Suite, SuiteError> {
+        // A rules game's name, sides and bots are asked of one program, started once.
+        let _keep = crate::arena::game::registry::keep_rules();
         let path = dir.join(SUITE_FILE);
         if !path.is_file() {
             return Err(SuiteError::NotASuite {
