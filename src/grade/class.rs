@@ -283,7 +283,7 @@ pub fn grade_class_ordered(
     std::thread::scope(|scope| {
         for _ in 0..cores.most().clamp(1, students.len().max(1)) {
             scope.spawn(|| loop {
-                let _slot = Pacer::enter(cores);
+                let slot = Pacer::enter(cores);
                 let Some(&i) = order.get(next.fetch_add(1, Ordering::SeqCst)) else {
                     break;
                 };
@@ -319,6 +319,9 @@ pub fn grade_class_ordered(
                         message: format!("{e:#}"),
                     });
                 }
+                // Its programs are done and its room is gone: the slot goes to the next submission
+                // while this thread writes the result (files synced to disk: a wait, not a program's).
+                drop(slot);
                 reporter.report(&Event::SubmissionFinished {
                     index: i,
                     result: &graded.result,

@@ -874,3 +874,75 @@ fn cases_run_ahead_on_free_slots_give_the_results_of_one_worker() {
     // Every helper gave its slot back.
     assert_eq!(cores.free(), 3);
 }
+
+/// A submission's slot goes back once its programs are done, before its result is written: the next
+/// submission starts while the files are written (and synced), on one slot.
+#[test]
+fn the_next_submission_starts_while_a_result_is_written() {
+    use super::class::{grade_class_ordered, Class};
+    use crate::report::events::{Event, Reporter};
+    use crate::sandbox::pace::Cores;
+    use std::sync::{Condvar, Mutex};
+    /// Holds the first result's writing until the second submission has started (or 10 s passed).
+    struct SlowWriter {
+        started: Mutex<Vec<String>>,
+        changed: Condvar,
+        seen_while_writing: Mutex<Option<bool>>,
+    }
+    impl Reporter for SlowWriter {
+        fn report(&self, event: &Event<'_>) {
+            match event {
+                Event::SubmissionStarted { student, .. } => {
+                    self.started.lock().unwrap().push((*student).to_string());
+                    self.changed.notify_all();
+                }
+                Event::SubmissionFinished { result, .. } if result.student == "s0" => {
+                    let started = self.started.lock().unwrap();
+                    let (started, _) = self
+                        .changed
+                        .wait_timeout_while(started, Duration::from_secs(10), |s| {
+                            !s.iter().any(|s| s == "s1")
+                        })
+                        .unwrap();
+                    let seen = started.iter().any(|s| s == "s1");
+                    *self.seen_while_writing.lock().unwrap() = Some(seen);
+                }
+                _ => {}
+            }
+        }
+    }
+    let (dir, suite) = rev_suite(SUITE);
+    let sandbox = Arc::new(Scripted) as Arc<dyn Sandbox>;
+    let class: Vec<(String, std::path::PathBuf)> = (0..2)
+        .map(|i| (format!("s{i}"), dir.path().to_path_buf()))
+        .collect();
+    let writer = SlowWriter {
+        started: Mutex::new(Vec::new()),
+        changed: Condvar::new(),
+        seen_while_writing: Mutex::new(None),
+    };
+    // One slot, and one more worker (a slot may be lent once): the second worker can only start the
+    // second submission on the slot the first gave back.
+    let results = grade_class_ordered(
+        &sandbox,
+        &CountingBuild {
+            now: 0.into(),
+            most: 0.into(),
+        },
+        &suite,
+        Class {
+            students: &class,
+            order: &[0, 1],
+        },
+        &Cores::new(1, 1),
+        Config::load(None).unwrap().scratch,
+        &writer,
+    )
+    .unwrap();
+    assert_eq!(results.len(), 2);
+    assert_eq!(
+        *writer.seen_while_writing.lock().unwrap(),
+        Some(true),
+        "the second submission started while the first's result was being written"
+    );
+}
