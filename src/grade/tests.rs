@@ -772,11 +772,41 @@ fn classes_side_by_side_share_their_slots() {
     }
 }
 
+/// A class of `order.len()` copies of the reversing submission (`s0`, `s1`, ...), graded by
+/// [`Scripted`] programs on `cores`, starting in `order`.
+fn graded_in_order(
+    order: &[usize],
+    cores: &Arc<crate::sandbox::pace::Cores>,
+    reporter: &dyn crate::report::events::Reporter,
+) -> Vec<crate::report::result::SubmissionResult> {
+    use super::class::{grade_class_ordered, Class};
+    let (dir, suite) = rev_suite(SUITE);
+    let sandbox = Arc::new(Scripted) as Arc<dyn Sandbox>;
+    let class: Vec<(String, std::path::PathBuf)> = (0..order.len())
+        .map(|i| (format!("s{i}"), dir.path().to_path_buf()))
+        .collect();
+    grade_class_ordered(
+        &sandbox,
+        &CountingBuild {
+            now: 0.into(),
+            most: 0.into(),
+        },
+        &suite,
+        Class {
+            students: &class,
+            order,
+        },
+        cores,
+        Config::load(None).unwrap().scratch,
+        reporter,
+    )
+    .unwrap()
+}
+
 /// Submissions start in the order asked (the longest an earlier run took first, `grader run`), and the
 /// results still come back in student order, each the student's own.
 #[test]
 fn a_class_starts_in_the_order_given_and_answers_in_student_order() {
-    use super::class::{grade_class_ordered, Class};
     use crate::report::events::{Event, Reporter};
     use crate::sandbox::pace::Cores;
     struct Starts(std::sync::Mutex<Vec<String>>);
@@ -787,28 +817,8 @@ fn a_class_starts_in_the_order_given_and_answers_in_student_order() {
             }
         }
     }
-    let (dir, suite) = rev_suite(SUITE);
-    let sandbox = Arc::new(Scripted) as Arc<dyn Sandbox>;
-    let class: Vec<(String, std::path::PathBuf)> = (0..4)
-        .map(|i| (format!("s{i}"), dir.path().to_path_buf()))
-        .collect();
     let starts = Starts(std::sync::Mutex::new(Vec::new()));
-    let results = grade_class_ordered(
-        &sandbox,
-        &CountingBuild {
-            now: 0.into(),
-            most: 0.into(),
-        },
-        &suite,
-        Class {
-            students: &class,
-            order: &[2, 0, 3, 1],
-        },
-        &Cores::new(1, 0),
-        Config::load(None).unwrap().scratch,
-        &starts,
-    )
-    .unwrap();
+    let results = graded_in_order(&[2, 0, 3, 1], &Cores::new(1, 0), &starts);
     assert_eq!(*starts.0.lock().unwrap(), ["s2", "s0", "s3", "s1"]);
     let students: Vec<&str> = results.iter().map(|r| r.student.as_str()).collect();
     assert_eq!(students, ["s0", "s1", "s2", "s3"]);
@@ -879,7 +889,6 @@ fn cases_run_ahead_on_free_slots_give_the_results_of_one_worker() {
 /// submission starts while the files are written (and synced), on one slot.
 #[test]
 fn the_next_submission_starts_while_a_result_is_written() {
-    use super::class::{grade_class_ordered, Class};
     use crate::report::events::{Event, Reporter};
     use crate::sandbox::pace::Cores;
     use std::sync::{Condvar, Mutex};
@@ -911,11 +920,6 @@ fn the_next_submission_starts_while_a_result_is_written() {
             }
         }
     }
-    let (dir, suite) = rev_suite(SUITE);
-    let sandbox = Arc::new(Scripted) as Arc<dyn Sandbox>;
-    let class: Vec<(String, std::path::PathBuf)> = (0..2)
-        .map(|i| (format!("s{i}"), dir.path().to_path_buf()))
-        .collect();
     let writer = SlowWriter {
         started: Mutex::new(Vec::new()),
         changed: Condvar::new(),
@@ -923,22 +927,7 @@ fn the_next_submission_starts_while_a_result_is_written() {
     };
     // One slot, and one more worker (a slot may be lent once): the second worker can only start the
     // second submission on the slot the first gave back.
-    let results = grade_class_ordered(
-        &sandbox,
-        &CountingBuild {
-            now: 0.into(),
-            most: 0.into(),
-        },
-        &suite,
-        Class {
-            students: &class,
-            order: &[0, 1],
-        },
-        &Cores::new(1, 1),
-        Config::load(None).unwrap().scratch,
-        &writer,
-    )
-    .unwrap();
+    let results = graded_in_order(&[0, 1], &Cores::new(1, 1), &writer);
     assert_eq!(results.len(), 2);
     assert_eq!(
         *writer.seen_while_writing.lock().unwrap(),
